@@ -1,0 +1,1 @@
+"""Knowledge-graph ingest: Wikidata dumps into DuckDB."""

@@ -1,0 +1,83 @@
+"""Typed msgspec views of a Wikidata entity: only the fields we use are decoded.
+
+msgspec skips unknown keys without building objects for them, so decoding an
+entity costs little more than scanning its bytes (references, other languages'
+labels and sitelink payloads are never materialised). Wikidata writes empty
+maps as ``[]``, hence the ``| list`` unions.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class LangValue(msgspec.Struct):
+    value: str
+
+
+class EnLabel(msgspec.Struct):
+    """A language map of which only English matters."""
+
+    en: LangValue | None = None
+
+
+class EnAliases(msgspec.Struct):
+    en: list[LangValue] = []
+
+
+class DataValue(msgspec.Struct):
+    type: str
+    value: msgspec.Raw
+
+
+class Snak(msgspec.Struct):
+    snaktype: str
+    property: str
+    datatype: str | None = None
+    datavalue: DataValue | None = None
+
+
+class Claim(msgspec.Struct):
+    mainsnak: Snak
+    rank: str = "normal"
+    id: str | None = None
+    qualifiers: dict[str, list[Snak]] | list | None = None
+
+
+class Entity(msgspec.Struct):
+    id: str
+    type: str
+    labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    aliases: EnAliases | list = msgspec.field(default_factory=EnAliases)
+    claims: dict[str, list[Claim]] | list = {}
+    sitelinks: dict[str, msgspec.Raw] | list = {}
+    datatype: str | None = None  # properties only
+    modified: str | None = None
+
+
+class EntityId(msgspec.Struct):
+    id: str
+
+
+class Time(msgspec.Struct):
+    time: str
+    precision: int = 11
+
+
+class Quantity(msgspec.Struct):
+    amount: str
+    unit: str = "1"
+
+
+class MonolingualText(msgspec.Struct):
+    text: str
+    language: str = ""
+
+
+class GlobeCoordinate(msgspec.Struct):
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+entity_decoder = msgspec.json.Decoder(Entity)

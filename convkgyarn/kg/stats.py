@@ -1,0 +1,26 @@
+"""Counts that describe a loaded KG, with the definitions of ``convkgyarn.kg.extract``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+
+def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    one = lambda sql: con.execute(sql).fetchone()[0]  # noqa: E731
+    kinds = dict(con.execute("SELECT kind, count(*) FROM facts GROUP BY kind").fetchall())
+    return {
+        "entities": one("SELECT count(*) FROM entities"),
+        "statements": one("SELECT count(*) FROM statements"),
+        "truthy_statements": one("SELECT count(*) FROM statements WHERE truthy"),
+        "qualified_statements": one("SELECT count(*) FROM statements WHERE qualified"),
+        "qualifiers": one("SELECT count(*) FROM qualifiers"),
+        "properties": one("SELECT count(DISTINCT property_id) FROM statements"),
+        "types": one("SELECT count(DISTINCT type_id) FROM entity_types"),
+        "facts_by_kind": {k: kinds.get(k, 0) for k in ("simple", "complex", "qualified")},
+        "rejected_lines": one("SELECT count(*) FROM load_rejects"),
+        "property_entities": one("SELECT count(*) FROM properties"),
+        "files": one("SELECT count(*) FROM load_files WHERE status = 'done'"),
+        "dump_date": one("SELECT max(dump_date) FROM load_files WHERE status = 'done'"),
+    }

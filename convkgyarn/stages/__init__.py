@@ -1,0 +1,1 @@
+"""Pipeline stages over the project database, one module each."""
