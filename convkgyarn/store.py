@@ -22,18 +22,19 @@ CREATE TABLE IF NOT EXISTS properties (
     file_id INTEGER
 );
 CREATE TABLE IF NOT EXISTS entity_types (
-    entity_id VARCHAR, type_id VARCHAR, via VARCHAR, file_id INTEGER
+    entity_id VARCHAR, type_id VARCHAR, via VARCHAR, file_id INTEGER, line_no BIGINT
 );
 CREATE TABLE IF NOT EXISTS statements (
     statement_id VARCHAR, entity_id VARCHAR, property_id VARCHAR, rank VARCHAR,
     datatype VARCHAR, value_type VARCHAR, value_id VARCHAR, value_text VARCHAR,
     unit_id VARCHAR, value_raw VARCHAR, truthy BOOLEAN, qualified BOOLEAN, ordinal INTEGER,
-    file_id INTEGER
+    file_id INTEGER, line_no BIGINT
 );
 CREATE TABLE IF NOT EXISTS qualifiers (
     statement_id VARCHAR, entity_id VARCHAR, property_id VARCHAR,
     qualifier_property_id VARCHAR, datatype VARCHAR, value_type VARCHAR, value_id VARCHAR,
-    value_text VARCHAR, unit_id VARCHAR, value_raw VARCHAR, ordinal INTEGER, file_id INTEGER
+    value_text VARCHAR, unit_id VARCHAR, value_raw VARCHAR, ordinal INTEGER, file_id INTEGER,
+    line_no BIGINT
 );
 CREATE TABLE IF NOT EXISTS load_rejects (
     file_id INTEGER, file VARCHAR, line_no BIGINT, reason VARCHAR, snippet VARCHAR

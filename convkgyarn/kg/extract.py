@@ -27,15 +27,16 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "id", "label", "description", "aliases", "sitelinks", "modified", "file_id", "line_no",
     ),
     "properties": ("id", "label", "description", "aliases", "datatype", "file_id"),
-    "entity_types": ("entity_id", "type_id", "via", "file_id"),
+    "entity_types": ("entity_id", "type_id", "via", "file_id", "line_no"),
     "statements": (
         "statement_id", "entity_id", "property_id", "rank", "datatype", "value_type",
         "value_id", "value_text", "unit_id", "value_raw", "truthy", "qualified", "ordinal",
-        "file_id",
+        "file_id", "line_no",
     ),
     "qualifiers": (
         "statement_id", "entity_id", "property_id", "qualifier_property_id", "datatype",
         "value_type", "value_id", "value_text", "unit_id", "value_raw", "ordinal", "file_id",
+        "line_no",
     ),
     "load_rejects": ("file_id", "file", "line_no", "reason", "snippet"),
 }
@@ -146,10 +147,11 @@ def add_entity(batch: Batch, entity: Entity, line_no: int) -> None:
     e["file_id"].append(batch.file_id)
     e["line_no"].append(line_no)
     if isinstance(entity.claims, dict):
-        _add_claims(batch, entity.id, entity.claims)
+        _add_claims(batch, entity.id, entity.claims, line_no)
 
 
-def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]]) -> None:
+def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]],
+                line_no: int) -> None:
     s = batch.cols["statements"]
     q = batch.cols["qualifiers"]
     t = batch.cols["entity_types"]
@@ -188,6 +190,7 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]]) ->
                         q["value_raw"].append(qv.raw)
                         q["ordinal"].append(qord)
                         q["file_id"].append(file_id)
+                        q["line_no"].append(line_no)
                         n_quals += 1
             s["statement_id"].append(statement_id)
             s["entity_id"].append(entity_id)
@@ -203,6 +206,7 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]]) ->
             s["qualified"].append(n_quals > 0)
             s["ordinal"].append(ordinal)
             s["file_id"].append(file_id)
+            s["line_no"].append(line_no)
             if truthy and value.value_id and prop in (INSTANCE_OF, OCCUPATION):
                 type_values.setdefault(prop, []).append(value.value_id)
     instance_of = type_values.get(INSTANCE_OF, [])
@@ -218,3 +222,4 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]]) ->
         t["type_id"].append(type_id)
         t["via"].append(via)
         t["file_id"].append(file_id)
+        t["line_no"].append(line_no)

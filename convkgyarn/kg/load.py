@@ -157,6 +157,19 @@ class LoadStage(Stage):
 
         report.dump_date = _dump_date(max_modified, path)
         con.execute("BEGIN")
+        duplicates = con.execute(
+            "SELECT count(*) - count(DISTINCT id) FROM entities WHERE file_id = ?", [file_id]
+        ).fetchone()[0]
+        if duplicates:
+            # An entity repeated within the file: its last line wins, as across files.
+            report.skipped["duplicate entity line (later line kept)"] = duplicates
+            report.entities -= duplicates
+            for table, col in (("entity_types", "entity_id"), ("statements", "entity_id"),
+                               ("qualifiers", "entity_id"), ("entities", "id")):
+                con.execute(
+                    f"DELETE FROM {table} t WHERE file_id = ? AND line_no < "
+                    f"(SELECT max(line_no) FROM entities e WHERE e.file_id = ? AND e.id = t.{col})",
+                    [file_id, file_id])
         # Last load wins: drop older copies of entities this file just loaded.
         for table, col in (("entities", "id"), ("entity_types", "entity_id"),
                            ("statements", "entity_id"), ("qualifiers", "entity_id")):

@@ -1,0 +1,36 @@
+"""Shared fixtures: the real Wikidata data in ../shared/data, and fresh project databases."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from convkgyarn.config import BUNDLED_SAMPLE
+from convkgyarn.store import connect
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """../shared/data; skipped with a reason when absent, a failure in CI."""
+    if not SHARED_DATA.is_dir():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {SHARED_DATA} is missing: CI must have ../shared beside the repo")
+        pytest.skip(f"{SHARED_DATA} not found: real-Wikidata tests need ../shared/data beside the repo")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def db(tmp_path: Path):
+    con = connect(tmp_path / "test.duckdb")
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="session")
+def sample_path() -> Path:
+    return BUNDLED_SAMPLE

@@ -1,0 +1,229 @@
+"""Loading dumps: counts match the definitions, bad lines are kept, reloads are idempotent."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from convkgyarn.cli import app
+from convkgyarn.config import LoadConfig
+from convkgyarn.kg.load import LoadStage
+from convkgyarn.kg.stats import kg_stats
+from convkgyarn.store import connect
+from tests.kg.independent import independent_stats
+
+STAT_KEYS = ("entities", "statements", "truthy_statements", "qualified_statements",
+             "properties", "types", "facts_by_kind", "rejected_lines")
+
+
+def load(con, *paths: Path, **kw) -> LoadStage:
+    stage = LoadStage(con, LoadConfig(paths=list(paths), **kw))
+    stage.run()
+    return stage
+
+
+def subset(stats: dict) -> dict:
+    return {k: stats[k] for k in STAT_KEYS}
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("name", ["dump-sample-100.json.bz2", "entities-635.ndjson.bz2",
+                                  "wbgetentities-response.json"])
+def test_stats_match_independent_count_on_real_dumps(shared_data, db, name):
+    path = shared_data / "wikidata" / name
+    load(db, path)
+    assert subset(kg_stats(db)) == independent_stats(path)
+
+
+def test_bundled_sample_loads_cleanly_and_matches_definitions(db, sample_path):
+    load(db, sample_path)
+    stats = kg_stats(db)
+    assert stats["rejected_lines"] == 0
+    assert subset(stats) == independent_stats(sample_path)
+    assert stats["facts_by_kind"]["qualified"] > 20
+    assert stats["facts_by_kind"]["complex"] > 20
+    assert stats["dump_date"] == "2024-11-01"
+
+
+def test_stats_cli_prints_one_json_object(tmp_path, sample_path):
+    dbfile = tmp_path / "p.duckdb"
+    runner = CliRunner()
+    r = runner.invoke(app, ["kg", "load", str(sample_path), "--db", str(dbfile)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["kg", "stats", "--db", str(dbfile), "--json"])
+    assert r.exit_code == 0
+    stats = json.loads(r.stdout)
+    assert set(STAT_KEYS) <= set(stats)
+    assert subset(stats) == independent_stats(sample_path)
+
+
+def test_compressions_and_layouts_load_the_same(tmp_path, sample_path):
+    lines = sample_path.read_text().splitlines()
+    ndjson = tmp_path / "sample.ndjson"
+    ndjson.write_text("\n".join(l.rstrip(",") for l in lines[1:-1]) + "\n")
+    gz = tmp_path / "sample.json.gz"
+    with gzip.open(gz, "wb") as fh:
+        fh.write(sample_path.read_bytes())
+    bz = tmp_path / "sample.json.bz2"
+    with bz2.open(bz, "wb") as fh:
+        fh.write(sample_path.read_bytes())
+    results = []
+    for p in (sample_path, ndjson, gz, bz):
+        con = connect(tmp_path / f"{p.name}.duckdb")
+        load(con, p)
+        results.append(subset(kg_stats(con)))
+    assert all(r == results[0] for r in results)
+
+
+def _corrupt_copy(sample_path: Path, tmp_path: Path) -> tuple[Path, dict[int, str]]:
+    lines = sample_path.read_text().splitlines()
+    bad = {
+        5: '{"type": "item", "id": "Q1", "labels": {"en": {"value": "trunc',  # truncated JSON
+        9: "this is not json at all,",
+        14: '{"type": "item", "labels": {"en": {"language": "en", "value": "No id"}}},',
+        20: '{"type": "item", "id": "Q2", "claims": {"P31": [{"rank": "normal"}]}},',
+    }
+    out = list(lines)
+    for n, text in sorted(bad.items()):
+        out.insert(n - 1, text)  # 1-based line numbers of the new file
+    path = tmp_path / "corrupt.json"
+    path.write_text("\n".join(out) + "\n")
+    return path, bad
+
+
+def test_corrupted_lines_are_rejected_with_line_numbers_and_good_entities_load(
+        db, tmp_path, sample_path):
+    path, bad = _corrupt_copy(sample_path, tmp_path)
+    load(db, path)
+    rejects = db.execute("SELECT line_no, reason, snippet FROM load_rejects ORDER BY 1").fetchall()
+    assert [r[0] for r in rejects] == sorted(bad)
+    assert "invalid JSON" in rejects[0][1]
+    assert "`id`" in rejects[2][1]  # the missing field is named
+    assert "mainsnak" in rejects[3][1]
+    assert rejects[1][2].startswith("this is not json")
+    clean = connect(tmp_path / "clean.duckdb")
+    load(clean, sample_path)
+    ours, theirs = kg_stats(db), kg_stats(clean)
+    assert subset(ours) | {"rejected_lines": 0} == subset(theirs)
+
+
+def test_reload_is_idempotent_and_force_gives_the_same_db(db, sample_path):
+    load(db, sample_path)
+    first = kg_stats(db)
+    stage = load(db, sample_path)
+    assert stage.files[0].status == "unchanged"
+    assert kg_stats(db) == first
+    stage = load(db, sample_path, force=True)
+    assert stage.files[0].status == "loaded"
+    assert kg_stats(db) == first
+
+
+def test_entity_in_two_files_is_kept_once(db, tmp_path, sample_path):
+    lines = sample_path.read_text().splitlines()
+    obama = next(l for l in lines if '"id": "Q76"' in l)
+    other = tmp_path / "obama.ndjson"
+    other.write_text(obama.rstrip(",") + "\n")
+    load(db, sample_path, other)
+    assert db.execute("SELECT count(*) FROM entities WHERE id = 'Q76'").fetchone()[0] == 1
+    n = db.execute("SELECT count(*) FROM statements WHERE entity_id = 'Q76'").fetchone()[0]
+    assert n == len(json.loads(obama.rstrip(","))["claims"]) + sum(
+        len(v) - 1 for v in json.loads(obama.rstrip(","))["claims"].values())
+
+
+def _table_dump(con) -> dict:
+    out = {}
+    for t in ("entities", "properties", "entity_types", "statements", "qualifiers",
+              "load_rejects"):
+        out[t] = sorted(map(repr, con.execute(f"SELECT * EXCLUDE (file_id) FROM {t}").fetchall()))
+    return out
+
+
+def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_path):
+    killed_db = tmp_path / "killed.duckdb"
+    script = textwrap.dedent(f"""
+        import os, signal
+        from pathlib import Path
+        from convkgyarn.config import LoadConfig
+        from convkgyarn.kg.load import LoadStage
+        from convkgyarn.store import connect
+        calls = 0
+        def tick(nbytes, entities):
+            global calls
+            calls += 1
+            if calls == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+        con = connect(Path({str(killed_db)!r}))
+        LoadStage(con, LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000),
+                  progress=tick).run()
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2])
+    assert proc.returncode == -9
+    con = connect(killed_db)
+    status, n = con.execute("SELECT status, (SELECT count(*) FROM entities) FROM load_files"
+                            ).fetchone()
+    assert status == "loading" and 0 < n < 192  # really stopped midway
+    load(con, sample_path)
+    clean = connect(tmp_path / "clean.duckdb")
+    load(clean, sample_path)
+    assert _table_dump(con) == _table_dump(clean)
+
+
+def test_parallel_workers_give_the_same_db(tmp_path, sample_path):
+    one = connect(tmp_path / "one.duckdb")
+    load(one, sample_path, block_bytes=100_000)
+    two = connect(tmp_path / "two.duckdb")
+    load(two, sample_path, block_bytes=100_000, workers=2)
+    assert _table_dump(one) == _table_dump(two)
+
+
+def test_missing_file_is_a_one_line_error_with_exit_code_2(tmp_path):
+    r = CliRunner().invoke(app, ["kg", "load", str(tmp_path / "nope.json.bz2"),
+                                 "--db", str(tmp_path / "x.duckdb")])
+    assert r.exit_code == 2
+    assert "nope.json.bz2: no such file" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_corrupt_compressed_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "broken.json.bz2"
+    bad.write_bytes(b"BZh91AY&SY" + os.urandom(200))
+    r = CliRunner().invoke(app, ["kg", "load", str(bad), "--db", str(tmp_path / "x.duckdb")])
+    assert r.exit_code == 2
+    assert "broken.json.bz2" in r.output
+
+
+def test_values_are_rendered_for_people(db, sample_path):
+    load(db, sample_path)
+    value = lambda e, p: db.execute(  # noqa: E731
+        "SELECT list(value_label ORDER BY ordinal) FROM statement_values "
+        "WHERE entity_id = ? AND property_id = ?", [e, p]).fetchone()[0]
+    assert value("Q76", "P569") == ["1961-08-04"]
+    assert value("Q76", "P19") == ["Honolulu"]
+    assert value("Q1299", "P571") == ["1960"]
+    assert value("Q54314", "P26") == ["Elsa Pataky"]
+    assert value("Q44578", "P2047") == ["194 minute"]
+    assert value("Q60", "P625") == ["40.7128, -74.0060"]
+    assert value("Q76", "P1559") == ["Barack Obama"]
+    quals = db.execute(
+        "SELECT qualifier_property_id, value_label FROM qualifier_values "
+        "WHERE entity_id = 'Q54314' AND property_id = 'P26'").fetchall()
+    assert quals == [("P580", "2010-12")]
+
+
+def test_occupations_are_types_for_humans_only(db, sample_path):
+    load(db, sample_path)
+    types = dict(db.execute("SELECT type_id, via FROM entity_types WHERE entity_id = 'Q76'"
+                            ).fetchall())
+    assert types == {"Q5": "P31", "Q82955": "P106", "Q40348": "P106"}
+    assert db.execute("SELECT count(*) FROM entity_types WHERE via = 'P106' AND entity_id NOT IN "
+                      "(SELECT entity_id FROM entity_types WHERE type_id = 'Q5')").fetchone()[0] == 0
