@@ -24,7 +24,8 @@ class LoadConfig(_Strict):
     workers: int = Field(1, ge=1, description="parser processes")
     force: bool = False
     labels: Path | None = Field(None, description="JSON {id: label} for values outside the dump")
-    block_bytes: int = Field(4 << 20, ge=1024)
+    block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
+    flush_bytes: int = Field(64 << 20, ge=1024, description="dump bytes per database commit")
 
 
 class PredicatesConfig(_Strict):

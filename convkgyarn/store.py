@@ -109,12 +109,19 @@ LEFT JOIN labels u ON u.id = q.unit_id;
 KG_TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers", "load_rejects")
 
 
-def connect(db: Path | str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open (creating if needed) the project database with the current schema."""
+DEFAULT_MEMORY_LIMIT = "2GB"
+
+
+def connect(db: Path | str, read_only: bool = False,
+            memory_limit: str = DEFAULT_MEMORY_LIMIT) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the project database with the current schema.
+
+    DuckDB's buffer pool is capped so that loading a dump of any size keeps memory flat.
+    """
     db = Path(db)
     if not read_only:
         db.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db), read_only=read_only)
+    con = duckdb.connect(str(db), read_only=read_only, config={"memory_limit": memory_limit})
     if not read_only:
         con.execute(SCHEMA)
     return con

@@ -14,67 +14,73 @@ from dataclasses import dataclass, field
 import msgspec
 import pyarrow as pa
 
-from convkgyarn.kg.model import Claim, EnAliases, EnLabel, Entity, entity_decoder
-from convkgyarn.kg.values import render_value
+from convkgyarn.kg.model import EnAliases, EnLabel, entity_decoder, raw_entity_decoder
+from convkgyarn.kg.values import TAGS, render_typed, render_value
 
 HUMAN = "Q5"
 INSTANCE_OF = "P31"
 OCCUPATION = "P106"
 SNIPPET_CHARS = 200
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "entities": (
-        "id", "label", "description", "aliases", "sitelinks", "modified", "file_id", "line_no",
-    ),
-    "properties": ("id", "label", "description", "aliases", "datatype", "file_id"),
-    "entity_types": ("entity_id", "type_id", "via", "file_id", "line_no"),
-    "statements": (
-        "statement_id", "entity_id", "property_id", "rank", "datatype", "value_type",
-        "value_id", "value_text", "unit_id", "value_raw", "truthy", "qualified", "ordinal",
-        "file_id", "line_no",
-    ),
-    "qualifiers": (
-        "statement_id", "entity_id", "property_id", "qualifier_property_id", "datatype",
-        "value_type", "value_id", "value_text", "unit_id", "value_raw", "ordinal", "file_id",
-        "line_no",
-    ),
-    "load_rejects": ("file_id", "file", "line_no", "reason", "snippet"),
+_S, _I, _B = pa.string(), pa.int64(), pa.bool_()
+SCHEMAS: dict[str, pa.Schema] = {
+    "entities": pa.schema([
+        ("id", _S), ("label", _S), ("description", _S), ("aliases", pa.list_(_S)),
+        ("sitelinks", _I), ("modified", _S), ("file_id", _I), ("line_no", _I)]),
+    "properties": pa.schema([
+        ("id", _S), ("label", _S), ("description", _S), ("aliases", pa.list_(_S)),
+        ("datatype", _S), ("file_id", _I)]),
+    "entity_types": pa.schema([
+        ("entity_id", _S), ("type_id", _S), ("via", _S), ("file_id", _I), ("line_no", _I)]),
+    "statements": pa.schema([
+        ("statement_id", _S), ("entity_id", _S), ("property_id", _S), ("rank", _S),
+        ("datatype", _S), ("value_type", _S), ("value_id", _S), ("value_text", _S),
+        ("unit_id", _S), ("value_raw", _S), ("truthy", _B), ("qualified", _B), ("ordinal", _I),
+        ("file_id", _I), ("line_no", _I)]),
+    "qualifiers": pa.schema([
+        ("statement_id", _S), ("entity_id", _S), ("property_id", _S),
+        ("qualifier_property_id", _S), ("datatype", _S), ("value_type", _S), ("value_id", _S),
+        ("value_text", _S), ("unit_id", _S), ("value_raw", _S), ("ordinal", _I), ("file_id", _I),
+        ("line_no", _I)]),
+    "load_rejects": pa.schema([
+        ("file_id", _I), ("file", _S), ("line_no", _I), ("reason", _S), ("snippet", _S)]),
 }
 
 
 @dataclass
 class Batch:
-    """Column lists for every KG table, plus counters of what was skipped and why."""
+    """Rows (tuples in schema order) for every KG table, plus counters of what was skipped."""
 
     file_id: int
     file: str
-    cols: dict[str, dict[str, list]] = field(default_factory=dict)
+    rows_by_table: dict[str, list[tuple]] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     lines: int = 0
     max_modified: str | None = None
 
     def __post_init__(self) -> None:
-        self.cols = {t: {c: [] for c in cs} for t, cs in COLUMNS.items()}
+        self.rows_by_table = {t: [] for t in SCHEMAS}
 
     def skip(self, reason: str, n: int = 1) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + n
 
     def reject(self, line_no: int, reason: str, line: bytes) -> None:
-        r = self.cols["load_rejects"]
-        r["file_id"].append(self.file_id)
-        r["file"].append(self.file)
-        r["line_no"].append(line_no)
-        r["reason"].append(reason)
-        r["snippet"].append(line[:SNIPPET_CHARS].decode("utf-8", "replace"))
+        self.rows_by_table["load_rejects"].append(
+            (self.file_id, self.file, line_no, reason,
+             line[:SNIPPET_CHARS].decode("utf-8", "replace")))
 
     def rows(self, table: str) -> int:
-        return len(self.cols[table][COLUMNS[table][0]])
+        return len(self.rows_by_table[table])
 
     def to_arrow(self) -> dict[str, pa.Table]:
+        """Columnar tables: one C-level transpose per table, typed arrays (no inference)."""
         out = {}
-        for table, cols in self.cols.items():
-            if cols[COLUMNS[table][0]]:
-                out[table] = pa.table(cols)
+        for table, rows in self.rows_by_table.items():
+            if rows:
+                schema = SCHEMAS[table]
+                cols = list(zip(*rows))
+                out[table] = pa.Table.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
         return out
 
 
@@ -108,9 +114,13 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str)
         line_no = first_line_no + offset
         try:
             entity = entity_decoder.decode(line)
-        except msgspec.ValidationError as exc:
-            batch.reject(line_no, f"invalid entity: {exc}", raw_line)
-            continue
+        except msgspec.ValidationError:
+            # An odd or unknown value type: decode values raw (slower) and keep them raw.
+            try:
+                entity = raw_entity_decoder.decode(line)
+            except msgspec.ValidationError as exc:
+                batch.reject(line_no, f"invalid entity: {exc}", raw_line)
+                continue
         except msgspec.DecodeError as exc:
             batch.reject(line_no, f"invalid JSON: {exc}", raw_line)
             continue
@@ -118,16 +128,13 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str)
     return batch
 
 
-def add_entity(batch: Batch, entity: Entity, line_no: int) -> None:
+def add_entity(batch: Batch, entity, line_no: int) -> None:
     label = _text(entity.labels)
+    file_id = batch.file_id
     if entity.type == "property":
-        p = batch.cols["properties"]
-        p["id"].append(entity.id)
-        p["label"].append(label)
-        p["description"].append(_text(entity.descriptions))
-        p["aliases"].append(_aliases(entity.aliases))
-        p["datatype"].append(entity.datatype)
-        p["file_id"].append(batch.file_id)
+        batch.rows_by_table["properties"].append(
+            (entity.id, label, _text(entity.descriptions), _aliases(entity.aliases),
+             entity.datatype, file_id))
         return
     if entity.type != "item":
         batch.skip(f"entity type {entity.type}")
@@ -137,89 +144,73 @@ def add_entity(batch: Batch, entity: Entity, line_no: int) -> None:
         return
     if entity.modified and (batch.max_modified is None or entity.modified > batch.max_modified):
         batch.max_modified = entity.modified
-    e = batch.cols["entities"]
-    e["id"].append(entity.id)
-    e["label"].append(label)
-    e["description"].append(_text(entity.descriptions))
-    e["aliases"].append(_aliases(entity.aliases))
-    e["sitelinks"].append(len(entity.sitelinks))
-    e["modified"].append(entity.modified)
-    e["file_id"].append(batch.file_id)
-    e["line_no"].append(line_no)
+    batch.rows_by_table["entities"].append(
+        (entity.id, label, _text(entity.descriptions), _aliases(entity.aliases),
+         len(entity.sitelinks), entity.modified, file_id, line_no))
     if isinstance(entity.claims, dict):
         _add_claims(batch, entity.id, entity.claims, line_no)
 
 
-def _add_claims(batch: Batch, entity_id: str, claims: dict[str, list[Claim]],
-                line_no: int) -> None:
-    s = batch.cols["statements"]
-    q = batch.cols["qualifiers"]
-    t = batch.cols["entity_types"]
+def _value(dv) -> tuple:
+    tag = TAGS.get(type(dv))
+    if tag is not None:
+        return tag, render_typed(dv)
+    return dv.type, render_value(dv.type, dv.value)
+
+
+def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> None:
+    statements = batch.rows_by_table["statements"]
+    qualifiers = batch.rows_by_table["qualifiers"]
     file_id = batch.file_id
     type_values: dict[str, list[str]] = {}
+    dropped = 0
     for prop, group in claims.items():
         kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"
                 and c.mainsnak.datavalue is not None]
-        if len(kept) != len(group):
-            batch.skip("claim deprecated or not a value", len(group) - len(kept))
+        dropped += len(group) - len(kept)
         if not kept:
             continue
-        best = "preferred" if any(c.rank == "preferred" for c in kept) else "normal"
+        best = "normal"
+        for c in kept:
+            if c.rank == "preferred":
+                best = "preferred"
+                break
         for ordinal, claim in enumerate(kept):
             snak = claim.mainsnak
             dv = snak.datavalue
-            value = render_value(dv.type, dv.value)
+            vtype, value = _value(dv)
             statement_id = claim.id or f"{entity_id}${prop}${ordinal}"
             truthy = claim.rank == best
             n_quals = 0
-            if isinstance(claim.qualifiers, dict):
+            if claim.qualifiers and isinstance(claim.qualifiers, dict):
                 for qprop, snaks in claim.qualifiers.items():
                     for qord, qsnak in enumerate(snaks):
-                        if qsnak.snaktype != "value" or qsnak.datavalue is None:
+                        qdv = qsnak.datavalue
+                        if qsnak.snaktype != "value" or qdv is None:
                             continue
-                        qv = render_value(qsnak.datavalue.type, qsnak.datavalue.value)
-                        q["statement_id"].append(statement_id)
-                        q["entity_id"].append(entity_id)
-                        q["property_id"].append(prop)
-                        q["qualifier_property_id"].append(qprop)
-                        q["datatype"].append(qsnak.datatype)
-                        q["value_type"].append(qsnak.datavalue.type)
-                        q["value_id"].append(qv.value_id)
-                        q["value_text"].append(qv.value_text)
-                        q["unit_id"].append(qv.unit_id)
-                        q["value_raw"].append(qv.raw)
-                        q["ordinal"].append(qord)
-                        q["file_id"].append(file_id)
-                        q["line_no"].append(line_no)
+                        qtype, qv = _value(qdv)
+                        qualifiers.append(
+                            (statement_id, entity_id, prop, qprop, qsnak.datatype, qtype,
+                             qv.value_id, qv.value_text, qv.unit_id, qv.raw, qord, file_id,
+                             line_no))
                         n_quals += 1
-            s["statement_id"].append(statement_id)
-            s["entity_id"].append(entity_id)
-            s["property_id"].append(prop)
-            s["rank"].append(claim.rank)
-            s["datatype"].append(snak.datatype)
-            s["value_type"].append(dv.type)
-            s["value_id"].append(value.value_id)
-            s["value_text"].append(value.value_text)
-            s["unit_id"].append(value.unit_id)
-            s["value_raw"].append(value.raw)
-            s["truthy"].append(truthy)
-            s["qualified"].append(n_quals > 0)
-            s["ordinal"].append(ordinal)
-            s["file_id"].append(file_id)
-            s["line_no"].append(line_no)
-            if truthy and value.value_id and prop in (INSTANCE_OF, OCCUPATION):
+            statements.append(
+                (statement_id, entity_id, prop, claim.rank, snak.datatype, vtype,
+                 value.value_id, value.value_text, value.unit_id, value.raw, truthy,
+                 n_quals > 0, ordinal, file_id, line_no))
+            if truthy and value.value_id and (prop == INSTANCE_OF or prop == OCCUPATION):
                 type_values.setdefault(prop, []).append(value.value_id)
+    if dropped:
+        batch.skip("claim deprecated or not a value", dropped)
+    if not type_values:
+        return
     instance_of = type_values.get(INSTANCE_OF, [])
     typed = [(v, INSTANCE_OF) for v in instance_of]
     if HUMAN in instance_of:
         typed += [(v, OCCUPATION) for v in type_values.get(OCCUPATION, [])]
     seen = set()
+    types = batch.rows_by_table["entity_types"]
     for type_id, via in typed:
-        if type_id in seen:
-            continue
-        seen.add(type_id)
-        t["entity_id"].append(entity_id)
-        t["type_id"].append(type_id)
-        t["via"].append(via)
-        t["file_id"].append(file_id)
-        t["line_no"].append(line_no)
+        if type_id not in seen:
+            seen.add(type_id)
+            types.append((entity_id, type_id, via, file_id, line_no))

@@ -11,6 +11,7 @@ loaded again from another file replaces the older copy (last load wins).
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -23,7 +24,7 @@ import duckdb
 import pyarrow as pa
 
 from convkgyarn.config import LoadConfig
-from convkgyarn.kg.extract import Batch, parse_lines
+from convkgyarn.kg.extract import parse_lines
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.store import KG_TABLES, insert_arrow
@@ -45,21 +46,37 @@ class FileReport:
     dump_date: str | None = None
 
 
-def _parse_block(args: tuple[Block, int, str]) -> Batch:
-    block, file_id, name = args
-    return parse_lines(block.lines, block.first_line_no, file_id, name)
+@dataclass
+class Parsed:
+    """A parsed block, already columnar (built in the worker, cheap to pickle)."""
+
+    tables: dict[str, pa.Table]
+    lines: int
+    skipped: dict[str, int]
+    max_modified: str | None
+    nbytes: int
+
+    def rows(self, table: str) -> int:
+        return self.tables[table].num_rows if table in self.tables else 0
 
 
-def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> Iterator[Batch]:
+def _parse_block(block: Block, file_id: int, name: str) -> Parsed:
+    batch = parse_lines(block.lines, block.first_line_no, file_id, name)
+    return Parsed(batch.to_arrow(), batch.lines, batch.skipped, batch.max_modified, block.nbytes)
+
+
+def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> Iterator[Parsed]:
     """Parse blocks in order, in this process or in a pool with bounded look-ahead."""
     if workers <= 1:
         for block in blocks:
-            yield parse_lines(block.lines, block.first_line_no, file_id, name)
+            yield _parse_block(block, file_id, name)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: list[Future[Batch]] = []
+    # forkserver: never fork a process that holds DuckDB's threads and locks.
+    ctx = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending: list[Future[Parsed]] = []
         for block in blocks:
-            pending.append(pool.submit(_parse_block, (block, file_id, name)))
+            pending.append(pool.submit(_parse_block, block, file_id, name))
             if len(pending) >= 2 * workers:
                 yield pending.pop(0).result()
         for fut in pending:
@@ -132,18 +149,25 @@ class LoadStage(Stage):
         report = FileReport(key, "loaded")
         max_modified: str | None = None
         blocks = iter_blocks(path, self.config.block_bytes)
-        sizes: dict[int, int] = {}
+        pending: dict[str, list[pa.Table]] = {}
+        pending_bytes = 0
 
-        def counted(it: Iterator[Block]) -> Iterator[Block]:
-            for b in it:
-                sizes[b.first_line_no] = b.nbytes
-                yield b
-
-        for batch in _parsed(counted(blocks), file_id, str(path), self.config.workers):
+        def flush() -> None:
+            # Few large inserts: DuckDB ingests one big Arrow table far faster than many small.
+            nonlocal pending_bytes
             con.execute("BEGIN")
-            for table, data in batch.to_arrow().items():
-                insert_arrow(con, table, data)
+            for table, parts in pending.items():
+                insert_arrow(con, table, pa.concat_tables(parts))
             con.execute("COMMIT")
+            pending.clear()
+            pending_bytes = 0
+
+        for batch in _parsed(blocks, file_id, str(path), self.config.workers):
+            for table, data in batch.tables.items():
+                pending.setdefault(table, []).append(data)
+            pending_bytes += batch.nbytes
+            if pending_bytes >= self.config.flush_bytes:
+                flush()
             report.lines += batch.lines
             report.entities += batch.rows("entities")
             report.rejects += batch.rows("load_rejects")
@@ -151,10 +175,11 @@ class LoadStage(Stage):
                 report.skipped[reason] = report.skipped.get(reason, 0) + n
             if batch.max_modified and (max_modified is None or batch.max_modified > max_modified):
                 max_modified = batch.max_modified
-            report.bytes = sum(sizes.values())
+            report.bytes += batch.nbytes
             if self.progress:
                 self.progress(report.bytes, report.entities)
 
+        flush()
         report.dump_date = _dump_date(max_modified, path)
         con.execute("BEGIN")
         duplicates = con.execute(

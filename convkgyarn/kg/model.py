@@ -6,7 +6,7 @@ labels and sitelink payloads are never materialised). Wikidata writes empty
 maps as ``[]``, hence the ``| list`` unions.
 """
 
-from __future__ import annotations
+
 
 import msgspec
 
@@ -23,37 +23,6 @@ class EnLabel(msgspec.Struct):
 
 class EnAliases(msgspec.Struct):
     en: list[LangValue] = []
-
-
-class DataValue(msgspec.Struct):
-    type: str
-    value: msgspec.Raw
-
-
-class Snak(msgspec.Struct):
-    snaktype: str
-    property: str
-    datatype: str | None = None
-    datavalue: DataValue | None = None
-
-
-class Claim(msgspec.Struct):
-    mainsnak: Snak
-    rank: str = "normal"
-    id: str | None = None
-    qualifiers: dict[str, list[Snak]] | list | None = None
-
-
-class Entity(msgspec.Struct):
-    id: str
-    type: str
-    labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
-    descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
-    aliases: EnAliases | list = msgspec.field(default_factory=EnAliases)
-    claims: dict[str, list[Claim]] | list = {}
-    sitelinks: dict[str, msgspec.Raw] | list = {}
-    datatype: str | None = None  # properties only
-    modified: str | None = None
 
 
 class EntityId(msgspec.Struct):
@@ -80,4 +49,75 @@ class GlobeCoordinate(msgspec.Struct):
     longitude: float | None = None
 
 
+class DataValue(msgspec.Struct):
+    """Any datavalue, its value kept raw: the slow path for odd or unknown value types."""
+
+    type: str
+    value: msgspec.Raw
+
+
+# Fast path: one decode pass, the value typed by the sibling "type" tag.
+class _Tagged(msgspec.Struct, tag_field="type"):
+    pass
+
+
+class EntityValue(_Tagged, tag="wikibase-entityid"):
+    value: EntityId
+
+
+class StringValue(_Tagged, tag="string"):
+    value: str
+
+
+class TimeValue(_Tagged, tag="time"):
+    value: Time
+
+
+class QuantityValue(_Tagged, tag="quantity"):
+    value: Quantity
+
+
+class TextValue(_Tagged, tag="monolingualtext"):
+    value: MonolingualText
+
+
+class CoordValue(_Tagged, tag="globecoordinate"):
+    value: GlobeCoordinate
+
+
+TypedValue = EntityValue | StringValue | TimeValue | QuantityValue | TextValue | CoordValue
+
+
+def _entity_struct(value_type):
+    """Entity structs parameterised by how datavalues decode (typed fast path or raw)."""
+
+    class Snak(msgspec.Struct):
+        snaktype: str
+        property: str
+        datatype: str | None = None
+        datavalue: value_type | None = None
+
+    class Claim(msgspec.Struct):
+        mainsnak: Snak
+        rank: str = "normal"
+        id: str | None = None
+        qualifiers: dict[str, list[Snak]] | list | None = None
+
+    class Entity(msgspec.Struct):
+        id: str
+        type: str
+        labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
+        descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+        aliases: EnAliases | list = msgspec.field(default_factory=EnAliases)
+        claims: dict[str, list[Claim]] | list = {}
+        sitelinks: dict[str, msgspec.Raw] | list = {}
+        datatype: str | None = None  # properties only
+        modified: str | None = None
+
+    return Entity
+
+
+Entity = _entity_struct(TypedValue)
+RawEntity = _entity_struct(DataValue)
 entity_decoder = msgspec.json.Decoder(Entity)
+raw_entity_decoder = msgspec.json.Decoder(RawEntity)

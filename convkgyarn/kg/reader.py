@@ -27,9 +27,18 @@ class DumpError(Exception):
 
 @dataclass(frozen=True)
 class Block:
-    first_line_no: int  # 1-based line number of lines[0] in the decompressed file
-    lines: list[bytes]
-    nbytes: int
+    """Whole lines of dump text; split in the parser (a worker), not in the reader."""
+
+    first_line_no: int  # 1-based line number of the block's first line
+    data: bytes
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+    @property
+    def lines(self) -> list[bytes]:
+        return self.data.splitlines()
 
 
 def open_dump(path: Path) -> BinaryIO:
@@ -84,12 +93,11 @@ def iter_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[Block]:
             if cut < 0:
                 rest = data
                 continue
-            lines = data[: cut + 1].splitlines()
-            rest = data[cut + 1 :]
-            yield Block(line_no, lines, cut + 1)
-            line_no += len(lines)
+            text, rest = data[: cut + 1], data[cut + 1 :]
+            yield Block(line_no, text)
+            line_no += text.count(b"\n")
         if rest.strip():
-            yield Block(line_no, [rest], len(rest))
+            yield Block(line_no, rest)
     finally:
         fh.close()
 
@@ -115,5 +123,4 @@ def _api_document_blocks(path: Path) -> Iterator[Block]:
     entities = doc.get("entities") if isinstance(doc, dict) else None
     if not isinstance(entities, dict):
         raise DumpError(f"{path}: a JSON document without an 'entities' object")
-    lines = [orjson.dumps(e) for e in entities.values()]
-    yield Block(1, lines, len(raw))
+    yield Block(1, b"\n".join(orjson.dumps(e) for e in entities.values()))

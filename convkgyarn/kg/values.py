@@ -7,7 +7,10 @@ from typing import NamedTuple
 
 import msgspec
 
-from convkgyarn.kg.model import EntityId, GlobeCoordinate, MonolingualText, Quantity, Time
+from convkgyarn.kg.model import (
+    EntityId, GlobeCoordinate, MonolingualText, Quantity, Time, TypedValue)
+
+TAGS = {t: t.__struct_config__.tag for t in TypedValue.__args__}
 
 _TIME = re.compile(r"^([+-])(\d+)-(\d\d)-(\d\d)T")
 _ENTITY_URI = "http://www.wikidata.org/entity/"
@@ -60,29 +63,53 @@ def _format_amount(amount: str) -> str:
     return amount
 
 
-def render_value(value_type: str, raw: msgspec.Raw) -> Rendered:
+_DECODE_ENTITY = msgspec.json.Decoder(EntityId).decode
+_DECODE_STR = msgspec.json.Decoder(str).decode
+_DECODE_TIME = msgspec.json.Decoder(Time).decode
+_DECODE_QUANTITY = msgspec.json.Decoder(Quantity).decode
+_DECODE_TEXT = msgspec.json.Decoder(MonolingualText).decode
+_DECODE_COORD = msgspec.json.Decoder(GlobeCoordinate).decode
+
+
+def render_typed(dv) -> Rendered:
+    """Render a datavalue decoded on the fast path (see ``model.TypedValue``)."""
+    v = dv.value
+    if isinstance(v, EntityId):
+        return Rendered(v.id, None, None, None)
+    if isinstance(v, str):
+        return Rendered(None, v, None, None)
+    if isinstance(v, Time):
+        return Rendered(None, render_time(v.time, v.precision), None, None)
+    if isinstance(v, Quantity):
+        unit = v.unit.removeprefix(_ENTITY_URI) if v.unit != "1" else None
+        return Rendered(None, _format_amount(v.amount), unit, None)
+    if isinstance(v, MonolingualText):
+        return Rendered(None, v.text, None, None)
+    if v.latitude is not None and v.longitude is not None:
+        return Rendered(None, f"{v.latitude:.4f}, {v.longitude:.4f}", None, None)
+    return Rendered(None, None, None, msgspec.json.encode(v).decode())
+
+
+def render_value(value_type: str, raw: msgspec.Raw | bytes) -> Rendered:
     """Decode one datavalue by its type; unknown or odd shapes are kept raw, never raised."""
     try:
         if value_type == "wikibase-entityid":
-            ent = msgspec.json.decode(raw, type=EntityId)
-            return Rendered(ent.id, None, None, None)
+            return Rendered(_DECODE_ENTITY(raw).id, None, None, None)
         if value_type == "string":
-            return Rendered(None, msgspec.json.decode(raw, type=str), None, None)
+            return Rendered(None, _DECODE_STR(raw), None, None)
         if value_type == "time":
-            t = msgspec.json.decode(raw, type=Time)
+            t = _DECODE_TIME(raw)
             return Rendered(None, render_time(t.time, t.precision), None, None)
         if value_type == "quantity":
-            q = msgspec.json.decode(raw, type=Quantity)
+            q = _DECODE_QUANTITY(raw)
             unit = q.unit.removeprefix(_ENTITY_URI) if q.unit != "1" else None
             return Rendered(None, _format_amount(q.amount), unit, None)
         if value_type == "monolingualtext":
-            m = msgspec.json.decode(raw, type=MonolingualText)
-            return Rendered(None, m.text, None, None)
+            return Rendered(None, _DECODE_TEXT(raw).text, None, None)
         if value_type == "globecoordinate":
-            g = msgspec.json.decode(raw, type=GlobeCoordinate)
-            if g.latitude is None or g.longitude is None:
-                return Rendered(None, None, None, bytes(raw).decode())
-            return Rendered(None, f"{g.latitude:.4f}, {g.longitude:.4f}", None, None)
+            g = _DECODE_COORD(raw)
+            if g.latitude is not None and g.longitude is not None:
+                return Rendered(None, f"{g.latitude:.4f}, {g.longitude:.4f}", None, None)
     except msgspec.ValidationError:
         pass
     return Rendered(None, None, None, bytes(raw).decode())

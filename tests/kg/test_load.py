@@ -163,7 +163,7 @@ def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_pat
             if calls == 3:
                 os.kill(os.getpid(), signal.SIGKILL)
         con = connect(Path({str(killed_db)!r}))
-        LoadStage(con, LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000),
+        LoadStage(con, LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000, flush_bytes=50000),
                   progress=tick).run()
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2])

@@ -1,0 +1,205 @@
+"""Ingest benchmark: our loader vs a qwikidata baseline vs a bare orjson parse.
+
+Builds a dump of at least 50,000 entities by repeating the real entities of
+../shared/data/wikidata/entities-635.ndjson.bz2 under fresh ids, then prints,
+from one run: MB/s and entities/s of our loader (1 and 2 workers), of a
+qwikidata baseline (WikidataJsonDump + WikidataItem, writing the same facts
+through the same Arrow path), and the time of a bare ``orjson.loads`` over
+every line. Targets: >= 5x the baseline, total <= 3x the bare parse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pyarrow as pa
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from convkgyarn.config import LoadConfig  # noqa: E402
+from convkgyarn.kg.load import LoadStage  # noqa: E402
+from convkgyarn.kg.values import render_value  # noqa: E402
+from convkgyarn.store import connect, insert_arrow  # noqa: E402
+
+SOURCE = REPO.parent / "shared" / "data" / "wikidata" / "entities-635.ndjson.bz2"
+WORK = REPO / "benchmarks" / ".work"
+
+
+def build_dump(target: int, out: Path) -> int:
+    with bz2.open(SOURCE, "rb") as fh:
+        originals = [orjson.loads(line) for line in fh if line.strip()]
+    n = 0
+    copy = 0
+    with open(out, "wb") as fh:
+        fh.write(b"[\n")
+        while n < target:
+            for e in originals:
+                old = e["id"]
+                new = f"Q{900_000_000 + copy * 1_000_000 + n % 1_000_000}"
+                e2 = dict(e, id=new)
+                line = orjson.dumps(e2).replace(f'"{old}$'.encode(), f'"{new}$'.encode())
+                fh.write(line + b",\n")
+                n += 1
+            copy += 1
+        fh.write(b"]\n")
+    return n
+
+
+def bare_parse(path: Path) -> tuple[float, float]:
+    """Seconds for orjson.loads over every line: lines in memory, and read + parse."""
+    t0 = time.perf_counter()
+    data = path.read_bytes()
+    lines = data.splitlines()
+    t1 = time.perf_counter()
+    for line in lines:
+        line = line.rstrip(b",")
+        if len(line) > 1:
+            orjson.loads(line)
+    t2 = time.perf_counter()
+    return t2 - t1, t2 - t0
+
+
+def ours(path: Path, workers: int) -> tuple[float, int]:
+    db = WORK / f"ours-{workers}.duckdb"
+    db.unlink(missing_ok=True)
+    con = connect(db)
+    t0 = time.perf_counter()
+    stage = LoadStage(con, LoadConfig(paths=[path], workers=workers))
+    stage.run()
+    seconds = time.perf_counter() - t0
+    n = con.execute("SELECT count(*) FROM entities").fetchone()[0]
+    con.close()
+    return seconds, n
+
+
+def qwikidata_baseline(path: Path) -> tuple[float, int]:
+    """The same facts (entities, statements with truthiness, qualifiers) via qwikidata objects."""
+    from qwikidata.entity import WikidataItem
+    from qwikidata.json_dump import WikidataJsonDump
+
+    db = WORK / "qwikidata.duckdb"
+    db.unlink(missing_ok=True)
+    con = connect(db)
+    t0 = time.perf_counter()
+    ents = {"id": [], "label": [], "description": [], "aliases": [], "sitelinks": []}
+    stmts = {k: [] for k in ("statement_id", "entity_id", "property_id", "rank", "datatype",
+                             "value_id", "value_text", "truthy", "qualified")}
+    quals = {k: [] for k in ("statement_id", "entity_id", "property_id",
+                             "qualifier_property_id", "value_id", "value_text")}
+    n = 0
+
+    def flush() -> None:
+        for table, cols in (("entities", ents), ("statements", stmts), ("qualifiers", quals)):
+            if cols["entity_id" if table != "entities" else "id"]:
+                insert_arrow(con, table, pa.table(cols))
+            for v in cols.values():
+                v.clear()
+
+    for entity in WikidataJsonDump(str(path)):
+        if entity.get("type") != "item":
+            continue
+        item = WikidataItem(entity)
+        label = item.get_label("en")
+        if not label:
+            continue
+        n += 1
+        ents["id"].append(item.entity_id)
+        ents["label"].append(label)
+        ents["description"].append(item.get_description("en") or None)
+        ents["aliases"].append(item.get_aliases("en"))
+        ents["sitelinks"].append(len(item.get_sitelinks()))
+        for pid, group in item.get_claim_groups().items():
+            kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"]
+            best = "preferred" if any(c.rank == "preferred" for c in kept) else "normal"
+            for i, claim in enumerate(kept):
+                dv = claim.mainsnak.datavalue
+                v = render_value(dv.datatype, orjson.dumps(dv.value))
+                sid = claim._claim_dict.get("id") or f"{item.entity_id}${pid}${i}"
+                nq = 0
+                for qpid, qs in claim.qualifiers.items():
+                    for q in qs:
+                        if q.snak.snaktype != "value":
+                            continue
+                        qdv = q.snak.datavalue
+                        qv = render_value(qdv.datatype, orjson.dumps(qdv.value))
+                        for k, x in zip(quals, (sid, item.entity_id, pid, qpid, qv.value_id,
+                                                qv.value_text)):
+                            quals[k].append(x)
+                        nq += 1
+                for k, x in zip(stmts, (sid, item.entity_id, pid, claim.rank,
+                                        claim.mainsnak.snak_datatype, v.value_id, v.value_text,
+                                        claim.rank == best, nq > 0)):
+                    stmts[k].append(x)
+        if n % 5000 == 0:
+            flush()
+    flush()
+    seconds = time.perf_counter() - t0
+    con.close()
+    return seconds, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--entities", type=int, default=50_800)
+    ap.add_argument("--skip-baseline", action="store_true")
+    args = ap.parse_args()
+    if not SOURCE.is_file():
+        sys.exit(f"benchmark needs {SOURCE} (../shared/data beside the repo)")
+    WORK.mkdir(parents=True, exist_ok=True)
+    dump = WORK / "bench-dump.json"
+    lines = build_dump(args.entities, dump)
+    mb = dump.stat().st_size / 1e6
+    print(f"dump: {lines:,} entity lines, {mb:.1f} MB uncompressed ({dump})")
+
+    parse_s, read_parse_s = bare_parse(dump)
+    print(f"bare orjson.loads over every line: {parse_s:.2f}s ({mb / parse_s:.0f} MB/s); "
+          f"with reading the file: {read_parse_s:.2f}s")
+
+    t1, n1 = ours(dump, 1)
+    print(f"ours, 1 worker:  {t1:.2f}s  {mb / t1:.1f} MB/s  {n1 / t1:,.0f} entities/s "
+          f"({n1:,} entities with English labels stored)  = {t1 / parse_s:.2f}x bare parse")
+    t2, n2 = ours(dump, 2)
+    print(f"ours, 2 workers: {t2:.2f}s  {mb / t2:.1f} MB/s  {n2 / t2:,.0f} entities/s  "
+          f"speed-up {t1 / t2:.2f}x")
+    if not args.skip_baseline:
+        tb, nb = qwikidata_baseline(dump)
+        print(f"qwikidata baseline: {tb:.2f}s  {mb / tb:.1f} MB/s  {nb / tb:,.0f} entities/s "
+              f"({nb:,} entities)")
+        print(f"ours vs baseline: {tb / t1:.1f}x throughput (target >= 5x); "
+              f"ours vs bare parse: {t1 / parse_s:.2f}x (target <= 3x)")
+    small = WORK / "bench-dump-small.json"
+    build_dump(args.entities // 5, small)
+    print(f"loader peak RSS, 1 worker, fresh process: {loader_peak_rss(small):.0f} MB for a "
+          f"{small.stat().st_size / 1e6:.0f} MB dump, {loader_peak_rss(dump):.0f} MB for "
+          f"{mb:.0f} MB (flat: bounded by the flush size and DuckDB's memory limit)")
+
+
+def loader_peak_rss(dump: Path) -> float:
+    """Peak RSS (MB) of a fresh process that loads ``dump`` with one worker."""
+    import subprocess
+
+    db = WORK / "rss.duckdb"
+    db.unlink(missing_ok=True)
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from convkgyarn.config import LoadConfig\n"
+        "from convkgyarn.kg.load import LoadStage\n"
+        "from convkgyarn.store import connect\n"
+        f"LoadStage(connect(Path({str(db)!r})), LoadConfig(paths=[Path({str(dump)!r})])).run()\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+        "print(int(hwm.split()[1]) / 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, cwd=REPO).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    main()
