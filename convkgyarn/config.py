@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 DEFAULT_DB = Path("outputs/convkgyarn.duckdb")
 CONFIG_FILE = Path("convkgyarn.toml")
@@ -28,6 +30,72 @@ class LoadConfig(_Strict):
     flush_bytes: int = Field(64 << 20, ge=1024, description="dump bytes per database commit")
 
 
+class Price(_Strict):
+    """USD per million tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+# Public list prices (USD / 1M tokens); override or extend with [llm.prices.MODEL] in the config.
+DEFAULT_PRICES = {
+    "gpt-4o": Price(input=2.5, output=10.0),
+    "gpt-4o-mini": Price(input=0.15, output=0.6),
+    "gpt-4.1": Price(input=2.0, output=8.0),
+    "gpt-4.1-mini": Price(input=0.4, output=1.6),
+    "gpt-4-turbo": Price(input=10.0, output=30.0),
+    "gpt-4": Price(input=30.0, output=60.0),
+    "gpt-3.5-turbo": Price(input=0.5, output=1.5),
+}
+
+
+class StageModel(_Strict):
+    """The model one pipeline stage uses, with its sampling settings."""
+
+    model: str
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_tokens: int = Field(1024, ge=1)
+
+
+class LLMStages(_Strict):
+    # The paper's choice: a GPT-4-class model to select predicates and to judge,
+    # a GPT-3.5-class model to write templates.
+    selector: StageModel = StageModel(model="gpt-4o")
+    templater: StageModel = StageModel(model="gpt-3.5-turbo", temperature=0.7, max_tokens=2048)
+    answerer: StageModel = StageModel(model="gpt-4o-mini", max_tokens=256)
+    judge: StageModel = StageModel(model="gpt-4o", max_tokens=256)
+    rater: StageModel = StageModel(model="gpt-4o", max_tokens=512)
+
+
+class LLMConfig(_Strict):
+    """One OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp) and its limits."""
+
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout: float = Field(60.0, gt=0, description="seconds per HTTP request")
+    max_attempts: int = Field(6, ge=1, description="HTTP attempts on 429, 5xx, timeouts")
+    backoff_max: float = Field(30.0, gt=0, description="longest wait between attempts")
+    concurrency: int = Field(8, ge=1, description="requests in flight")
+    validation_attempts: int = Field(3, ge=1, description="re-asks after invalid structured output")
+    structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+    logit_bias: Literal["auto", "off"] = "auto"
+    max_cost: float | None = Field(None, ge=0, description="USD budget for one command")
+    dry_run: bool = False
+    prices: dict[str, Price] = Field(default_factory=lambda: dict(DEFAULT_PRICES))
+    stages: LLMStages = LLMStages()
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url or self.api_key)
+
+    @property
+    def json_mode(self) -> str:
+        if self.structured_output != "auto":
+            return self.structured_output
+        official = self.base_url is None or "openai.com" in self.base_url or "azure" in self.base_url
+        return "json_schema" if official else "json_object"
+
+
 class PredicatesConfig(_Strict):
     min_type_entities: int = Field(1, ge=1, description="types with fewer entities are skipped")
 
@@ -35,16 +103,42 @@ class PredicatesConfig(_Strict):
 class ProjectConfig(_Strict):
     db: Path = DEFAULT_DB
     predicates: PredicatesConfig = PredicatesConfig()
+    llm: LLMConfig = LLMConfig()
 
 
-def load_project_config(path: Path | None = None, overrides: dict[str, Any] | None = None) -> ProjectConfig:
-    """Read ``convkgyarn.toml`` (if present) and apply CLI overrides on top."""
+def load_project_config(
+    path: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ProjectConfig:
+    """Build the config: environment (OPENAI_BASE_URL / OPENAI_API_KEY), then the config file
+    (``convkgyarn.toml``), then CLI overrides. The only place the environment is read."""
     data: dict[str, Any] = {}
     path = path or CONFIG_FILE
     if path.is_file():
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+    llm = data.setdefault("llm", {})
+    env = os.environ if environ is None else environ
+    for key, var in (("base_url", "OPENAI_BASE_URL"), ("api_key", "OPENAI_API_KEY")):
+        if env.get(var) and key not in llm:
+            llm[key] = env[var]
     for key, value in (overrides or {}).items():
-        if value is not None:
-            data[key] = value
-    return ProjectConfig.model_validate(data)
+        if value is None:
+            continue
+        target = data
+        *parents, leaf = key.split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = value
+    try:
+        return ProjectConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{path if path.is_file() else 'configuration'}: {exc}") from exc
+
+
+class ConfigError(Exception):
+    """A config file or option that does not validate; the message names the field."""

@@ -1,0 +1,29 @@
+"""LLM access: one OpenAI-compatible client per stage, built in one place."""
+
+from __future__ import annotations
+
+import duckdb
+
+from convkgyarn.config import LLMConfig
+from convkgyarn.llm.client import (
+    BudgetExceeded, CostMeter, LLMClient, LLMFatalError, LLMRequest, LLMResult)
+
+STAGES = ("selector", "templater", "answerer", "judge", "rater")
+
+__all__ = ["BudgetExceeded", "CostMeter", "LLMClient", "LLMFatalError", "LLMRequest",
+           "LLMResult", "build_client", "new_meter"]
+
+
+def new_meter(config: LLMConfig) -> CostMeter:
+    return CostMeter(prices=dict(config.prices), max_cost=config.max_cost)
+
+
+def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
+                 prompt_hash: str, meter: CostMeter, model: str | None = None) -> LLMClient | None:
+    """The client for one stage, or None when no endpoint is configured (rules path)."""
+    if not config.configured:
+        return None
+    settings = getattr(config.stages, stage)
+    if model is not None:
+        settings = settings.model_copy(update={"model": model})
+    return LLMClient(con, config, stage, settings, prompt_hash, meter)

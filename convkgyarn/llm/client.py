@@ -1,0 +1,434 @@
+"""The one LLM client: OpenAI-compatible HTTP with a DuckDB response cache, retries,
+concurrency, structured-output validation with repair, cost accounting and a budget.
+
+Threads do the HTTP; each result is written to the cache the moment it arrives, so a
+killed run resumes from the cache and loses nothing it had received.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import duckdb
+import openai
+from pydantic import BaseModel, ValidationError
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+from tenacity.wait import wait_exponential_jitter
+
+from convkgyarn.config import LLMConfig, Price, StageModel
+
+log = logging.getLogger("convkgyarn.llm")
+
+CACHE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS llm_cache (
+    key VARCHAR, stage VARCHAR, model VARCHAR, prompt_hash VARCHAR, request JSON,
+    response VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, latency_s DOUBLE,
+    created_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS llm_failures (
+    key VARCHAR, stage VARCHAR, model VARCHAR, reason VARCHAR, raw VARCHAR, created_at TIMESTAMP
+);
+"""
+
+
+class LLMFatalError(Exception):
+    """A request that cannot succeed however often it is sent (401, 400, ...): stop the run."""
+
+
+class BudgetExceeded(Exception):
+    """The next request would take spending past ``--max-cost``."""
+
+
+@dataclass
+class LLMRequest:
+    messages: list[dict[str, str]]
+    schema: type[BaseModel] | None = None
+    bias_words: Sequence[str] = ()
+
+
+@dataclass
+class LLMResult:
+    request: LLMRequest
+    text: str | None = None
+    parsed: Any = None
+    error: str | None = None
+    cached: bool = False
+    attempts: int = 0
+    dry_run: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.dry_run
+
+
+@dataclass
+class StageUsage:
+    calls: int = 0
+    cached: int = 0
+    failed: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    usd: float = 0.0
+    estimated_calls: int = 0
+    estimated_tokens: int = 0
+
+
+@dataclass
+class CostMeter:
+    """Tokens and USD per stage for one command, and the budget check."""
+
+    prices: dict[str, Price]
+    max_cost: float | None = None
+    usage: dict[str, StageUsage] = field(default_factory=dict)
+    reserved: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _unpriced: set[str] = field(default_factory=set)
+
+    def price(self, model: str) -> Price | None:
+        p = self.prices.get(model)
+        if p is None:
+            # "gpt-4o-2024-08-06" is priced as "gpt-4o": the longest matching prefix wins.
+            prefixes = [m for m in self.prices if model.startswith(m)]
+            p = self.prices[max(prefixes, key=len)] if prefixes else None
+        if p is None and model not in self._unpriced:
+            self._unpriced.add(model)
+            log.warning("no price for model %s: its cost is counted as 0 (set [llm.prices])", model)
+        return p
+
+    def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
+        p = self.price(model)
+        return 0.0 if p is None else (prompt_tokens * p.input + completion_tokens * p.output) / 1e6
+
+    @property
+    def spent(self) -> float:
+        return sum(u.usd for u in self.usage.values())
+
+    def stage(self, name: str) -> StageUsage:
+        return self.usage.setdefault(name, StageUsage())
+
+    def reserve(self, model: str, prompt_tokens: int, max_tokens: int) -> float:
+        estimate = self.cost(model, prompt_tokens, max_tokens)
+        with self._lock:
+            if self.max_cost is not None and self.spent + self.reserved + estimate > self.max_cost:
+                raise BudgetExceeded(
+                    f"budget of ${self.max_cost:.4f} reached: spent ${self.spent:.4f}, next "
+                    f"request estimated at ${estimate:.4f}; finished work is cached")
+            self.reserved += estimate
+        return estimate
+
+    def settle(self, stage: str, model: str, reserved: float, prompt: int, completion: int) -> None:
+        with self._lock:
+            self.reserved -= reserved
+            u = self.stage(stage)
+            u.calls += 1
+            u.prompt_tokens += prompt
+            u.completion_tokens += completion
+            u.usd += self.cost(model, prompt, completion)
+
+    def count(self, stage: str, what: str, n: int = 1) -> None:
+        with self._lock:
+            u = self.stage(stage)
+            setattr(u, what, getattr(u, what) + n)
+
+
+def request_key(model: str, messages: list[dict], params: dict, prompt_hash: str) -> str:
+    blob = json.dumps({"model": model, "messages": messages, "params": params,
+                       "prompt_hash": prompt_hash}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def estimate_tokens(messages: list[dict]) -> int:
+    """A generous prompt-token estimate (about 3 characters a token), for budgets and dry runs."""
+    return max(1, sum(len(m.get("content", "")) for m in messages) // 3 + 8 * len(messages))
+
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+
+
+def parse_json_reply(text: str) -> Any:
+    """Parse a model's JSON reply leniently: code fences and raw control characters allowed."""
+    m = _FENCE.match(text)
+    if m:
+        text = m.group(1)
+    return json.loads(text, strict=False)
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    value = headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Worth another attempt: rate limits, server errors, timeouts, dropped connections,
+    and bodies that arrive broken."""
+    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError,
+                        openai.APIResponseValidationError, json.JSONDecodeError)):
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in (408, 409, 429) or exc.status_code >= 500
+    return False
+
+
+class ResponseCache:
+    """Responses by content hash, in the project database; safe to call from worker threads."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        con.execute(CACHE_SCHEMA)
+        self._con = con
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._con.cursor().execute(
+                "SELECT response FROM llm_cache WHERE key = ? LIMIT 1", [key]).fetchone()
+        return row[0] if row else None
+
+    def put(self, key: str, stage: str, model: str, prompt_hash: str, request: dict,
+            response: str, prompt_tokens: int, completion_tokens: int, latency: float) -> None:
+        with self._lock:
+            cur = self._con.cursor()
+            if cur.execute("SELECT 1 FROM llm_cache WHERE key = ?", [key]).fetchone():
+                return
+            cur.execute(
+                "INSERT INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [key, stage, model, prompt_hash, json.dumps(request, ensure_ascii=False),
+                 response, prompt_tokens, completion_tokens, latency, _now()])
+
+    def fail(self, key: str, stage: str, model: str, reason: str, raw: str | None) -> None:
+        with self._lock:
+            self._con.cursor().execute(
+                "INSERT INTO llm_failures VALUES (?, ?, ?, ?, ?, ?)",
+                [key, stage, model, reason, raw, _now()])
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class LLMClient:
+    """Send chat requests for one pipeline stage through the cache, retries and budget."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        config: LLMConfig,
+        stage: str,
+        model: StageModel,
+        prompt_hash: str,
+        meter: CostMeter,
+        http: openai.OpenAI | None = None,
+    ) -> None:
+        self.config = config
+        self.stage = stage
+        self.model = model
+        self.prompt_hash = prompt_hash
+        self.meter = meter
+        self.cache = ResponseCache(con)
+        self._secret = config.api_key.get_secret_value() if config.api_key else ""
+        self._http = http or openai.OpenAI(
+            base_url=config.base_url, api_key=self._secret or "no-key",
+            timeout=config.timeout, max_retries=0)
+        self._bias_note_logged = False
+
+    # -- public ------------------------------------------------------------------------
+    def run(self, requests: Sequence[LLMRequest]) -> list[LLMResult]:
+        """Answer every request (in order), ``concurrency`` at a time.
+
+        Raises LLMFatalError or BudgetExceeded after in-flight requests finish; results
+        that arrived before are already cached.
+        """
+        if not requests:
+            return []
+        if len(requests) == 1 or self.config.concurrency == 1:
+            return [self.one(r) for r in requests]
+        with ThreadPoolExecutor(max_workers=self.config.concurrency) as pool:
+            futures = [pool.submit(self.one, r) for r in requests]
+            results, first_error = [], None
+            for fut in futures:
+                try:
+                    results.append(fut.result())
+                except (LLMFatalError, BudgetExceeded) as exc:
+                    first_error = first_error or exc
+                    for other in futures:
+                        other.cancel()
+            if first_error:
+                raise first_error
+            return results
+
+    def one(self, request: LLMRequest) -> LLMResult:
+        """One request, with structured-output validation and bounded re-asks."""
+        messages = list(request.messages)
+        result = LLMResult(request)
+        for attempt in range(1, self.config.validation_attempts + 1):
+            text, cached, key = self._complete(messages, request)
+            result.attempts, result.cached = attempt, cached
+            if text is None:  # dry run
+                result.dry_run = True
+                return result
+            result.text = text
+            if request.schema is None:
+                return result
+            try:
+                result.parsed = request.schema.model_validate(parse_json_reply(text))
+                result.error = None
+                return result
+            except (ValueError, ValidationError) as exc:
+                reason = _short_error(exc)
+                result.error = f"invalid structured output after {attempt} attempt(s): {reason}"
+                self.cache.fail(key, self.stage, self.model.model, reason, text)
+                messages = messages + [
+                    {"role": "assistant", "content": text},
+                    {"role": "user", "content": (
+                        f"That reply is not valid: {reason}. Reply again with only the JSON "
+                        "object, following the required format exactly.")},
+                ]
+        self.meter.count(self.stage, "failed")
+        return result
+
+    # -- internals -----------------------------------------------------------------------
+    def _params(self, request: LLMRequest) -> dict[str, Any]:
+        params: dict[str, Any] = {"temperature": self.model.temperature,
+                                  "max_tokens": self.model.max_tokens}
+        if request.schema is not None:
+            schema = request.schema.model_json_schema()
+            if self.config.json_mode == "json_schema":
+                params["response_format"] = {"type": "json_schema", "json_schema": {
+                    "name": request.schema.__name__, "schema": schema, "strict": False}}
+            else:
+                params["response_format"] = {"type": "json_object", "schema": schema}
+        bias = self._logit_bias(request.bias_words)
+        if bias:
+            params["logit_bias"] = bias
+        return params
+
+    def _complete(self, messages: list[dict], request: LLMRequest) -> tuple[str | None, bool, str]:
+        params = self._params(request)
+        key = request_key(self.model.model, messages, params, self.prompt_hash)
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.meter.count(self.stage, "cached")
+            return hit, True, key
+        est_prompt = estimate_tokens(messages)
+        if self.config.dry_run:
+            self.meter.count(self.stage, "estimated_calls")
+            self.meter.count(self.stage, "estimated_tokens", est_prompt + self.model.max_tokens)
+            return None, False, key
+        reserved = self.meter.reserve(self.model.model, est_prompt, self.model.max_tokens)
+        t0 = time.perf_counter()
+        try:
+            response = self._send(messages, params)
+        except BaseException:
+            self.meter.settle(self.stage, self.model.model, reserved, 0, 0)
+            raise
+        latency = time.perf_counter() - t0
+        text = response.choices[0].message.content or ""
+        usage = response.usage
+        prompt_tokens = usage.prompt_tokens if usage else est_prompt
+        completion_tokens = usage.completion_tokens if usage else len(text) // 4
+        self.meter.settle(self.stage, self.model.model, reserved, prompt_tokens, completion_tokens)
+        self.cache.put(key, self.stage, self.model.model, self.prompt_hash,
+                       {"messages": messages, "params": params}, text, prompt_tokens,
+                       completion_tokens, latency)
+        return text, False, key
+
+    def _send(self, messages: list[dict], params: dict):
+        def wait(state: RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            after = _retry_after(exc) if exc else None
+            if after is not None:
+                return min(after, 120.0)
+            return wait_exponential_jitter(multiplier=0.5, max=self.config.backoff_max, jitter=0.5)(state)
+
+        def before_sleep(state: RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            log.info("%s: attempt %d failed (%s); retrying", self.stage, state.attempt_number,
+                     self._clean(str(exc))[:200])
+
+        retrying = Retrying(retry=retry_if_exception(is_transient),
+                            stop=stop_after_attempt(self.config.max_attempts), wait=wait,
+                            before_sleep=before_sleep, reraise=True)
+        try:
+            for attempt in retrying:
+                with attempt:
+                    return self._http.chat.completions.create(
+                        model=self.model.model, messages=messages, **params)
+        except openai.APIStatusError as exc:
+            if is_transient(exc):
+                raise LLMFatalError(self._describe(exc, "gave up after "
+                                                   f"{self.config.max_attempts} attempts")) from None
+            raise LLMFatalError(self._describe(exc, "cannot succeed; not retried")) from None
+        except (openai.APITimeoutError, openai.APIConnectionError,
+                openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+            raise LLMFatalError(self._describe(exc, f"gave up after {self.config.max_attempts} "
+                                               "attempts")) from None
+        raise AssertionError("unreachable")
+
+    def _describe(self, exc: BaseException, what: str) -> str:
+        status = getattr(exc, "status_code", None)
+        where = self.config.base_url or "the OpenAI API"
+        head = f"{self.stage} ({self.model.model}) at {where}: "
+        head += f"HTTP {status}, {what}" if status else f"{type(exc).__name__}, {what}"
+        body = self._clean(getattr(exc, "message", None) or str(exc))
+        if status == 401:
+            body = "the API key was refused (check OPENAI_API_KEY or [llm] api_key). " + body
+        return f"{head}: {body[:300]}"
+
+    def _clean(self, text: str) -> str:
+        """Never let the API key through, even if a server echoes it back."""
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return re.sub(r"sk-[A-Za-z0-9_\-]{8,}", "sk-***", text)
+
+    def _logit_bias(self, words: Sequence[str]) -> dict[str, int] | None:
+        if not words or self.config.logit_bias == "off":
+            return None
+        base = self.config.base_url
+        if base and "openai.com" not in base and "azure" not in base:
+            self._note_bias("the endpoint is not OpenAI's and its token ids are unknown")
+            return None
+        try:
+            import tiktoken
+
+            enc = tiktoken.encoding_for_model(self.model.model)
+        except Exception as exc:  # noqa: BLE001 - unknown model or no tokenizer file offline
+            self._note_bias(f"no tiktoken encoding ({type(exc).__name__})")
+            return None
+        bias: dict[str, int] = {}
+        for word in words:
+            for variant in (word, " " + word, word.capitalize(), " " + word.capitalize()):
+                ids = enc.encode(variant)
+                if len(ids) == 1:
+                    bias[str(ids[0])] = -100
+        return bias or None
+
+    def _note_bias(self, why: str) -> None:
+        if not self._bias_note_logged:
+            self._bias_note_logged = True
+            log.warning("%s: logit_bias skipped for %s: %s", self.stage, self.model.model, why)
+
+
+def _short_error(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        parts = []
+        for e in exc.errors()[:5]:
+            loc = ".".join(str(x) for x in e["loc"]) or "(root)"
+            parts.append(f"{loc}: {e['msg']}")
+        return "; ".join(parts)
+    return str(exc).splitlines()[0][:300]
