@@ -27,12 +27,17 @@ app = typer.Typer(
     "(the ConvKGYarn method) and measure how well LLMs recall those facts.",
     no_args_is_help=True,
     rich_markup_mode="rich",
+    pretty_exceptions_show_locals=False,  # locals could hold secrets
 )
 kg_app = typer.Typer(help="Load a Wikidata dump into the project database and inspect it.",
                      no_args_is_help=True)
-predicates_app = typer.Typer(help="Predicates per type: extract F(t).", no_args_is_help=True)
+predicates_app = typer.Typer(help="Predicates per type: extract F(t), select G(t, F(t)).",
+                             no_args_is_help=True)
 app.add_typer(kg_app, name="kg")
 app.add_typer(predicates_app, name="predicates")
+templates_app = typer.Typer(help="Question templates per type and predicate.",
+                            no_args_is_help=True)
+app.add_typer(templates_app, name="templates")
 
 console = Console(stderr=True)
 out = Console()
@@ -82,7 +87,7 @@ def kg_load(
         help="JSON {id: label} giving English labels of values that are not in the dump.")] = None,
 ) -> None:
     """Load Wikidata dump files (streamed; bad lines go to the rejects table)."""
-    project = load_project_config(config, {"db": db})
+    project = _project(config, db)
     from convkgyarn.kg.load import LoadStage
 
     for p in paths:
@@ -121,7 +126,7 @@ def kg_stats_cmd(
     """Counts of entities, statements (truthy, qualified), properties, types, fact kinds, rejects."""
     from convkgyarn.kg.stats import kg_stats
 
-    project = load_project_config(config, {"db": db})
+    project = _project(config, db)
     if not project.db.exists():
         _fail(f"{project.db}: no database; run `convkgyarn kg load` first")
     stats = kg_stats(connect(project.db, read_only=True))
@@ -141,7 +146,7 @@ def kg_rejects(
     limit: Annotated[int, typer.Option(help="Rows to show.")] = 50,
 ) -> None:
     """Show rejected dump lines: file, line number, reason and the line's start."""
-    project = load_project_config(config, {"db": db})
+    project = _project(config, db)
     con = connect(project.db, read_only=True)
     rows = con.execute("SELECT file, line_no, reason, snippet FROM load_rejects "
                        "ORDER BY file, line_no LIMIT ?", [limit]).fetchall()
@@ -149,6 +154,60 @@ def kg_rejects(
     for f, line, reason, snippet in rows:
         table.add_row(f, str(line), reason, snippet[:80])
     out.print(table)
+
+
+LLMOptions = {
+    "max_cost": typer.Option("--max-cost", help="Stop before LLM spending passes this many "
+                             "USD (finished work stays cached)."),
+    "dry_run": typer.Option("--dry-run", help="Estimate LLM calls and tokens; send nothing."),
+    "concurrency": typer.Option("--concurrency", help="LLM requests in flight."),
+    "base_url": typer.Option("--base-url", help="OpenAI-compatible endpoint (overrides "
+                             "OPENAI_BASE_URL and the config file)."),
+}
+MaxCost = Annotated[Optional[float], LLMOptions["max_cost"]]
+DryRun = Annotated[bool, LLMOptions["dry_run"]]
+Concurrency = Annotated[Optional[int], LLMOptions["concurrency"]]
+BaseUrl = Annotated[Optional[str], LLMOptions["base_url"]]
+
+
+def _project(config: Optional[Path], db: Optional[Path], **overrides):
+    from convkgyarn.config import ConfigError
+
+    try:
+        return load_project_config(config, {"db": db, **overrides})
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _llm_project(config, db, max_cost, dry_run, concurrency, base_url, **overrides):
+    return _project(config, db, **{"llm.max_cost": max_cost, "llm.dry_run": dry_run or None,
+                                   "llm.concurrency": concurrency, "llm.base_url": base_url,
+                                   **overrides})
+
+
+def _usage(meter) -> None:
+    """Tokens and USD per stage, printed at the end of every command that may call an LLM."""
+    if not meter.usage:
+        return
+    table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
+                  "est. calls", "est. tokens", title="LLM usage")
+    for stage, u in sorted(meter.usage.items()):
+        table.add_row(stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
+                      f"{u.completion_tokens:,}", f"{u.usd:.4f}", str(u.estimated_calls),
+                      f"{u.estimated_tokens:,}")
+    console.print(table)
+
+
+def _run_llm(fn):
+    """Turn LLM-layer stops into clear one-line errors (the key is never printed)."""
+    from convkgyarn.llm import BudgetExceeded, LLMFatalError
+
+    try:
+        return fn()
+    except BudgetExceeded as exc:
+        _fail(f"stopped: {exc}", 3)
+    except LLMFatalError as exc:
+        _fail(str(exc), 4)
 
 
 @predicates_app.command("extract")
@@ -161,9 +220,7 @@ def predicates_extract(
     """Build F(t): for each type, every property its entities use, with usage counts."""
     from convkgyarn.stages.predicates import ExtractPredicates
 
-    project = load_project_config(config, {"db": db})
-    if min_entities is not None:
-        project.predicates.min_type_entities = min_entities
+    project = _project(config, db, **{"predicates.min_type_entities": min_entities})
     con = connect(project.db)
     report = ExtractPredicates(con, project.predicates).run()
     s = report.stats
@@ -179,7 +236,7 @@ def predicates_list(
     config: ConfigOption = None,
 ) -> None:
     """Show F(t) for one type: properties by the share of its entities using them."""
-    project = load_project_config(config, {"db": db})
+    project = _project(config, db)
     con = connect(project.db, read_only=True)
     rows = con.execute(
         "SELECT tp.property_id, p.label, p.datatype, tp.entities, tp.share FROM type_predicates tp "
@@ -191,6 +248,267 @@ def predicates_list(
     for pid, label, dt, n, share in rows:
         table.add_row(pid, label or "", dt or "", str(n), f"{share:.0%}")
     out.print(table)
+
+
+@predicates_app.command("select")
+def predicates_select(
+    db: DbOption = None, config: ConfigOption = None,
+    types: Annotated[Optional[list[str]], typer.Option("--type", help="Only these types.")] = None,
+    min_share: Annotated[Optional[float], typer.Option(
+        help="Rules: minimum share of the type's entities using a property.")] = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Choose G(t, F(t)): the predicates worth asking about, by LLM when configured, else rules."""
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.predicates import SelectPredicates
+
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url,
+                           **{"predicates.min_share": min_share})
+    con = connect(project.db)
+    meter = new_meter(project.llm)
+    stage = SelectPredicates(con, project.predicates, project.llm, meter, types=types)
+    if stage.path == "rules":
+        console.print("no LLM configured: selecting predicates with the built-in rules")
+    try:
+        report = _run_llm(stage.run)
+    finally:
+        _usage(meter)
+    s = report.stats
+    console.print(f"{s['types']} types selected by {s['path']} ({s['unchanged']} unchanged): "
+                  f"{s['selected']} predicates, {s['qualifiers']} qualifiers, "
+                  f"{s['dropped_ids']} ids dropped", highlight=False)
+
+
+@predicates_app.command("show")
+def predicates_show(
+    type_id: Annotated[str, typer.Argument(help="A type id, e.g. Q5.")],
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Print the selected predicates of a type, with labels and who selected them."""
+    project = _project(config, db)
+    con = connect(project.db, read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT s.property_id, p.label, s.qualifier_property_id, q.label, s.selected_by, "
+            "coalesce(s.model, ''), coalesce(s.prompt_hash, '') FROM selected_predicates s "
+            "LEFT JOIN property_info p ON p.id = s.property_id "
+            "LEFT JOIN property_info q ON q.id = s.qualifier_property_id WHERE s.type_id = ? "
+            "ORDER BY 1, 3 NULLS FIRST", [type_id]).fetchall()
+    except Exception:  # noqa: BLE001 - table not created yet
+        rows = []
+    if not rows:
+        _fail(f"no selection for type {type_id}; run `convkgyarn predicates select`", 1)
+    table = Table("property", "label", "qualifier", "selected by", "model", "prompt hash",
+                  title=f"G({type_id})")
+    for pid, label, qid, qlabel, by, model, ph in rows:
+        table.add_row(pid, label or "", f"{qid} {qlabel}" if qid else "", by, model, ph)
+    out.print(table)
+
+
+@templates_app.command("generate")
+def templates_generate(
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Write question templates for every selected predicate (LLM when configured, else rules)."""
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.templates import GenerateTemplates
+
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url)
+    con = connect(project.db)
+    meter = new_meter(project.llm)
+    stage = GenerateTemplates(con, project.templates, project.llm, meter)
+    if stage.writer == "rules":
+        console.print("no LLM configured: templates come from the built-in rules writer")
+    try:
+        report = _run_llm(stage.run)
+    finally:
+        _usage(meter)
+    s = report.stats
+    console.print(f"{s['templates']} templates for {s['facts']} facts by {s['writer']} "
+                  f"({s['unchanged']} unchanged, {s['rejected'] if 'rejected' in s else 0} "
+                  f"rejected, {s['fallback_templates']} from the rules fallback)", highlight=False)
+
+
+@templates_app.command("show")
+def templates_show(
+    type_id: Annotated[str, typer.Argument(help="A type id, e.g. Q5.")],
+    db: DbOption = None, config: ConfigOption = None,
+    interaction: Annotated[Optional[str], typer.Option(help="voice or text")] = None,
+) -> None:
+    """Print the templates of a type."""
+    from convkgyarn.stages.templates import template_rows
+
+    project = _project(config, db)
+    con = connect(project.db, read_only=True)
+    rows = [r for r in template_rows(con, type_id) if interaction in (None, r[2])]
+    if not rows:
+        _fail(f"no templates for type {type_id}; run `convkgyarn templates generate`", 1)
+    table = Table("property", "qualifier", "interaction", "phenomenon", "#", "template", "writer")
+    for pid, qid, inter, phen, var, text, writer in rows:
+        table.add_row(pid, qid or "", inter, phen, str(var), text, writer)
+    out.print(table)
+
+
+PAPER_CONFIGS = [
+    {"interaction": "voice"}, {"interaction": "voice", "deixis": True},
+    {"interaction": "voice", "disfluency": True},
+    {"interaction": "voice", "deixis": True, "disfluency": True},
+    {"interaction": "text"}, {"interaction": "text", "deixis": True},
+    {"interaction": "text", "typos": True}, {"interaction": "text", "deixis": True, "typos": True},
+]
+
+
+@app.command()
+def generate(
+    interaction: Annotated[Optional[str], typer.Option(
+        help="voice (spoken questions) or text (search queries).")] = None,
+    deixis: Annotated[Optional[bool], typer.Option(
+        "--deixis/--no-deixis", help="Refer back to the entity (he, she, this film).")] = None,
+    disfluency: Annotated[Optional[bool], typer.Option(
+        "--disfluency/--no-disfluency", help="Voice: fillers, repetitions, repairs.")] = None,
+    typos: Annotated[Optional[bool], typer.Option(
+        "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
+    related: Annotated[Optional[bool], typer.Option(
+        "--related/--no-related", help="End with turns about a related entity.")] = None,
+    turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
+    conversations: Annotated[Optional[int], typer.Option(help="Conversations to make.")] = None,
+    types: Annotated[Optional[list[str]], typer.Option("--type", help="Only entities of these "
+                                                       "types (repeat).")] = None,
+    entities: Annotated[Optional[list[str]], typer.Option("--entity", help="Only these entities "
+                                                          "(repeat).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Random seed.")] = None,
+    same_facts: Annotated[Optional[bool], typer.Option(
+        "--same-facts/--no-same-facts", help="Same facts for every configuration.")] = None,
+    all_configs: Annotated[bool, typer.Option(
+        "--all-configs", help="The paper's eight configurations over the same facts.")] = False,
+    out_dir: Annotated[Path, typer.Option("--out", help="Where exports and the summary go.")] = Path(
+        "outputs"),
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """The main job: load the KG if needed, select predicates, write templates, assemble
+    conversations, store them and export JSONL plus a summary to outputs/."""
+    from convkgyarn import pipeline
+    from convkgyarn.config import GenerateConfig
+    from convkgyarn.export import records, summary, write_jsonl
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.assemble import AssembleConversations
+
+    overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
+                 "typos": typos, "related": related, "turns": turns,
+                 "conversations": conversations, "types": types, "entities": entities,
+                 "seed": seed, "same_facts": same_facts}
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url,
+                           **{f"generate.{k}": v for k, v in overrides.items()})
+    base = project.generate
+    if base.interaction == "text" and base.disfluency:
+        console.print("note: --disfluency applies to voice only; ignored for text")
+    if base.interaction == "voice" and base.typos:
+        console.print("note: --typos applies to text only; ignored for voice")
+    configs = [base.model_copy(update=dict(c, same_facts=True)) for c in PAPER_CONFIGS] \
+        if all_configs else [base]
+    con = connect(project.db)
+    meter = new_meter(project.llm)
+    say = lambda msg: console.print(msg, highlight=False, markup=False)  # noqa: E731
+    reports = []
+    try:
+        def run_all():
+            r = pipeline.ensure_kg(con, say)
+            if r:
+                reports.append(r)
+            reports.extend(pipeline.ensure_predicates(con, project, meter, say))
+            reports.append(pipeline.ensure_templates(con, project, meter, say))
+            runs = []
+            for cfg in configs:
+                rep = AssembleConversations(con, GenerateConfig.model_validate(cfg.model_dump())).run()
+                reports.append(rep)
+                runs.append(rep.stats["run_id"])
+            return runs
+        runs = _run_llm(run_all)
+    finally:
+        _usage(meter)
+    if project.llm.dry_run:
+        console.print("dry run: nothing was sent and no conversations were stored")
+        return
+    recs = records(con, runs)
+    path = write_jsonl(recs, out_dir / "conversations.jsonl")
+    info = summary(con, recs, project.llm)
+    info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
+    (out_dir / "summary.json").write_text(json.dumps(info, indent=2) + "\n")
+    table = Table("configuration", "conversations", title="Generated")
+    for name, n in info["configurations"].items():
+        table.add_row(name, str(n))
+    out.print(table)
+    console.print(f"{info['turns']} turns over {info['distinct_facts']} facts; "
+                  f"written {path} and {out_dir / 'summary.json'}", highlight=False)
+
+
+@app.command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet or hf.")] = "jsonl",
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="Output file or folder.")] = None,
+    run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
+                                                     "latest run of each configuration).")] = None,
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Export conversations for users: JSONL, Parquet, or a Hugging Face dataset folder."""
+    from convkgyarn.export import latest_runs, records, summary, write_hf, write_jsonl, \
+        write_parquet
+
+    if fmt not in ("jsonl", "parquet", "hf"):
+        _fail(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+    project = _project(config, db)
+    con = connect(project.db)
+    try:
+        runs = run or latest_runs(con)
+    except Exception:  # noqa: BLE001 - no generation tables yet
+        runs = []
+    if not runs:
+        _fail("no conversations yet; run `convkgyarn generate` first", 1)
+    recs = records(con, runs)
+    default = {"jsonl": Path("outputs/conversations.jsonl"),
+               "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf")}
+    target = out_path or default[fmt]
+    if fmt == "jsonl":
+        write_jsonl(recs, target)
+    elif fmt == "parquet":
+        write_parquet(recs, target)
+    else:
+        write_hf(recs, target, summary(con, recs, project.llm))
+    console.print(f"{len(recs)} conversations -> {target}", highlight=False)
+
+
+@app.command()
+def stats(
+    db: DbOption = None, config: ConfigOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Counts of the latest conversations per type, predicate and phenomenon, and questions per fact."""
+    from convkgyarn.export import latest_runs, records, summary
+
+    project = _project(config, db)
+    con = connect(project.db)
+    try:
+        runs = latest_runs(con)
+    except Exception:  # noqa: BLE001
+        runs = []
+    if not runs:
+        _fail("no conversations yet; run `convkgyarn generate` first", 1)
+    info = summary(con, records(con, runs), project.llm)
+    if as_json:
+        out.print_json(json.dumps(info))
+        return
+    for key in ("configurations", "types", "predicates", "phenomena"):
+        table = Table(key, "count")
+        for k, v in info[key].items():
+            table.add_row(str(k), str(v))
+        out.print(table)
+    out.print(f"conversations {info['conversations']}, turns {info['turns']}, distinct facts "
+              f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
 
 
 def default_sample() -> Path:

@@ -97,13 +97,39 @@ class LLMConfig(_Strict):
 
 
 class PredicatesConfig(_Strict):
-    min_type_entities: int = Field(1, ge=1, description="types with fewer entities are skipped")
+    min_type_entities: int = Field(3, ge=1, description="types with fewer entities are skipped")
+    min_share: float = Field(0.05, ge=0, le=1,
+                             description="rules: a property used by a smaller share of the "
+                             "type's entities is left out")
+
+
+class TemplatesConfig(_Strict):
+    interactions: list[Literal["voice", "text"]] = ["voice", "text"]
+    llm_rounds: int = Field(3, ge=1, description="requests per fact before the rules fallback")
+
+
+class GenerateConfig(_Strict):
+    """One conversation configuration (the paper's interaction settings) and its sampling."""
+
+    interaction: Literal["voice", "text"] = "voice"
+    deixis: bool = False
+    disfluency: bool = False  # voice only
+    typos: bool = False  # text only
+    related: bool = False
+    turns: int = Field(5, ge=1, le=50)
+    conversations: int = Field(100, ge=1)
+    types: list[str] = []
+    entities: list[str] = []
+    seed: int = 0
+    same_facts: bool = True
 
 
 class ProjectConfig(_Strict):
     db: Path = DEFAULT_DB
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()
+    templates: TemplatesConfig = TemplatesConfig()
+    generate: GenerateConfig = GenerateConfig()
 
 
 def load_project_config(

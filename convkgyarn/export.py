@@ -1,0 +1,204 @@
+"""Export conversations: JSONL, Parquet, or a Hugging Face dataset folder with a card."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from convkgyarn.config import LLMConfig
+from convkgyarn.llm import new_meter
+
+TURN_FIELDS = ("turn", "question", "answer", "answer_ids", "subject_id", "property_id",
+               "qualifier_property_id", "phenomenon", "template_id", "question_before_typo")
+
+
+def latest_runs(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The most recent generation run of each configuration."""
+    return [r[0] for r in con.execute(
+        "SELECT arg_max(run_id, created_at) FROM generation_runs GROUP BY config_name "
+        "ORDER BY config_name").fetchall()]
+
+
+def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
+    """One record per conversation, in a stable order, with its provenance."""
+    if not runs:
+        return []
+    run_info = {r[0]: r[1:] for r in con.execute(
+        "SELECT run_id, config, seed, dump_date, code_version, config_name FROM generation_runs "
+        "WHERE list_contains(?, run_id)", [runs]).fetchall()}
+    template_info = {r[0]: {"writer": r[1], "model": r[2], "prompt_hash": r[3]}
+                     for r in con.execute("SELECT template_id, writer, model, prompt_hash "
+                                          "FROM templates").fetchall()}
+    turns: dict[str, list[dict]] = {}
+    for row in con.execute(
+            f"SELECT t.conversation_id, {', '.join('t.' + f for f in TURN_FIELDS)} FROM turns t "
+            "JOIN conversations c USING (conversation_id) WHERE list_contains(?, c.run_id) "
+            "ORDER BY t.conversation_id, t.turn", [runs]).fetchall():
+        turns.setdefault(row[0], []).append(dict(zip(TURN_FIELDS, row[1:])))
+    out = []
+    for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
+            "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
+            "related_entity_id, related_entity_label, entity_type FROM conversations "
+            "WHERE list_contains(?, run_id) ORDER BY config_name, ordinal", [runs]).fetchall():
+        config, _, dump_date, version, name = run_info[run_id]
+        conv_turns = turns.get(cid, [])
+        used = sorted({json.dumps(template_info.get(t["template_id"], {}), sort_keys=True)
+                       for t in conv_turns})
+        out.append({
+            "conversation_id": cid,
+            "config": {"name": name, **json.loads(config)},
+            "seed": seed,
+            "entity": {"id": eid, "label": elabel, "types": etypes},
+            "related_entity": {"id": rid, "label": rlabel} if rid else None,
+            "turns": conv_turns,
+            "provenance": {"run_id": run_id, "dump_date": dump_date, "code_version": version,
+                           "entity_type": etype, "templates": [json.loads(u) for u in used]},
+        })
+    return out
+
+
+def write_jsonl(recs: list[dict], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        for r in recs:
+            fh.write(orjson.dumps(r) + b"\n")
+    return path
+
+
+def write_parquet(recs: list[dict], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flat = [dict(r, config=json.dumps(r["config"], sort_keys=True),
+                 provenance=json.dumps(r["provenance"], sort_keys=True)) for r in recs]
+    pq.write_table(pa.Table.from_pylist(flat), path)
+    return path
+
+
+def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) -> dict[str, Any]:
+    turns = [t for r in recs for t in r["turns"]]
+    facts = {(t["subject_id"], t["property_id"], t["qualifier_property_id"]) for t in turns}
+    writers = Counter(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
+                      for r in recs for tp in r["provenance"]["templates"])
+    cost = llm_cost(con, llm)
+    return {
+        "conversations": len(recs),
+        "turns": len(turns),
+        "configurations": dict(sorted(Counter(r["config"]["name"] for r in recs).items())),
+        "types": dict(sorted(Counter(r["provenance"]["entity_type"] for r in recs).items())),
+        "predicates": dict(sorted(Counter(t["property_id"] for t in turns).items())),
+        "phenomena": dict(sorted(Counter(t["phenomenon"] for t in turns).items())),
+        "distinct_facts": len(facts),
+        "questions_per_fact": round(len(turns) / len(facts), 3) if facts else 0,
+        "dump_date": recs[0]["provenance"]["dump_date"] if recs else None,
+        "template_writers": dict(sorted(writers.items())),
+        "llm_cost_usd": cost,
+    }
+
+
+def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
+    """Tokens and USD per stage recorded in the response cache."""
+    has = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = "
+                      "'llm_cache'").fetchone()[0]
+    if not has:
+        return {}
+    meter = new_meter(llm)
+    out = {}
+    for stage, model, p, c, n in con.execute(
+            "SELECT stage, model, sum(prompt_tokens), sum(completion_tokens), count(*) "
+            "FROM llm_cache GROUP BY 1, 2 ORDER BY 1, 2").fetchall():
+        entry = out.setdefault(stage, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
+                                       "usd": 0.0})
+        entry["calls"] += n
+        entry["prompt_tokens"] += p
+        entry["completion_tokens"] += c
+        entry["usd"] = round(entry["usd"] + meter.cost(model, p, c), 6)
+    return out
+
+
+def write_hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> Path:
+    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card."""
+    data = folder / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    for old in data.glob("*.jsonl"):
+        old.unlink()
+    names = sorted({r["config"]["name"] for r in recs})
+    for name in names:
+        write_jsonl([r for r in recs if r["config"]["name"] == name], data / f"{name}.jsonl")
+    yaml_configs = "\n".join(
+        f"- config_name: {name}\n  data_files:\n  - split: train\n    path: data/{name}.jsonl"
+        for name in names)
+    default = names[0] if names else "default"
+    card = f"""---
+configs:
+{yaml_configs}
+license: cc0-1.0
+language:
+- en
+task_categories:
+- question-answering
+tags:
+- conversational-qa
+- knowledge-graph
+- wikidata
+- convkgyarn
+---
+
+# Conversational KGQA from Wikidata (convkgyarn)
+
+Conversations generated by convkgyarn (the ConvKGYarn method) from a Wikidata snapshot.
+Load one configuration with `datasets.load_dataset(PATH, "{default}")`.
+
+## Configuration and counts
+
+{_md_table(info["configurations"], "configuration", "conversations")}
+
+- conversations: {info["conversations"]}, turns: {info["turns"]}
+- distinct facts: {info["distinct_facts"]}, questions per fact: {info["questions_per_fact"]}
+- source Wikidata dump date: {info["dump_date"]}
+
+## Types (conversation subjects)
+
+{_md_table(info["types"], "type", "conversations")}
+
+## Predicates asked
+
+{_md_table(info["predicates"], "property", "turns")}
+
+## Phenomena
+
+{_md_table(info["phenomena"], "phenomenon", "turns")}
+
+## Writers and models
+
+Template writers (rules: the deterministic built-in writer; llm: the templater model):
+
+{_md_table(info["template_writers"], "writer", "conversations using it")}
+
+LLM cost recorded for this project (USD from the configured price table):
+
+```json
+{json.dumps(info["llm_cost_usd"], indent=2)}
+```
+
+## Record format
+
+One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`, `label`,
+`types`), `related_entity`, `turns` (`turn`, `question`, `answer` (labels), `answer_ids`,
+`subject_id`, `property_id`, `qualifier_property_id`, `phenomenon`, `template_id`,
+`question_before_typo`) and `provenance` (run, dump date, code version, template writers,
+models and prompt hashes).
+"""
+    (folder / "README.md").write_text(card, encoding="utf-8")
+    return folder
+
+
+def _md_table(counts: dict[str, int], key: str, value: str) -> str:
+    lines = [f"| {key} | {value} |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in counts.items()]
+    return "\n".join(lines)

@@ -1,0 +1,493 @@
+"""Assemble conversations: pick an entity's facts, slot-fill templates, apply the config.
+
+Rules: the first turn never uses deixis; a deixis turn follows a turn about the same
+entity; predicates that belong together stay together (date and place of birth, a
+marriage and its date); complex facts are answered with the full list; qualifier
+questions name the fact's value and are answered by the qualifier's value; related
+entities are introduced by name. Randomness comes from generators seeded by
+(seed, entity, index): the same seed and inputs give byte-identical output, and the
+facts do not depend on the interaction config when ``same_facts`` is set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.stage import Stage, code_version
+from convkgyarn.stages.lexicon import THING_REFERENCES
+from convkgyarn.stages.predicates import type_label
+from convkgyarn.stages.templates import TEMPLATES_SCHEMA
+from convkgyarn.stages.typos import add_typo
+from convkgyarn.store import insert_arrow
+
+CONVERSATION_SCHEMA = """
+CREATE TABLE IF NOT EXISTS generation_runs (
+    run_id VARCHAR, config_name VARCHAR, config JSON, seed INTEGER, dump_date VARCHAR,
+    code_version VARCHAR, writers JSON, conversations INTEGER, created_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS conversations (
+    conversation_id VARCHAR, run_id VARCHAR, config_name VARCHAR, seed INTEGER,
+    entity_id VARCHAR, entity_label VARCHAR, entity_type VARCHAR, entity_types VARCHAR[],
+    related_entity_id VARCHAR, related_entity_label VARCHAR, fact_set_id VARCHAR,
+    ordinal INTEGER
+);
+CREATE TABLE IF NOT EXISTS turns (
+    conversation_id VARCHAR, turn INTEGER, question VARCHAR, question_before_typo VARCHAR,
+    answer VARCHAR[], answer_ids VARCHAR[], subject_id VARCHAR, property_id VARCHAR,
+    qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
+    template_id VARCHAR, writer VARCHAR
+);
+CREATE TABLE IF NOT EXISTS related_entities (
+    entity_id VARCHAR, related_id VARCHAR, score DOUBLE, method VARCHAR, run_id VARCHAR
+);
+"""
+
+GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her")}
+# Predicates asked one after the other when an entity has both.
+GROUPS = (("P569", "P19"), ("P570", "P20"), ("P580", "P582"), ("P577", "P2047"))
+TRANSITIONS = ("Okay, and ", "Alright, now ", "And ")
+
+
+@dataclass
+class Statement:
+    statement_id: str
+    value_label: str
+    value_id: str | None
+    qualifiers: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
+
+
+@dataclass
+class EntityFacts:
+    id: str
+    label: str
+    gender: str | None
+    types: list[str]
+    human: bool
+    properties: dict[str, list[Statement]]
+
+
+@dataclass(frozen=True)
+class PlannedTurn:
+    entity: str
+    property_id: str
+    qualifier_id: str | None
+    statement_index: int  # which statement a qualifier question is about
+
+
+def config_name(cfg: GenerateConfig) -> str:
+    parts = [cfg.interaction]
+    if cfg.deixis:
+        parts.append("deixis")
+    if cfg.interaction == "voice" and cfg.disfluency:
+        parts.append("disfluency")
+    if cfg.interaction == "text" and cfg.typos:
+        parts.append("typos")
+    if cfg.related:
+        parts.append("related")
+    return "-".join(parts)
+
+
+def _seed(*parts: Any) -> int:
+    return int.from_bytes(hashlib.sha256(json.dumps(parts).encode()).digest()[:8], "big")
+
+
+def _contains(question: str, label: str) -> bool:
+    if len(label) < 2:
+        return False
+    return re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", question.lower()) is not None
+
+
+class KGView:
+    """What assembly needs from the KG and the templates, loaded once in bulk."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, interaction: str) -> None:
+        self.con = con
+        con.execute(TEMPLATES_SCHEMA)
+        self.templates: dict[tuple, list[tuple[str, str, str]]] = defaultdict(list)
+        for tid, type_id, pid, qid, phen, text, writer in con.execute(
+                "SELECT template_id, type_id, property_id, qualifier_property_id, phenomenon, "
+                "text, writer FROM templates WHERE interaction = ? "
+                "ORDER BY type_id, property_id, qualifier_property_id, phenomenon, variant",
+                [interaction]).fetchall():
+            self.templates[(type_id, pid, qid, phen)].append((tid, text, writer))
+        self.facts_by_type: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
+        for (type_id, pid, qid, _), _v in self.templates.items():
+            self.facts_by_type[type_id].add((pid, qid))
+        self.type_labels = {t: type_label(con, t) for t in self.facts_by_type}
+        self.related = dict(con.execute(
+            "SELECT entity_id, related_id FROM related_entities").fetchall()) if self._has(
+            "related_entities") else {}
+        self._cache: dict[str, EntityFacts | None] = {}
+
+    def _has(self, table: str) -> bool:
+        return bool(self.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
+            [table]).fetchone()[0])
+
+    def candidates(self, types: list[str] | None) -> list[str]:
+        wanted = list(self.facts_by_type) if not types else [t for t in types
+                                                              if t in self.facts_by_type]
+        if not wanted:
+            return []
+        rows = self.con.execute(
+            "SELECT DISTINCT entity_id FROM entity_types WHERE list_contains(?, type_id) "
+            "ORDER BY 1", [wanted]).fetchall()
+        return [r[0] for r in rows]
+
+    def load(self, ids: list[str]) -> None:
+        """Bulk-load the facts of many entities at once."""
+        ids = [i for i in ids if i not in self._cache]
+        if not ids:
+            return
+        con = self.con
+        con.register("_wanted", pa.table({"id": ids}))
+        try:
+            info = {r[0]: r[1:] for r in con.execute(
+                "SELECT e.id, e.label, g.value_id FROM entities e JOIN _wanted w ON w.id = e.id "
+                "LEFT JOIN (SELECT entity_id, any_value(value_id) AS value_id FROM statements "
+                "WHERE property_id = 'P21' AND truthy GROUP BY 1) g ON g.entity_id = e.id"
+            ).fetchall()}
+            types: dict[str, list[str]] = defaultdict(list)
+            for eid, tid, via in con.execute(
+                    "SELECT entity_id, type_id, via FROM entity_types JOIN _wanted w "
+                    "ON w.id = entity_id ORDER BY entity_id, via DESC, type_id").fetchall():
+                types[eid].append(tid)
+            props: dict[str, dict[str, list[Statement]]] = defaultdict(lambda: defaultdict(list))
+            by_sid: dict[str, Statement] = {}
+            for eid, pid, sid, label, vid in con.execute(
+                    "SELECT entity_id, property_id, statement_id, value_label, value_id "
+                    "FROM statement_values JOIN _wanted w ON w.id = entity_id WHERE truthy "
+                    "ORDER BY entity_id, property_id, ordinal").fetchall():
+                st = Statement(sid, label, vid)
+                props[eid][pid].append(st)
+                by_sid[sid] = st
+            for sid, qid, label, vid in con.execute(
+                    "SELECT statement_id, qualifier_property_id, value_label, value_id "
+                    "FROM qualifier_values JOIN _wanted w ON w.id = entity_id "
+                    "ORDER BY statement_id, qualifier_property_id, ordinal").fetchall():
+                if sid in by_sid:
+                    by_sid[sid].qualifiers.setdefault(qid, []).append((label, vid))
+        finally:
+            con.unregister("_wanted")
+        for eid in ids:
+            if eid not in info:
+                self._cache[eid] = None
+                continue
+            label, gender = info[eid]
+            t = types.get(eid, [])
+            self._cache[eid] = EntityFacts(eid, label, gender, t, "Q5" in t, dict(props[eid]))
+
+    def entity(self, eid: str) -> EntityFacts | None:
+        self.load([eid])
+        return self._cache[eid]
+
+    def best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
+        """The entity's type with templates that covers most of its facts."""
+        best, best_facts = None, []
+        for t in e.types:
+            facts = sorted((f for f in self.facts_by_type.get(t, ()) if self._has_fact(e, f)),
+                           key=lambda f: (f[0], f[1] or ""))
+            if len(facts) > len(best_facts):
+                best, best_facts = t, facts
+        return best, best_facts
+
+    @staticmethod
+    def _has_fact(e: EntityFacts, fact: tuple[str, str | None]) -> bool:
+        pid, qid = fact
+        stmts = e.properties.get(pid)
+        if not stmts:
+            return False
+        return qid is None or any(qid in s.qualifiers for s in stmts)
+
+
+class Assembler:
+    """Turns a KG view into conversations for one configuration."""
+
+    def __init__(self, view: KGView, cfg: GenerateConfig) -> None:
+        self.view = view
+        self.cfg = cfg
+        self.name = config_name(cfg)
+        self.dropped: list[tuple[str, str, str]] = []
+
+    # -- planning (which facts), independent of the interaction config under same_facts
+    def blocks(self, e: EntityFacts, facts: list[tuple[str, str | None]],
+               rng: random.Random) -> list[list[PlannedTurn]]:
+        mains = [p for p, q in facts if q is None]
+        quals: dict[str, list[str]] = defaultdict(list)
+        for p, q in facts:
+            if q is not None:
+                quals[p].append(q)
+        used: set[str] = set()
+        blocks: list[list[PlannedTurn]] = []
+        for group in GROUPS:
+            members = [p for p in group if p in mains]
+            if len(members) > 1:
+                blocks.append([PlannedTurn(e.id, p, None, 0) for p in members])
+                used.update(members)
+        for p in mains:
+            if p in used:
+                continue
+            block = [PlannedTurn(e.id, p, None, 0)]
+            if quals.get(p):
+                # a marriage and its dates: one statement, its qualifiers right after
+                stmts = [i for i, s in enumerate(e.properties[p])
+                         if any(q in s.qualifiers for q in quals[p])]
+                if stmts:
+                    i = rng.choice(stmts)
+                    block += [PlannedTurn(e.id, p, q, i) for q in sorted(quals[p])
+                              if q in e.properties[p][i].qualifiers]
+            blocks.append(block)
+        rng.shuffle(blocks)
+        return blocks
+
+    def plan(self, e: EntityFacts, facts: list, turns: int, rng: random.Random) -> list[PlannedTurn]:
+        chosen: list[PlannedTurn] = []
+        blocks = self.blocks(e, facts, rng)
+        for block in blocks:
+            if len(chosen) + len(block) <= turns:
+                chosen += block
+            if len(chosen) == turns:
+                return chosen
+        for block in blocks:  # fill the rest with the head of a block that did not fit
+            if block[0] not in chosen:
+                chosen += block[:turns - len(chosen)]
+            if len(chosen) == turns:
+                break
+        return chosen
+
+    # -- realisation (how each fact is asked)
+    def references(self, e: EntityFacts, type_id: str) -> tuple[str, str, str]:
+        if e.gender in GENDER:
+            return GENDER[e.gender]
+        if e.human:
+            return ("this person", "this person", "this person's")
+        phrase = THING_REFERENCES.get(self.view.type_labels.get(type_id, ""))
+        if phrase:
+            return (phrase, phrase, phrase + "'s")
+        return ("it", "it", "its")
+
+    def fill(self, template: str, e: EntityFacts, type_id: str,
+             value: str | None) -> tuple[str, list[tuple[int, int]]]:
+        """Slot-fill a template; also return the spans of filled-in KG text (typo-protected)."""
+        he, him, his = self.references(e, type_id)
+        subject = f"[{self.view.type_labels[type_id]}]"
+        slots = {subject: e.label, "[he]": he, "[him]": him, "[his]": his, "[a]": value or ""}
+        out, spans, pos = [], [], 0
+        for m in re.finditer(r"\[[^\[\]]+\]", template):
+            out.append(template[pos:m.start()])
+            filled = slots.get(m.group(), m.group())
+            start = sum(len(x) for x in out)
+            out.append(filled)
+            if m.group() in (subject, "[a]"):
+                spans.append((start, start + len(filled)))
+            pos = m.end()
+        out.append(template[pos:])
+        return "".join(out), spans
+
+    def answer(self, e: EntityFacts, t: PlannedTurn) -> tuple[list[str], list[str | None], str | None, str]:
+        stmts = e.properties[t.property_id]
+        if t.qualifier_id is None:
+            return ([s.value_label for s in stmts], [s.value_id for s in stmts],
+                    None, ",".join(s.statement_id for s in stmts))
+        st = stmts[t.statement_index]
+        vals = st.qualifiers[t.qualifier_id]
+        return [v[0] for v in vals], [v[1] for v in vals], st.value_label, st.statement_id
+
+    def conversation(self, entity_id: str, index: int) -> dict | None:
+        cfg = self.cfg
+        e = self.view.entity(entity_id)
+        if e is None:
+            return None
+        type_id, facts = self.view.best_type(e)
+        if type_id is None:
+            self.dropped.append((entity_id, "no type with templates covers its facts", ""))
+            return None
+        fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
+        if not cfg.same_facts:
+            fact_key.append(self.name)
+        rng_facts = random.Random(_seed("facts", *fact_key))
+        rng_style = random.Random(_seed("style", self.name, cfg.seed, entity_id, index))
+
+        related = self.view.related.get(entity_id) if cfg.related else None
+        r_entity = self.view.entity(related) if related else None
+        r_type, r_facts = self.view.best_type(r_entity) if r_entity else (None, [])
+        n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
+        plan = [(e, type_id, p) for p in self.plan(e, facts, cfg.turns - n_related, rng_facts)]
+        if n_related:
+            plan += [(r_entity, r_type, p)
+                     for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
+        turns, previous_entity = [], None
+        for ent, tid, pt in plan:
+            turn = self.realise(ent, tid, pt, previous_entity, rng_style, len(turns) + 1)
+            if turn is None:
+                continue
+            turns.append(turn)
+            previous_entity = ent.id
+        if not turns:
+            self.dropped.append((entity_id, "no turn could be realised", ""))
+            return None
+        fact_set = hashlib.sha256(json.dumps(
+            [(t["subject_id"], t["property_id"], t["qualifier_property_id"], t["statement_id"])
+             for t in turns]).encode()).hexdigest()[:16]
+        conv_id = hashlib.sha256(json.dumps(
+            [self.name, cfg.seed, entity_id, index, fact_set]).encode()).hexdigest()[:16]
+        return {
+            "conversation_id": conv_id, "config_name": self.name, "seed": cfg.seed,
+            "entity_id": e.id, "entity_label": e.label, "entity_type": type_id,
+            "entity_types": e.types,
+            "related_entity_id": r_entity.id if n_related else None,
+            "related_entity_label": r_entity.label if n_related else None,
+            "fact_set_id": fact_set, "turns": turns,
+        }
+
+    def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous: str | None,
+                rng: random.Random, number: int) -> dict | None:
+        cfg = self.cfg
+        deixis = cfg.deixis and previous == e.id  # refers back to the entity just discussed
+        if cfg.interaction == "voice":
+            phen = "deixis" if deixis else "original"
+            if cfg.disfluency:
+                phen = "deixis_disfluencies" if deixis else "disfluencies"
+        else:
+            phen = "deixis" if deixis else "original"
+        options = list(self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, phen), []))
+        answer, answer_ids, value, statement_id = self.answer(e, pt)
+        rng.shuffle(options)
+        for tid, template, writer in options:
+            question, spans = self.fill(template, e, type_id, value)
+            if any(_contains(question, a) for a in answer):
+                continue  # the question must not give its answer away
+            before_typo = None
+            out_phen = phen
+            if cfg.interaction == "text" and cfg.typos:
+                typo_rng = random.Random(_seed("typo", cfg.seed, tid, question))
+                typoed, edit = add_typo(question, typo_rng, spans)
+                if edit is not None:
+                    before_typo, question = question, typoed
+                    out_phen = "deixis_typos" if deixis else "typos"
+            if cfg.interaction == "voice":
+                question = question[0].upper() + question[1:]
+                if previous is not None and previous != e.id:
+                    prefix = rng.choice(TRANSITIONS)
+                    question = prefix + question[0].lower() + question[1:]
+            return {"turn": number, "question": question, "question_before_typo": before_typo,
+                    "answer": answer, "answer_ids": answer_ids, "subject_id": e.id,
+                    "property_id": pt.property_id, "qualifier_property_id": pt.qualifier_id,
+                    "statement_id": statement_id, "phenomenon": out_phen, "template_id": tid,
+                    "writer": writer}
+        self.dropped.append((f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
+                             f"no {phen} template avoids the answer", ""))
+        return None
+
+
+class AssembleConversations(Stage):
+    """Generate conversations for one configuration and store them with provenance."""
+
+    name = "assemble"
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig,
+                 run_id: str | None = None) -> None:
+        con.execute(CONVERSATION_SCHEMA)
+        self.con = con
+        self.cfg = cfg
+        self.config_name = config_name(cfg)
+        super().__init__(con, run_id or self.deterministic_run_id())
+
+    def deterministic_run_id(self) -> str:
+        """Same config, seed and inputs -> same run id (so exports are byte-identical)."""
+        inputs = self.con.execute(
+            "SELECT coalesce(string_agg(template_id, ',' ORDER BY template_id), '') FROM templates"
+        ).fetchone()[0]
+        kg = self.con.execute(
+            "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
+        ).fetchone()[0]
+        blob = json.dumps([self.cfg.model_dump(mode="json"), inputs, kg], sort_keys=True)
+        return f"gen-{self.config_name}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
+
+    def entities(self, view: KGView) -> list[str]:
+        cfg = self.cfg
+        if cfg.entities:
+            return list(cfg.entities)
+        pool = view.candidates(cfg.types)
+        rng = random.Random(_seed("entities", cfg.seed))
+        rng.shuffle(pool)
+        return pool
+
+    def process(self) -> dict[str, Any]:
+        cfg = self.cfg
+        view = KGView(self.con, cfg.interaction)
+        assembler = Assembler(view, cfg)
+        pool = self.entities(view)
+        view.load(pool)
+        convs: list[dict] = []
+        index = 0
+        while len(convs) < cfg.conversations and pool:
+            produced = 0
+            for eid in pool:
+                conv = assembler.conversation(eid, index)
+                if conv is not None:
+                    conv["ordinal"] = len(convs)
+                    convs.append(conv)
+                    produced += 1
+                    if len(convs) >= cfg.conversations:
+                        break
+            if not produced or cfg.entities:
+                break
+            index += 1
+        self.store(convs)
+        for item, reason, detail in assembler.dropped:
+            self.drop(item, reason, detail)
+        return {"config": self.config_name, "conversations": len(convs),
+                "turns": sum(len(c["turns"]) for c in convs), "dropped": len(assembler.dropped),
+                "run_id": self.run_id}
+
+    def store(self, convs: list[dict]) -> None:
+        con, run_id = self.con, self.run_id
+        con.execute("BEGIN")
+        con.execute("DELETE FROM turns WHERE conversation_id IN "
+                    "(SELECT conversation_id FROM conversations WHERE run_id = ?)", [run_id])
+        con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
+        con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
+        dump_date = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
+                                ).fetchone()[0]
+        writers = dict(con.execute(
+            "SELECT writer || coalesce(':' || model, ''), count(*) FROM templates GROUP BY 1"
+        ).fetchall())
+        con.execute("INSERT INTO generation_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            run_id, self.config_name, self.cfg.model_dump_json(), self.cfg.seed, dump_date,
+            code_version(), json.dumps(writers, sort_keys=True), len(convs),
+            datetime.now(timezone.utc).replace(tzinfo=None)])
+        if convs:
+            conv_cols = ["conversation_id", "config_name", "seed", "entity_id", "entity_label",
+                         "entity_type", "entity_types", "related_entity_id",
+                         "related_entity_label", "fact_set_id", "ordinal"]
+            data = {c: [x[c] for x in convs] for c in conv_cols}
+            data["run_id"] = [run_id] * len(convs)
+            insert_arrow(con, "conversations", pa.table(data))
+            turn_cols = ["turn", "question", "question_before_typo", "answer", "answer_ids",
+                         "subject_id", "property_id", "qualifier_property_id", "statement_id",
+                         "phenomenon", "template_id", "writer"]
+            rows = [(c["conversation_id"], t) for c in convs for t in c["turns"]]
+            tdata = {"conversation_id": [r[0] for r in rows]}
+            for col in turn_cols:
+                tdata[col] = [r[1][col] for r in rows]
+            insert_arrow(con, "turns", pa.table(tdata, schema=pa.schema([
+                ("conversation_id", pa.string()), ("turn", pa.int32()),
+                ("question", pa.string()), ("question_before_typo", pa.string()),
+                ("answer", pa.list_(pa.string())), ("answer_ids", pa.list_(pa.string())),
+                ("subject_id", pa.string()), ("property_id", pa.string()),
+                ("qualifier_property_id", pa.string()), ("statement_id", pa.string()),
+                ("phenomenon", pa.string()), ("template_id", pa.string()),
+                ("writer", pa.string())])))
+        con.execute("COMMIT")

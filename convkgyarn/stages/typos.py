@@ -1,0 +1,84 @@
+"""One meaningful typo per query, as the paper's three TextAttack edits: delete a character,
+swap two neighbouring characters, or replace a character by a QWERTY neighbour.
+
+The edit lands on a content word (not a stop word, not text filled in from the KG),
+keeps punctuation and casing, and is reproducible from the random generator given.
+QWERTY neighbours come from nlpaug's keyboard model.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from convkgyarn.text import STOP_WORDS
+
+OPERATIONS = ("delete", "swap", "qwerty")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Typo:
+    operation: str
+    word: str
+    position: int  # index in the text of the edited character
+
+
+@cache
+def _neighbours() -> dict[str, list[str]]:
+    import os
+
+    import nlpaug
+    from nlpaug.model.char import Keyboard
+
+    path = os.path.join(os.path.dirname(nlpaug.__file__), "res", "char", "keyboard", "en.json")
+    model = Keyboard(special_char=False, numeric=False, upper_case=False, lang="en",
+                     model_path=path).model
+    return {k: [c for c in v if c.isalpha() and c.islower()] for k, v in model.items()
+            if k.isalpha() and k.islower()}
+
+
+def content_words(text: str, protected: list[tuple[int, int]] = ()) -> list[re.Match]:
+    """Words a typo may touch: at least 3 letters, not stop words, outside protected spans."""
+    out = []
+    for m in _WORD.finditer(text):
+        if len(m.group()) < 3 or m.group().lower() in STOP_WORDS:
+            continue
+        if any(m.start() < end and start < m.end() for start, end in protected):
+            continue
+        out.append(m)
+    return out
+
+
+def add_typo(text: str, rng: random.Random,
+             protected: list[tuple[int, int]] = ()) -> tuple[str, Typo | None]:
+    """Return the text with exactly one typo, or unchanged (None) if no content word exists."""
+    words = content_words(text, protected)
+    if not words:
+        return text, None
+    word = rng.choice(words)
+    ops = list(OPERATIONS)
+    rng.shuffle(ops)
+    w, start = word.group(), word.start()
+    for op in ops:
+        if op == "delete":
+            i = rng.randrange(1, len(w))  # keep the first letter: the word stays recognisable
+            return text[:start + i] + text[start + i + 1:], Typo(op, w, start + i)
+        if op == "swap":
+            spots = [i for i in range(1, len(w) - 1) if w[i].lower() != w[i + 1].lower()]
+            if not spots:
+                continue
+            i = rng.choice(spots)
+            edited = w[:i] + w[i + 1] + w[i] + w[i + 2:]
+            return text[:start] + edited + text[word.end():], Typo(op, w, start + i)
+        if op == "qwerty":
+            spots = [i for i in range(1, len(w)) if _neighbours().get(w[i].lower())]
+            if not spots:
+                continue
+            i = rng.choice(spots)
+            new = rng.choice(_neighbours()[w[i].lower()])
+            new = new.upper() if w[i].isupper() else new
+            return text[:start + i] + new + text[start + i + 1:], Typo(op, w, start + i)
+    return text, None

@@ -1,0 +1,40 @@
+"""Shared vocabulary of templates: placeholders, references, wh-words, fillers, stop words."""
+
+from __future__ import annotations
+
+import re
+
+PLACEHOLDER = re.compile(r"\[([^\[\]]+)\]")
+OBJECT_LETTERS = ("a", "b")  # [a]: the fact's value; [b]: a qualifier's value
+REFERENCES = ("he", "him", "his")  # deixis placeholders, filled by gender or type
+WH_WORDS = ("who", "whom", "whose", "what", "when", "where", "which", "why", "how")
+TEXT_FORBIDDEN_STARTS = ("who", "whom", "what", "when", "which", "how")
+FILLERS = ("uh", "um", "er", "erm", "hmm", "uhm", "well", "like", "you know", "i mean",
+           "sorry", "wait", "no wait", "actually", "thanks", "thank you", "oh", "let me think",
+           "hold on", "scratch that", "let me rephrase")
+STOP_WORDS = frozenset("""
+a an the of in on at to for from by with and or but is are was were be been being do does did
+has have had i me my you your he him his she her it its they them their this that these those
+who whom whose what when where which why how not no yes as if than then so too very can could
+will would shall should may might must about into over under up down out off again also just
+there here all any both each few more most other some such only own same s t don now
+""".split())
+
+
+def placeholders(text: str) -> list[str]:
+    return PLACEHOLDER.findall(text)
+
+
+def starts_with_wh(text: str) -> bool:
+    first = re.match(r"\W*([A-Za-z']+)", text)
+    return bool(first) and first.group(1).lower() in TEXT_FORBIDDEN_STARTS
+
+
+def has_filler(text: str) -> bool:
+    low = " " + re.sub(r"[^\w' ]", " ", text.lower()) + " "
+    return any(f" {f} " in low for f in FILLERS)
+
+
+def has_repetition(text: str) -> bool:
+    words = re.findall(r"[\w']+", text.lower())
+    return any(a == b for a, b in zip(words, words[1:]))
