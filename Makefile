@@ -15,12 +15,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The main job on the bundled sample: load it, report it, build F(t).
+## The main job on the bundled sample: voice conversations with deixis, into outputs/.
 demo: $(STAMP)
-	$(BIN)/convkgyarn kg load wikidata/sample-dump.json --db $(DB)
-	$(BIN)/convkgyarn kg stats --db $(DB)
-	$(BIN)/convkgyarn predicates extract --db $(DB)
-	$(BIN)/convkgyarn predicates list Q5 --db $(DB)
+	$(BIN)/convkgyarn generate --interaction voice --deixis --db $(DB)
+	$(BIN)/convkgyarn stats --db $(DB)
 
 ## All tests (those reading ../shared/data skip when it is absent, and fail under CI=true).
 test: $(STAMP)

@@ -38,6 +38,8 @@ app.add_typer(predicates_app, name="predicates")
 templates_app = typer.Typer(help="Question templates per type and predicate.",
                             no_args_is_help=True)
 app.add_typer(templates_app, name="templates")
+related_app = typer.Typer(help="Related entities by KG-embedding similarity.", no_args_is_help=True)
+app.add_typer(related_app, name="related")
 
 console = Console(stderr=True)
 out = Console()
@@ -352,6 +354,48 @@ def templates_show(
     out.print(table)
 
 
+@related_app.command("build")
+def related_build(
+    db: DbOption = None, config: ConfigOption = None,
+    pretrained: Annotated[Optional[Path], typer.Option(
+        help="PyTorch-BigGraph Wikidata TSV (entity, then floats) instead of training.")] = None,
+    min_sitelinks: Annotated[Optional[int], typer.Option(
+        help="Popular people: at least this many sitelinks.")] = None,
+    epochs: Annotated[Optional[int], typer.Option(help="Training epochs.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Where embeddings are saved.")] = Path(
+        "outputs/embeddings"),
+) -> None:
+    """Learn ComplEx embeddings of the KG (or load PBG vectors) and store, for each popular
+    person, the most similar other entity."""
+    from convkgyarn.stages.related import BuildRelated
+
+    project = _project(config, db, **{"related.pretrained": pretrained,
+                                      "related.min_sitelinks": min_sitelinks,
+                                      "related.epochs": epochs})
+    con = connect(project.db)
+    report = BuildRelated(con, project.related, out_dir).run()
+    s = report.stats
+    console.print(f"{s.get('related', 0)} related entities ({s['method']}, "
+                  f"{s.get('entities', 0)} entities, {s.get('triples', 0)} facts, "
+                  f"{s.get('train_seconds', 0)}s training)", highlight=False)
+
+
+@related_app.command("show")
+def related_show(db: DbOption = None, config: ConfigOption = None,
+                 limit: Annotated[int, typer.Option(help="Rows.")] = 50) -> None:
+    """Print each popular person's related entity with its similarity."""
+    project = _project(config, db)
+    con = connect(project.db, read_only=True)
+    rows = con.execute(
+        "SELECT r.entity_id, a.label, r.related_id, b.label, r.score, r.method "
+        "FROM related_entities r LEFT JOIN entities a ON a.id = r.entity_id "
+        "LEFT JOIN entities b ON b.id = r.related_id ORDER BY a.label LIMIT ?", [limit]).fetchall()
+    table = Table("entity", "label", "related", "label", "cosine", "method")
+    for row in rows:
+        table.add_row(row[0], row[1] or "", row[2], row[3] or "", f"{row[4]:.3f}", row[5])
+    out.print(table)
+
+
 PAPER_CONFIGS = [
     {"interaction": "voice"}, {"interaction": "voice", "deixis": True},
     {"interaction": "voice", "disfluency": True},
@@ -422,6 +466,10 @@ def generate(
                 reports.append(r)
             reports.extend(pipeline.ensure_predicates(con, project, meter, say))
             reports.append(pipeline.ensure_templates(con, project, meter, say))
+            if any(c.related for c in configs):
+                r = pipeline.ensure_related(con, project, out_dir / "embeddings", say)
+                if r:
+                    reports.append(r)
             runs = []
             for cfg in configs:
                 rep = AssembleConversations(con, GenerateConfig.model_validate(cfg.model_dump())).run()

@@ -103,6 +103,21 @@ class PredicatesConfig(_Strict):
                              "type's entities is left out")
 
 
+class RelatedConfig(_Strict):
+    """KG embeddings (ComplEx) and the popularity threshold of related-entity search."""
+
+    rank: int = Field(32, ge=2, description="complex dimensions (vectors have 2 x rank floats)")
+    epochs: int = Field(150, ge=1)
+    batch_size: int = Field(256, ge=1)
+    lr: float = Field(0.1, gt=0)
+    reg: float = Field(5e-3, ge=0, description="N3 regularisation weight")
+    seed: int = 0
+    threads: int = Field(2, ge=1)
+    min_sitelinks: int = Field(50, ge=0, description="popular people: at least this many sitelinks")
+    neighbours: int = Field(1, ge=1)
+    pretrained: Path | None = Field(None, description="PyTorch-BigGraph TSV instead of training")
+
+
 class TemplatesConfig(_Strict):
     interactions: list[Literal["voice", "text"]] = ["voice", "text"]
     llm_rounds: int = Field(3, ge=1, description="requests per fact before the rules fallback")
@@ -129,6 +144,7 @@ class ProjectConfig(_Strict):
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()
     templates: TemplatesConfig = TemplatesConfig()
+    related: RelatedConfig = RelatedConfig()
     generate: GenerateConfig = GenerateConfig()
 
 

@@ -50,3 +50,15 @@ def ensure_templates(con: duckdb.DuckDBPyConnection, project: ProjectConfig, met
     if stage.writer == "rules":
         say("no LLM configured: templates are written by the built-in rules writer")
     return stage.run()
+
+
+def ensure_related(con: duckdb.DuckDBPyConnection, project: ProjectConfig, out_dir,
+                   say: Say) -> StageReport | None:
+    """Build related entities once (the stage itself reuses unchanged embeddings)."""
+    from convkgyarn.stages.related import EMBEDDING_SCHEMA, BuildRelated
+
+    con.execute(EMBEDDING_SCHEMA)
+    if con.execute("SELECT count(*) FROM related_entities").fetchone()[0]:
+        return None
+    say("finding related entities by KG-embedding similarity")
+    return BuildRelated(con, project.related, out_dir).run()
