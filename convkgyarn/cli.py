@@ -38,6 +38,9 @@ app.add_typer(predicates_app, name="predicates")
 templates_app = typer.Typer(help="Question templates per type and predicate.",
                             no_args_is_help=True)
 app.add_typer(templates_app, name="templates")
+annotations_app = typer.Typer(help="Human annotation: export a sample, compute agreement.",
+                               no_args_is_help=True)
+app.add_typer(annotations_app, name="annotations")
 related_app = typer.Typer(help="Related entities by KG-embedding similarity.", no_args_is_help=True)
 app.add_typer(related_app, name="related")
 
@@ -557,6 +560,181 @@ def stats(
         out.print(table)
     out.print(f"conversations {info['conversations']}, turns {info['turns']}, distinct facts "
               f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
+
+
+def _select_conversations(con, configs: Optional[list[str]], dataset_run: Optional[str] = None):
+    from convkgyarn.export import latest_runs
+    from convkgyarn.stages.evaluate import load_conversations
+
+    try:
+        runs = latest_runs(con)
+    except Exception:  # noqa: BLE001 - nothing generated yet
+        runs = []
+    if dataset_run:
+        runs = [dataset_run]
+    convs = load_conversations(con, runs)
+    if configs:
+        convs = [c for c in convs if c.config_name in configs]
+    return convs
+
+
+@app.command()
+def evaluate(
+    models: Annotated[Optional[list[str]], typer.Option(
+        "--model", help="A model under test (repeat for several).")] = None,
+    configs: Annotated[Optional[list[str]], typer.Option(
+        "--config-name", help="Only these configurations (repeat).")] = None,
+    dataset: Annotated[Optional[Path], typer.Option(
+        help="Evaluate a ConvQuestions JSON file instead of our conversations.")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="At most this many conversations.")] = None,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Ask each model every turn with the gold history, match and judge the answers."""
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.evaluate import Evaluate
+
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url,
+                           **{"evaluate.models": models})
+    if not project.llm.configured:
+        _fail("evaluation needs an LLM endpoint: set OPENAI_BASE_URL / OPENAI_API_KEY or [llm] "
+              "in convkgyarn.toml")
+    con = connect(project.db)
+    run = None
+    if dataset:
+        from convkgyarn.convquestions import ImportError_, import_convquestions
+
+        try:
+            run, n = import_convquestions(con, dataset)
+        except ImportError_ as exc:
+            _fail(str(exc))
+        console.print(f"imported {n} conversations from {dataset}", highlight=False)
+    convs = _select_conversations(con, configs, run)[:limit]
+    if not convs:
+        _fail("no conversations to evaluate; run `convkgyarn generate` first", 1)
+    cfg = project.evaluate
+    if not cfg.models:
+        cfg.models = [project.llm.stages.answerer.model]
+    meter = new_meter(project.llm)
+    try:
+        report = _run_llm(lambda: Evaluate(con, cfg, project.llm, meter, convs).run())
+    finally:
+        _usage(meter)
+    for model, s in report.stats["models"].items():
+        console.print(f"{model}: {s}", highlight=False)
+    console.print("write the report with `convkgyarn report`")
+
+
+@app.command()
+def report(
+    out_dir: Annotated[Path, typer.Option("--out", help="Report folder.")] = Path("outputs/report"),
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
+    from convkgyarn.report import write_report
+    from convkgyarn.stages.evaluate import metrics
+    from convkgyarn.stages.rating import rating_summary
+
+    project = _project(config, db)
+    con = connect(project.db)
+    rows = metrics(con, project.evaluate.bootstrap)
+    if not rows:
+        _fail("no evaluation results; run `convkgyarn evaluate` first", 1)
+    paths = write_report(rows, rating_summary(con), out_dir)
+    out.print((out_dir / "report.md").read_text())
+    console.print("written " + ", ".join(str(p) for p in paths), highlight=False)
+
+
+@app.command()
+def rate(
+    configs: Annotated[Optional[list[str]], typer.Option("--config-name")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="At most this many conversations.")] = None,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Rate conversations 1-5 on fluency, relevance, diversity and grammar with an LLM rater."""
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.rating import RateConversations
+
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url)
+    if not project.llm.configured:
+        _fail("rating needs an LLM endpoint")
+    con = connect(project.db)
+    convs = _select_conversations(con, configs)[:limit]
+    meter = new_meter(project.llm)
+    try:
+        r = _run_llm(lambda: RateConversations(con, project.llm, meter, convs).run())
+    finally:
+        _usage(meter)
+    console.print(f"rated {r.stats['rated']} of {r.stats['conversations']} conversations")
+
+
+@app.command()
+def compare(
+    dataset: Annotated[Path, typer.Option(help="Reference conversations (ConvQuestions JSON).")],
+    ours: Annotated[str, typer.Option("--config-name", help="Our configuration to compare.")],
+    pairs: Annotated[int, typer.Option(help="Pairs to compare.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the A/B order.")] = 0,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Pairwise preference of an LLM rater, ours vs reference, order randomised per pair."""
+    from convkgyarn.convquestions import ImportError_, import_convquestions
+    from convkgyarn.llm import new_meter
+    from convkgyarn.stages.rating import CompareConversations
+
+    project = _llm_project(config, db, max_cost, dry_run, concurrency, base_url)
+    if not project.llm.configured:
+        _fail("comparison needs an LLM endpoint")
+    con = connect(project.db)
+    try:
+        run, _ = import_convquestions(con, dataset)
+    except ImportError_ as exc:
+        _fail(str(exc))
+    mine = _select_conversations(con, [ours])[:pairs]
+    theirs = _select_conversations(con, None, run)[:pairs]
+    meter = new_meter(project.llm)
+    try:
+        r = _run_llm(lambda: CompareConversations(con, project.llm, meter, mine, theirs,
+                                                  seed).run())
+    finally:
+        _usage(meter)
+    out.print_json(json.dumps(r.stats))
+
+
+@annotations_app.command("export")
+def annotations_export(
+    n: Annotated[int, typer.Option("--sample", help="Conversations to sample.")] = 50,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
+    out_path: Annotated[Path, typer.Option("--out")] = Path("outputs/annotation-sample.csv"),
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Write a CSV sample for human annotators (blank 1-5 columns per dimension)."""
+    from convkgyarn.stages.rating import export_annotation_sample
+
+    project = _project(config, db)
+    con = connect(project.db)
+    path = export_annotation_sample(_select_conversations(con, None), n, seed, out_path)
+    console.print(f"written {path}", highlight=False)
+
+
+@annotations_app.command("agree")
+def annotations_agree(
+    files: Annotated[list[Path], typer.Argument(help="Filled-in CSVs, one per annotator.")],
+) -> None:
+    """Majority agreement per dimension across annotators."""
+    from convkgyarn.stages.rating import majority_agreement
+
+    for f in files:
+        if not f.is_file():
+            _fail(f"{f}: no such file")
+    try:
+        out.print_json(json.dumps(majority_agreement(files)))
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 def default_sample() -> Path:

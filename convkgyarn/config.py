@@ -139,12 +139,20 @@ class GenerateConfig(_Strict):
     same_facts: bool = True
 
 
+class EvaluateConfig(_Strict):
+    models: list[str] = Field(default_factory=list, description="models under test "
+                              "(default: the answerer stage's model)")
+    bootstrap: int = Field(1000, ge=10, description="bootstrap resamples for 95% intervals")
+    seed: int = 0
+
+
 class ProjectConfig(_Strict):
     db: Path = DEFAULT_DB
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()
     templates: TemplatesConfig = TemplatesConfig()
     related: RelatedConfig = RelatedConfig()
+    evaluate: EvaluateConfig = EvaluateConfig()
     generate: GenerateConfig = GenerateConfig()
 
 

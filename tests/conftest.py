@@ -34,3 +34,11 @@ def db(tmp_path: Path):
 @pytest.fixture(scope="session")
 def sample_path() -> Path:
     return BUNDLED_SAMPLE
+
+
+@pytest.fixture(autouse=True)
+def _no_real_endpoint(monkeypatch):
+    """Tests never reach a real LLM service: a developer's OpenAI settings are ignored."""
+    for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(REPO)  # no stray convkgyarn.toml from elsewhere

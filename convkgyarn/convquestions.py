@@ -1,0 +1,85 @@
+"""Import conversations in ConvQuestions' JSON format, to evaluate and compare them like ours."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from convkgyarn.stage import code_version
+from convkgyarn.stages.assemble import CONVERSATION_SCHEMA
+from convkgyarn.store import insert_arrow
+
+_QID = re.compile(r"wikidata\.org/(?:wiki|entity)/(Q\d+)")
+CONFIG_NAME = "convquestions"
+
+
+class ImportError_(ValueError):
+    """A ConvQuestions file that does not have the expected shape; the message says where."""
+
+
+def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[str, int]:
+    """Store the file's conversations as one run; returns (run id, conversations)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ImportError_(f"{path}: not readable JSON ({exc})") from exc
+    if not isinstance(data, list):
+        raise ImportError_(f"{path}: expected a list of conversations")
+    con.execute(CONVERSATION_SCHEMA)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    run_id = f"convquestions-{digest}"
+    convs, turns = [], []
+    for n, conv in enumerate(data):
+        where = f"{path}: conversation {n}"
+        try:
+            seed_url = conv["seed_entity"]
+            questions = conv["questions"]
+        except (KeyError, TypeError) as exc:
+            raise ImportError_(f"{where}: missing field {exc}") from None
+        m = _QID.search(seed_url or "")
+        seed = m.group(1) if m else seed_url
+        cid = f"cq-{conv.get('conv_id', n)}"
+        convs.append({"conversation_id": cid, "run_id": run_id, "config_name": CONFIG_NAME,
+                      "seed": 0, "entity_id": seed,
+                      "entity_label": conv.get("seed_entity_text") or seed,
+                      "entity_type": conv.get("domain"), "entity_types": [conv.get("domain")]
+                      if conv.get("domain") else [], "related_entity_id": None,
+                      "related_entity_label": None, "fact_set_id": None, "ordinal": n})
+        for k, q in enumerate(questions, start=1):
+            if "question" not in q or "answer" not in q:
+                raise ImportError_(f"{where}, question {k}: needs 'question' and 'answer'")
+            raw = [a.strip() for a in str(q["answer"]).split(";") if a.strip()]
+            ids = [(_QID.search(a).group(1) if _QID.search(a) else None) for a in raw]
+            texts = [t.strip() for t in str(q.get("answer_text") or "").split(";") if t.strip()]
+            labels = texts if len(texts) == len(raw) else [
+                (texts[0] if texts and len(raw) == 1 else (i or a)) for a, i in zip(raw, ids)]
+            turns.append({"conversation_id": cid, "turn": int(q.get("turn", k - 1)) + 1
+                          if "turn" in q else k, "question": q["question"],
+                          "question_before_typo": None, "answer": labels, "answer_ids": ids,
+                          "subject_id": seed, "property_id": None, "qualifier_property_id": None,
+                          "statement_id": None, "phenomenon": "original", "template_id": None,
+                          "writer": "convquestions"})
+    con.execute("BEGIN")
+    con.execute("DELETE FROM turns WHERE conversation_id IN (SELECT conversation_id FROM "
+                "conversations WHERE run_id = ?)", [run_id])
+    con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
+    con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
+    con.execute("INSERT INTO generation_runs VALUES (?, ?, ?, 0, NULL, ?, '{}', ?, now())",
+                [run_id, CONFIG_NAME, json.dumps({"source": str(path)}), code_version(),
+                 len(convs)])
+    if convs:
+        insert_arrow(con, "conversations", pa.Table.from_pylist(convs))
+        insert_arrow(con, "turns", pa.Table.from_pylist(turns, schema=pa.schema([
+            ("conversation_id", pa.string()), ("turn", pa.int32()), ("question", pa.string()),
+            ("question_before_typo", pa.string()), ("answer", pa.list_(pa.string())),
+            ("answer_ids", pa.list_(pa.string())), ("subject_id", pa.string()),
+            ("property_id", pa.string()), ("qualifier_property_id", pa.string()),
+            ("statement_id", pa.string()), ("phenomenon", pa.string()),
+            ("template_id", pa.string()), ("writer", pa.string())])))
+    con.execute("COMMIT")
+    return run_id, len(convs)

@@ -1,0 +1,101 @@
+"""The evaluation report: a Markdown and CSV table like the paper's Table 3, and a plot."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+
+def _fmt(value: float, ci: tuple[float, float] | None = None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    text = f"{value:.3f}"
+    if ci and not any(math.isnan(x) for x in ci):
+        text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return text
+
+
+def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path = out / "results.csv"
+    fields = ["model", "config", "conversations", "turns", "mean_turn", "mean_turn_lo",
+              "mean_turn_hi", "mean_conversation", "mean_conversation_lo", "mean_conversation_hi",
+              "na_ratio", "na_ratio_lo", "na_ratio_hi", "decided_by_matcher", "decided_by_judge",
+              "undecided"]
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        for r in rows:
+            w.writerow({**{k: r[k] for k in fields if k in r},
+                        "mean_turn_lo": r["mean_turn_ci"][0], "mean_turn_hi": r["mean_turn_ci"][1],
+                        "mean_conversation_lo": r["mean_conversation_ci"][0],
+                        "mean_conversation_hi": r["mean_conversation_ci"][1],
+                        "na_ratio_lo": r["na_ratio_ci"][0], "na_ratio_hi": r["na_ratio_ci"][1]})
+    models = sorted({r["model"] for r in rows})
+    configs = sorted({r["config"] for r in rows})
+    by = {(r["model"], r["config"]): r for r in rows}
+    lines = ["# Fact recall by configuration", "",
+             "Mean score per turn, mean per conversation (the mean of each conversation's turn "
+             "mean) and the share of NA answers, with 95% bootstrap intervals over "
+             "conversations.", ""]
+    header = "| configuration | " + " | ".join(
+        f"{m} turn | {m} conversation | {m} NA" for m in models) + " |"
+    lines += [header, "|" + "---|" * (1 + 3 * len(models))]
+    for c in configs:
+        cells = []
+        for m in models:
+            r = by.get((m, c))
+            cells += [_fmt(r["mean_turn"], r["mean_turn_ci"]) if r else "-",
+                      _fmt(r["mean_conversation"], r["mean_conversation_ci"]) if r else "-",
+                      _fmt(r["na_ratio"], r["na_ratio_ci"]) if r else "-"]
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    matcher = sum(r["decided_by_matcher"] for r in rows)
+    judge = sum(r["decided_by_judge"] for r in rows)
+    undecided = sum(r["undecided"] for r in rows)
+    lines += ["", f"Turns decided by the deterministic matcher: {matcher}; by the LLM judge: "
+              f"{judge}; undecided (judge reply unusable, scored 0): {undecided}."]
+    if ratings:
+        lines += ["", "## Automatic psychometric ratings (1-5)", "",
+                  "| configuration | rater | conversations | fluency | relevance | diversity | "
+                  "grammar |", "|---|---|---|---|---|---|---|"]
+        for r in ratings:
+            lines.append(f"| {r['config']} | {r['model']} | {r['n']} | {r['fluency']:.2f} | "
+                         f"{r['relevance']:.2f} | {r['diversity']:.2f} | {r['grammar']:.2f} |")
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(lines) + "\n")
+    png_path = out / "recall.png"
+    _plot(rows, models, configs, png_path)
+    return [md_path, csv_path, png_path]
+
+
+def _plot(rows, models, configs, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by = {(r["model"], r["config"]): r for r in rows}
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(configs) * max(1, len(models))), 4))
+    width = 0.8 / max(1, len(models))
+    for k, m in enumerate(models):
+        xs, ys, errs = [], [], [[], []]
+        for i, c in enumerate(configs):
+            r = by.get((m, c))
+            if not r:
+                continue
+            xs.append(i + k * width)
+            ys.append(r["mean_turn"])
+            errs[0].append(max(0.0, r["mean_turn"] - r["mean_turn_ci"][0]))
+            errs[1].append(max(0.0, r["mean_turn_ci"][1] - r["mean_turn"]))
+        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=m)
+    ax.set_xticks([i + width * (len(models) - 1) / 2 for i in range(len(configs))])
+    ax.set_xticklabels(configs, rotation=30, ha="right")
+    ax.set_ylabel("mean score per turn")
+    ax.set_ylim(0, 1)
+    ax.set_title("LLM fact recall by configuration")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

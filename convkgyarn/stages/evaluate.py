@@ -1,0 +1,342 @@
+"""LLM fact recall, turn by turn with gold history: answer, match, judge, measure.
+
+Each turn is asked with the earlier questions and their gold answers before it, so turns
+are independent requests (all can be in flight at once) and a re-run asks nothing that
+was answered before (the LLM cache). A deterministic matcher decides clear matches and
+NA; an LLM judge, told not to use its own knowledge, decides the rest.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import duckdb
+import numpy as np
+from pydantic import BaseModel, Field, create_model
+
+from convkgyarn.config import EvaluateConfig, LLMConfig
+from convkgyarn.llm import CostMeter, LLMRequest, build_client
+from convkgyarn.prompts import load_prompt
+from convkgyarn.stage import Stage
+
+EVAL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS eval_turns (
+    eval_id VARCHAR, model VARCHAR, config_name VARCHAR, conversation_id VARCHAR, turn INTEGER,
+    question VARCHAR, gold VARCHAR[], answer_raw VARCHAR, answer_parsed VARCHAR[],
+    na BOOLEAN, unparsable BOOLEAN, matcher_verdict INTEGER, judge_verdict INTEGER,
+    score INTEGER, decided_by VARCHAR, answer_prompt_hash VARCHAR, judge_model VARCHAR,
+    created_at TIMESTAMP
+);
+"""
+NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
+_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december"
+    .split(), 1)}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+
+
+@dataclass
+class ParsedAnswer:
+    candidates: list[str]
+    na: bool
+    unparsable: bool
+
+
+def parse_answer(raw: str | None) -> ParsedAnswer:
+    """``Answer: x``, ``Answer: ["x", "y"]`` or ``Answer: NA``, read leniently."""
+    if raw is None or not raw.strip():
+        return ParsedAnswer([], False, True)
+    text = raw.strip()
+    m = re.search(r"answer\s*[:：]\s*(.+)", text, re.I | re.S)
+    unparsable = m is None
+    body = (m.group(1) if m else text).strip().splitlines()[0].strip()
+    body = body.strip().strip("`").strip()
+    if body.lower().rstrip(".") in NA_WORDS:
+        return ParsedAnswer([], True, False)
+    if body.startswith("["):
+        for loader in (json.loads, ast.literal_eval):
+            try:
+                value = loader(body)
+            except (ValueError, SyntaxError):
+                continue
+            if isinstance(value, list):
+                items = [str(v).strip() for v in value if str(v).strip()]
+                if len(items) == 1 and items[0].lower() in NA_WORDS:
+                    return ParsedAnswer([], True, False)
+                return ParsedAnswer(items, False, False)
+        body = body.strip("[]")
+    body = body.strip().strip('"').strip("'").rstrip(".").strip()
+    # no "Answer:" line: counted as unparsable; the text still goes to the judge
+    return ParsedAnswer([body] if body else [], False, unparsable or not body)
+
+
+def normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    text = re.sub(r"[^\w\s]", " ", text)
+    text = re.sub(r"\b(the|a|an)\b", " ", text)
+    return " ".join(text.split())
+
+
+def as_date(text: str) -> tuple | None:
+    """(year, month, day) with unknown parts None, from ISO or written dates."""
+    t = text.strip().lower().replace(",", " ")
+    m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", t)
+    if m:
+        return (int(m[1]), int(m[2]) if m[2] else None, int(m[3]) if m[3] else None)
+    words = t.split()
+    day = month = year = None
+    for w in words:
+        w = w.rstrip(".")
+        if w in _MONTHS:
+            month = _MONTHS[w]
+        elif re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w):
+            day = int(re.match(r"\d+", w).group())
+        elif re.fullmatch(r"\d{3,4}", w):
+            year = int(w)
+    if year and (month or not day):
+        return (year, month, day)
+    return None
+
+
+def as_number(text: str) -> float | None:
+    m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
+    if not m:
+        return None
+    try:
+        return float(m.group(1).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def match(candidates: list[str], golds: list[list[str]]) -> int | None:
+    """1: a candidate equals a gold answer (label or alias, dates and numbers normalised);
+    0: every candidate is a date or number that differs from every gold one; else None."""
+    decided_zero = bool(candidates)
+    for cand in candidates:
+        nc = normalise(cand)
+        cd, cn = as_date(cand), as_number(cand)
+        cand_decidable = False
+        for variants in golds:
+            for gold in variants:
+                if nc and nc == normalise(gold):
+                    return 1
+                gd, gn = as_date(gold), as_number(gold)
+                if cd and gd:
+                    cand_decidable = True
+                    if all(a == b for a, b in zip(cd, gd) if a is not None and b is not None) \
+                            and cd[0] == gd[0] and (cd[1:] == gd[1:] or None in cd or None in gd):
+                        if sum(x is not None for x in cd) >= sum(x is not None for x in gd):
+                            return 1
+                elif cn is not None and gn is not None and not (cd or gd):
+                    cand_decidable = True
+                    if abs(cn - gn) <= 1e-9 * max(1, abs(gn)):
+                        return 1
+        decided_zero &= cand_decidable
+    return 0 if decided_zero else None
+
+
+class Conversation(BaseModel):
+    conversation_id: str
+    config_name: str
+    turns: list[dict[str, Any]]
+
+
+def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
+    rows = con.execute(
+        "SELECT c.conversation_id, c.config_name, t.turn, t.question, t.answer, t.answer_ids "
+        "FROM conversations c JOIN turns t USING (conversation_id) "
+        "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.ordinal, t.turn",
+        [runs]).fetchall()
+    convs: dict[str, Conversation] = {}
+    for cid, name, turn, q, ans, ids in rows:
+        conv = convs.setdefault(cid, Conversation(conversation_id=cid, config_name=name, turns=[]))
+        conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
+                           "answer_ids": list(ids or [])})
+    return list(convs.values())
+
+
+def gold_variants(con: duckdb.DuckDBPyConnection, convs: list[Conversation]) -> dict[str, list[str]]:
+    """Labels and Wikidata aliases of every answer id, for the matcher."""
+    ids = sorted({i for c in convs for t in c.turns for i in t["answer_ids"] if i})
+    if not ids:
+        return {}
+    return {r[0]: [r[1], *(r[2] or [])] for r in con.execute(
+        "SELECT id, label, aliases FROM entities WHERE list_contains(?, id)", [ids]).fetchall()}
+
+
+def history_messages(system: str, conv: Conversation, upto: int) -> list[dict[str, str]]:
+    msgs = [{"role": "system", "content": system}]
+    for t in conv.turns[:upto]:
+        gold = t["answer"]
+        shown = gold[0] if len(gold) == 1 else json.dumps(gold, ensure_ascii=False)
+        msgs.append({"role": "user", "content": t["question"]})
+        msgs.append({"role": "assistant", "content": f"Answer: {shown}"})
+    msgs.append({"role": "user", "content": conv.turns[upto]["question"]})
+    return msgs
+
+
+def ratings_model(n: int) -> type[BaseModel]:
+    return create_model(f"Ratings{n}", ratings=(list[int], Field(min_length=n, max_length=n)))
+
+
+class Evaluate(Stage):
+    """Answer every turn with each model under test, match, judge, store per-turn results."""
+
+    name = "evaluate"
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, config: EvaluateConfig, llm: LLMConfig,
+                 meter: CostMeter, conversations: list[Conversation],
+                 run_id: str | None = None) -> None:
+        super().__init__(con, run_id)
+        con.execute(EVAL_SCHEMA)
+        self.config = config
+        self.llm = llm
+        self.meter = meter
+        self.convs = conversations
+        self.answer_prompt = load_prompt("answer_system.md")
+        self.judge_prompt = load_prompt("judge.md")
+
+    def process(self) -> dict[str, Any]:
+        variants = gold_variants(self.con, self.convs)
+        stats: dict[str, Any] = {"models": {}, "turns": 0}
+        for model in self.config.models:
+            stats["models"][model] = self.evaluate_model(model, variants)
+        stats["turns"] = sum(len(c.turns) for c in self.convs)
+        return stats
+
+    def evaluate_model(self, model: str, variants: dict[str, list[str]]) -> dict[str, int]:
+        answerer = build_client(self.con, self.llm, "answerer", self.answer_prompt.hash,
+                                self.meter, model=model)
+        if answerer is None:
+            raise ValueError("evaluation needs an LLM endpoint: set OPENAI_BASE_URL / "
+                             "OPENAI_API_KEY or [llm] in convkgyarn.toml")
+        index = [(c, i) for c in self.convs for i in range(len(c.turns))]
+        results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
+                                for c, i in index])
+        if self.llm.dry_run:
+            return {"asked": len(index)}
+        rows = []
+        for (conv, i), res in zip(index, results):
+            t = conv.turns[i]
+            parsed = parse_answer(res.text)
+            golds = [[g] + (variants.get(gid, []) if gid else [])
+                     for g, gid in zip(t["answer"], t["answer_ids"] or [None] * len(t["answer"]))]
+            verdict = 0 if parsed.na else match(parsed.candidates, golds)
+            rows.append({"conv": conv, "turn": t, "raw": res.text, "parsed": parsed,
+                         "matcher": verdict})
+        self.judge(rows)
+        eval_id = hashlib.sha256(json.dumps([model, self.answer_prompt.hash,
+                                             [c.conversation_id for c in self.convs]]
+                                            ).encode()).hexdigest()[:16]
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        judge_model = self.llm.stages.judge.model
+        self.con.execute("BEGIN")
+        self.con.execute("DELETE FROM eval_turns WHERE eval_id = ?", [eval_id])
+        for r in rows:
+            score = r["matcher"] if r["matcher"] is not None else r.get("judge")
+            decided = "matcher" if r["matcher"] is not None else (
+                "judge" if r.get("judge") is not None else "undecided")
+            self.con.execute(
+                "INSERT INTO eval_turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?)",
+                [eval_id, model, r["conv"].config_name, r["conv"].conversation_id,
+                 r["turn"]["turn"], r["turn"]["question"], r["turn"]["answer"], r["raw"],
+                 r["parsed"].candidates, r["parsed"].na, r["parsed"].unparsable, r["matcher"],
+                 r.get("judge"), score, decided, self.answer_prompt.hash,
+                 judge_model if decided == "judge" else None, now])
+        self.con.execute("COMMIT")
+        return {"turns": len(rows), "matcher": sum(r["matcher"] is not None for r in rows),
+                "judge": sum(r.get("judge") is not None for r in rows),
+                "unparsable": sum(r["parsed"].unparsable for r in rows),
+                "na": sum(r["parsed"].na for r in rows)}
+
+    def judge(self, rows: list[dict]) -> None:
+        """One judge call per conversation, for its undecided turns only."""
+        pending: dict[str, list[dict]] = defaultdict(list)
+        for r in rows:
+            if r["matcher"] is None:
+                pending[r["conv"].conversation_id].append(r)
+        if not pending:
+            return
+        judge = build_client(self.con, self.llm, "judge", self.judge_prompt.hash, self.meter)
+        requests, groups = [], []
+        for cid, group in pending.items():
+            lines = []
+            for k, r in enumerate(group, start=1):
+                lines.append(f"Turn {k}: {r['turn']['question']}\n  gold: "
+                             f"{json.dumps(r['turn']['answer'], ensure_ascii=False)}\n  candidate: "
+                             f"{json.dumps(r['parsed'].candidates, ensure_ascii=False)}")
+            text = self.judge_prompt.render(turns="\n".join(lines), count=str(len(group)))
+            requests.append(LLMRequest([{"role": "user", "content": text}],
+                                       schema=ratings_model(len(group))))
+            groups.append(group)
+        for group, res in zip(groups, judge.run(requests)):
+            if not res.ok:
+                continue  # recorded in llm_failures; the turns stay undecided
+            for r, rating in zip(group, res.parsed.ratings):
+                r["judge"] = 1 if rating >= 1 else 0
+
+
+# -- metrics --------------------------------------------------------------------------------
+
+def bootstrap_ci(values_by_conv: list[list[float]], stat, n: int = 1000,
+                 seed: int = 0) -> tuple[float, float]:
+    """95% CI of ``stat`` by resampling conversations (turns stay with their conversation)."""
+    rng = np.random.default_rng(seed)
+    k = len(values_by_conv)
+    if k == 0:
+        return (float("nan"), float("nan"))
+    samples = [stat([values_by_conv[i] for i in rng.integers(0, k, k)]) for _ in range(n)]
+    return (float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5)))
+
+
+def mean_turn(convs: list[list[float]]) -> float:
+    flat = [x for c in convs for x in c]
+    return float(np.mean(flat)) if flat else float("nan")
+
+
+def mean_conversation(convs: list[list[float]]) -> float:
+    means = [np.mean(c) for c in convs if c]
+    return float(np.mean(means)) if means else float("nan")
+
+
+def metrics(con: duckdb.DuckDBPyConnection, bootstrap: int = 1000) -> list[dict[str, Any]]:
+    """Per model and configuration: mean turn score, mean conversation score, NA ratio
+    (with 95% bootstrap intervals), and how many turns the matcher and the judge decided."""
+    con.execute(EVAL_SCHEMA)
+    rows = con.execute(
+        "SELECT model, config_name, conversation_id, turn, coalesce(score, 0), na, decided_by "
+        "FROM eval_turns ORDER BY model, config_name, conversation_id, turn").fetchall()
+    grouped: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    decided: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for model, config, cid, _turn, score, na, by in rows:
+        grouped[(model, config)][cid].append((float(score), 1.0 if na else 0.0))
+        decided[(model, config)][by] += 1
+    out = []
+    for (model, config), convs in sorted(grouped.items()):
+        scores = [[s for s, _ in turns] for turns in convs.values()]
+        nas = [[n for _, n in turns] for turns in convs.values()]
+        out.append({
+            "model": model, "config": config, "conversations": len(scores),
+            "turns": sum(len(s) for s in scores),
+            "mean_turn": mean_turn(scores),
+            "mean_turn_ci": bootstrap_ci(scores, mean_turn, bootstrap),
+            "mean_conversation": mean_conversation(scores),
+            "mean_conversation_ci": bootstrap_ci(scores, mean_conversation, bootstrap),
+            "na_ratio": mean_turn(nas),
+            "na_ratio_ci": bootstrap_ci(nas, mean_turn, bootstrap),
+            "decided_by_matcher": decided[(model, config)]["matcher"],
+            "decided_by_judge": decided[(model, config)]["judge"],
+            "undecided": decided[(model, config)]["undecided"],
+        })
+    return out
+

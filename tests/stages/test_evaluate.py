@@ -1,0 +1,174 @@
+"""Evaluation against the scripted server: answers and judgements chosen by the test, metrics
+checked against hand-computed values."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from convkgyarn.cli import app
+from convkgyarn.stages.evaluate import match, metrics, parse_answer
+from convkgyarn.store import connect
+from tests.llm.scripted_server import Reply, ScriptedServer, json_reply
+
+# per (configuration, conversation ordinal): how each of the three turns is answered
+PLAN = {
+    ("voice", 0): ["correct", "correct", "correct"],
+    ("voice", 1): ["na", "list", "judge0"],
+    ("text", 0): ["correct", "judge1", "judge0"],
+    ("text", 1): ["na", "na", "correct"],
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("eval")
+    db = tmp / "e.duckdb"
+    runner = CliRunner()
+    for args in (["--interaction", "voice"], ["--interaction", "text"]):
+        r = runner.invoke(app, ["generate", "--db", str(db), "--out", str(tmp / "out"),
+                                "--conversations", "2", "--turns", "3", "--same-facts", *args])
+        assert r.exit_code == 0, r.output
+    con = connect(db)
+    plan = {}
+    for name, ordinal, cid in con.execute(
+            "SELECT config_name, ordinal, conversation_id FROM conversations").fetchall():
+        turns = con.execute("SELECT question, answer FROM turns WHERE conversation_id = ? "
+                            "ORDER BY turn", [cid]).fetchall()
+        questions = [q for q, _ in turns]
+        for i, (q, gold) in enumerate(turns):
+            plan[tuple(questions[:i + 1])] = (PLAN[(name, ordinal)][i], list(gold))
+    con.close()
+    return tmp, db, plan
+
+
+def handler_for(plan, log):
+    def handler(body, n):
+        msgs = body["messages"]
+        if msgs[0]["role"] == "system":  # the answerer
+            key = tuple(m["content"] for m in msgs if m["role"] == "user")
+            kind, gold = plan[key]
+            log.append(("answer", key[-1]))
+            text = {"correct": f"Answer: {gold[0]}", "na": "Answer: NA",
+                    "list": "Answer: " + json.dumps(["Nobody In Particular", *gold]),
+                    "judge0": "Answer: WRONG-JUDGE-0", "judge1": "Answer: WRONG-JUDGE-1"}[kind]
+            return Reply(content=text)
+        prompt = msgs[-1]["content"]
+        cands = re.findall(r"candidate: (\[.*\])", prompt)
+        log.append(("judge", len(cands)))
+        return json_reply({"ratings": [1 if "JUDGE-1" in c else 0 for c in cands]})
+    return handler
+
+
+def run_eval(db, server, *extra):
+    env_args = ["--base-url", server.base_url]
+    return CliRunner(env={"OPENAI_API_KEY": "k"}).invoke(
+        app, ["evaluate", "--db", str(db), "--model", "model-under-test", *env_args, *extra])
+
+
+def test_metrics_equal_hand_computed_values(project):
+    tmp, db, plan = project
+    log = []
+    with ScriptedServer(handler_for(plan, log)) as server:
+        r = run_eval(db, server)
+        assert r.exit_code == 0, r.output
+    judge_calls = [n for kind, n in log if kind == "judge"]
+    assert sorted(judge_calls) == [1, 2]  # only undecided turns go to the judge
+    con = connect(db)
+    rows = {m["config"]: m for m in metrics(con, bootstrap=200)}
+    v, t = rows["voice"], rows["text"]
+    assert v["mean_turn"] == pytest.approx(4 / 6) and v["mean_conversation"] == pytest.approx(
+        (1 + 1 / 3) / 2) and v["na_ratio"] == pytest.approx(1 / 6)
+    assert t["mean_turn"] == pytest.approx(3 / 6) and t["mean_conversation"] == pytest.approx(
+        (2 / 3 + 1 / 3) / 2) and t["na_ratio"] == pytest.approx(2 / 6)
+    assert v["decided_by_judge"] == 1 and t["decided_by_judge"] == 2
+    assert v["decided_by_matcher"] == 5 and t["decided_by_matcher"] == 4
+    lo, hi = v["mean_turn_ci"]
+    assert 0 <= lo <= v["mean_turn"] <= hi <= 1
+    per_turn = con.execute(
+        "SELECT answer_parsed, na, matcher_verdict, judge_verdict, score, decided_by "
+        "FROM eval_turns WHERE answer_raw LIKE '%Nobody%'").fetchone()
+    assert len(per_turn[0]) >= 2 and per_turn[2:] == (1, None, 1, "matcher")
+    # the report
+    r = CliRunner().invoke(app, ["report", "--db", str(db), "--out", str(tmp / "report")])
+    assert r.exit_code == 0, r.output
+    for name in ("report.md", "results.csv", "recall.png"):
+        assert (tmp / "report" / name).stat().st_size > 0
+    md = (tmp / "report" / "report.md").read_text()
+    assert "0.667" in md and "by the LLM judge: 3" in md
+
+
+def test_rerun_asks_nothing_again(project):
+    _, db, plan = project
+    log = []
+    with ScriptedServer(handler_for(plan, log)) as server:
+        assert run_eval(db, server).exit_code == 0
+    assert log == []
+
+
+def test_killed_evaluation_resumes_without_reasking(project, tmp_path):
+    _, db, plan = project
+    fresh = tmp_path / "k.duckdb"
+    import shutil
+
+    shutil.copy(db, fresh)
+    con = connect(fresh)
+    con.execute("DELETE FROM llm_cache")
+    con.execute("DELETE FROM eval_turns")
+    con.close()
+    log = []
+
+    def slow(body, n):
+        time.sleep(0.2)
+        return handler_for(plan, log)(body, n)
+
+    with ScriptedServer(slow) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "convkgyarn.cli", "evaluate", "--db", str(fresh), "--model",
+             "model-under-test", "--base-url", server.base_url, "--concurrency", "2"],
+            env={**os.environ, "OPENAI_API_KEY": "k"}, cwd=Path(__file__).parents[2],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while len([x for x in log if x[0] == "answer"]) < 5 and time.time() < deadline:
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        time.sleep(0.5)
+        con = connect(fresh)
+        answered = {json.loads(r[0])["messages"][-1]["content"] for r in con.execute(
+            "SELECT request FROM llm_cache WHERE stage = 'answerer'").fetchall()}
+        con.close()
+        assert 0 < len(answered) < 12
+        before = len(log)
+        r = run_eval(fresh, server)
+        assert r.exit_code == 0, r.output
+        again = {q for kind, q in log[before:] if kind == "answer"}
+    assert not again & answered and len(again) + len(answered) == 12
+
+
+def test_answer_parsing():
+    assert parse_answer("Answer: Paris").candidates == ["Paris"]
+    assert parse_answer('Answer: ["Malia", "Sasha"]').candidates == ["Malia", "Sasha"]
+    assert parse_answer("Answer: ['a', 'b']").candidates == ["a", "b"]
+    assert parse_answer("answer: N/A").na and parse_answer("Answer: NA.").na
+    odd = parse_answer("I think it might be Paris, but I'm not sure at all.")
+    assert odd.unparsable and odd.candidates
+    assert parse_answer("").unparsable
+
+
+def test_matcher_normalises_aliases_dates_and_numbers():
+    assert match(["the united states"], [["United States of America", "United States"]]) == 1
+    assert match(["August 4, 1961"], [["1961-08-04"]]) == 1
+    assert match(["1962"], [["1961-08-04"]]) == 0
+    assert match(["194 minutes"], [["194 minute"]]) == 1
+    assert match(["3,898,747"], [["3898747"]]) == 1
+    assert match(["Honolulu, Hawaii"], [["Honolulu"]]) is None  # for the judge
