@@ -31,7 +31,7 @@ def _gguf() -> Path | None:
 
 
 @pytest.fixture(scope="session")
-def llama_server():
+def llama_server(tmp_path_factory):
     model = _gguf()
     missing = importlib.util.find_spec("llama_cpp") is None or model is None
     if missing:
@@ -42,15 +42,17 @@ def llama_server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    log_fh = open(log, "wb")  # a file, not a pipe: the server logs a lot and would block
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
          "--port", str(port), "--n_ctx", "2048", "--n_threads", "2"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=log_fh, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/v1"
     deadline = time.time() + 120
     while time.time() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"llama server exited: {proc.stderr.read().decode()[-2000:]}")
+            pytest.fail(f"llama server exited: {log.read_text(errors='replace')[-2000:]}")
         try:
             if httpx.get(base + "/models", timeout=2).status_code == 200:
                 break
@@ -62,6 +64,7 @@ def llama_server():
     yield base
     proc.terminate()
     proc.wait(10)
+    log_fh.close()
 
 
 class Capital(BaseModel):
@@ -88,3 +91,30 @@ def test_structured_request_to_a_real_model_parses_or_is_rejected_with_a_reason(
         'Give the capital of France as JSON: {"country": ..., "capital": ...}'}],
         schema=Capital)])
     assert again.cached and again.text == result.text
+
+
+def test_real_model_runs_one_evaluation_end_to_end(tmp_path, llama_server):
+    from typer.testing import CliRunner
+
+    from convkgyarn.cli import app
+    from convkgyarn.store import connect
+
+    db = str(tmp_path / "live.duckdb")
+    runner = CliRunner()
+    r = runner.invoke(app, ["generate", "--db", db, "--out", str(tmp_path / "o"),
+                            "--conversations", "2", "--turns", "2"])
+    assert r.exit_code == 0, r.output
+    cfg = tmp_path / "convkgyarn.toml"
+    cfg.write_text(f'[llm]\nbase_url = "{llama_server}"\ntimeout = 120\nconcurrency = 1\n'
+                   '[llm.stages.answerer]\nmodel = "smollm2"\nmax_tokens = 24\n'
+                   '[llm.stages.judge]\nmodel = "smollm2"\nmax_tokens = 40\n')
+    r = runner.invoke(app, ["evaluate", "--db", db, "--config", str(cfg)])
+    assert r.exit_code == 0, r.output
+    con = connect(db)
+    n, decided = con.execute("SELECT count(*), count(*) FILTER (WHERE decided_by IN "
+                             "('matcher', 'judge', 'undecided')) FROM eval_turns").fetchone()
+    assert n == 4 and decided == 4
+    r = runner.invoke(app, ["report", "--db", db, "--config", str(cfg),
+                            "--out", str(tmp_path / "report")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "report" / "report.md").exists()
