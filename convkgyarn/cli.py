@@ -562,6 +562,68 @@ def stats(
               f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
 
 
+@app.command()
+def refresh(
+    paths: Annotated[list[Path], typer.Argument(help="The new dump file(s).")],
+    db: DbOption = None, config: ConfigOption = None,
+    log_file: Annotated[Optional[Path], typer.Option(
+        help="Also log here [default: the database path + .refresh.log].")] = None,
+    max_cost: MaxCost = None, concurrency: Concurrency = None, base_url: BaseUrl = None,
+) -> None:
+    """Refresh against a new dump: only what changed costs work or LLM calls.
+
+    Exit codes: 0 refreshed, 10 nothing changed, 75 another run holds the project,
+    2 bad input, 3 budget reached, 4 LLM endpoint error, 1 any other failure."""
+    from convkgyarn.kg.reader import DumpError
+    from convkgyarn.llm import new_meter
+    from convkgyarn.refresh import EXIT_LOCKED, LockedError, Refresher
+
+    project = _llm_project(config, db, max_cost, False, concurrency, base_url)
+    for p in paths:
+        if not p.is_file():
+            _fail(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
+    log_path = log_file or Path(str(project.db) + ".refresh.log")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(log_path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("convkgyarn")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    meter = new_meter(project.llm)
+
+    def say(msg: str) -> None:
+        console.print(msg, highlight=False, markup=False)
+        root.info(msg)
+
+    try:
+        result = _run_llm(lambda: Refresher(project, paths, meter, say).run())
+        root.info("refresh %s: %s", result.status, json.dumps(result.summary))
+    except LockedError as exc:
+        root.error(str(exc))
+        _fail(str(exc), EXIT_LOCKED)
+    except DumpError as exc:
+        root.error(str(exc))
+        _fail(str(exc))
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a scheduled job needs an exit code, and a log
+        root.exception("refresh failed")
+        _fail(f"refresh failed: {exc} (details in {log_path})", 1)
+    finally:
+        _usage(meter)
+        root.removeHandler(handler)
+        handler.close()
+    table = Table("change", "count", title="Refresh")
+    for k, v in result.diff.items():
+        table.add_row(k, str(v))
+    out.print(table)
+    conv = result.summary.get("conversations") or {}
+    console.print(f"{result.status}: LLM calls {result.summary.get('llm_calls', 0)} "
+                  f"(${result.summary.get('llm_usd', 0):.4f}); conversations {conv}; "
+                  f"seconds {result.summary.get('seconds')}", highlight=False)
+    raise typer.Exit(result.exit_code)
+
+
 def _select_conversations(con, configs: Optional[list[str]], dataset_run: Optional[str] = None):
     from convkgyarn.export import latest_runs
     from convkgyarn.stages.evaluate import load_conversations

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS type_predicates (
     share DOUBLE, fact_kind_simple BIGINT, fact_kind_complex BIGINT,
     fact_kind_qualified BIGINT
 );
+CREATE TABLE IF NOT EXISTS kg_meta (key VARCHAR, value VARCHAR);
 CREATE TABLE IF NOT EXISTS stage_runs (
     run_id VARCHAR, stage VARCHAR, started_at TIMESTAMP, seconds DOUBLE, stats JSON,
     code_version VARCHAR

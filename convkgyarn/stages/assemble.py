@@ -391,6 +391,16 @@ class Assembler:
         return None
 
 
+def kg_version(con: duckdb.DuckDBPyConnection) -> str:
+    """Identity of the KG content: kept by a refresh that found nothing changed."""
+    row = con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'").fetchone()
+    if row:
+        return row[0]
+    return con.execute(
+        "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
+    ).fetchone()[0]
+
+
 class AssembleConversations(Stage):
     """Generate conversations for one configuration and store them with provenance."""
 
@@ -409,9 +419,7 @@ class AssembleConversations(Stage):
         inputs = self.con.execute(
             "SELECT coalesce(string_agg(template_id, ',' ORDER BY template_id), '') FROM templates"
         ).fetchone()[0]
-        kg = self.con.execute(
-            "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
-        ).fetchone()[0]
+        kg = kg_version(self.con)
         blob = json.dumps([self.cfg.model_dump(mode="json"), inputs, kg], sort_keys=True)
         return f"gen-{self.config_name}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
 
@@ -419,10 +427,9 @@ class AssembleConversations(Stage):
         cfg = self.cfg
         if cfg.entities:
             return list(cfg.entities)
-        pool = view.candidates(cfg.types)
-        rng = random.Random(_seed("entities", cfg.seed))
-        rng.shuffle(pool)
-        return pool
+        # A stable order per entity (not a shuffle of the whole pool): entities added to the
+        # KG later do not reorder the others, so their conversations keep their ids.
+        return sorted(view.candidates(cfg.types), key=lambda e: _seed("entity", cfg.seed, e))
 
     def process(self) -> dict[str, Any]:
         cfg = self.cfg

@@ -170,8 +170,11 @@ class SelectPredicates(Stage):
                  "qualifiers": 0, "dropped_ids": 0}
         for type_id in types:
             candidates = self.candidates(type_id)
+            # what the selector sees, not usage counts: a shift in counts alone asks nothing
+            table = sorted(({**c, "qualifiers": sorted(q["id"] for q in c["qualifiers"])}
+                            for c in candidates), key=lambda c: c["id"])
             input_hash = hashlib.sha256(json.dumps(
-                [candidates, self.path, self.prompt.hash, self.config.model_dump()],
+                [table, self.path, self.prompt.hash, self.config.model_dump()],
                 sort_keys=True).encode()).hexdigest()[:16]
             prev = self.con.execute(
                 "SELECT input_hash FROM selection_inputs WHERE type_id = ?", [type_id]).fetchone()
