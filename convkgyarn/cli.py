@@ -82,17 +82,43 @@ def main(
 
 @kg_app.command("load")
 def kg_load(
-    paths: Annotated[list[Path], typer.Argument(
-        help="Dump files: .json, .json.bz2, .json.gz; the dump array or one entity per line.")],
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Dump files: .json, .json.bz2, .json.gz; the dump array or one entity per line.")
+    ] = None,
     db: DbOption = None,
     config: ConfigOption = None,
     workers: Annotated[int, typer.Option(help="Parser processes.", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[Path], typer.Option(
         help="JSON {id: label} giving English labels of values that are not in the dump.")] = None,
+    sparql: Annotated[Optional[str], typer.Option(
+        help="Load from this SPARQL endpoint instead of a dump.")] = None,
+    entities: Annotated[Optional[list[str]], typer.Option(
+        "--entity", help="SPARQL: these entities (repeat).")] = None,
+    types: Annotated[Optional[list[str]], typer.Option(
+        "--type", help="SPARQL: the most popular entities of this type (repeat).")] = None,
+    limit: Annotated[int, typer.Option(help="SPARQL: entities per type.")] = 100,
 ) -> None:
-    """Load Wikidata dump files (streamed; bad lines go to the rejects table)."""
+    """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
+    Wikidata from a SPARQL endpoint (--sparql URL --entity Q.. | --type Q.. --limit N)."""
     project = _project(config, db)
+    if sparql:
+        from convkgyarn.config import SparqlConfig
+        from convkgyarn.kg.sparql import SparqlError, SparqlLoad
+
+        cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
+                           limit=limit)
+        con = connect(project.db)
+        try:
+            report = SparqlLoad(con, cfg).run()
+        except SparqlError as exc:
+            _fail(str(exc))
+        s = report.stats
+        console.print(f"{s['entities']} entities from {s['endpoint']} in {s['queries']} queries "
+                      f"({report.seconds:.1f}s) -> {project.db}", highlight=False)
+        return
+    if not paths:
+        _fail("give dump files to load, or --sparql URL")
     from convkgyarn.kg.load import LoadStage
 
     for p in paths:
@@ -105,8 +131,8 @@ def kg_load(
                   TimeElapsedColumn(), console=console, transient=True) as progress:
         task = progress.add_task("loading", total=None, mb=0.0, ents=0)
 
-        def tick(nbytes: int, entities: int) -> None:
-            progress.update(task, mb=nbytes / 1e6, ents=entities)
+        def tick(nbytes: int, n_entities: int) -> None:
+            progress.update(task, mb=nbytes / 1e6, ents=n_entities)
 
         stage = LoadStage(con, cfg, progress=tick)
         try:

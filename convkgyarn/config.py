@@ -96,6 +96,23 @@ class LLMConfig(_Strict):
         return "json_schema" if official else "json_object"
 
 
+class SparqlConfig(_Strict):
+    """A SPARQL 1.1 endpoint and the slice of Wikidata to fetch from it."""
+
+    endpoint: str
+    entities: list[str] = []
+    types: list[str] = []
+    limit: int = Field(100, ge=1, description="entities per type, most sitelinks first")
+    batch_size: int = Field(50, ge=1, description="entities per query (VALUES)")
+    page_size: int = Field(10000, ge=1, description="rows per page (LIMIT/OFFSET)")
+    timeout: float = Field(60.0, gt=0)
+    max_attempts: int = Field(5, ge=1)
+    backoff_max: float = Field(30.0, gt=0)
+    user_agent: str = Field(
+        "convkgyarn/0.1 (conversational KGQA datasets from Wikidata; SPARQLWrapper)",
+        description="sent with every query, as the Wikidata Query Service asks")
+
+
 class PredicatesConfig(_Strict):
     min_type_entities: int = Field(3, ge=1, description="types with fewer entities are skipped")
     min_share: float = Field(0.05, ge=0, le=1,

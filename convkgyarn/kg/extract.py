@@ -146,7 +146,8 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
         batch.max_modified = entity.modified
     batch.rows_by_table["entities"].append(
         (entity.id, label, _text(entity.descriptions), _aliases(entity.aliases),
-         len(entity.sitelinks), entity.modified, file_id, line_no))
+         len(entity.sitelinks) if entity.sitelink_count is None else entity.sitelink_count,
+         entity.modified, file_id, line_no))
     if isinstance(entity.claims, dict):
         _add_claims(batch, entity.id, entity.claims, line_no)
 

@@ -113,6 +113,7 @@ def _entity_struct(value_type):
         sitelinks: dict[str, msgspec.Raw] | list = {}
         datatype: str | None = None  # properties only
         modified: str | None = None
+        sitelink_count: int | None = None  # set by the SPARQL source instead of sitelinks
 
     return Entity
 

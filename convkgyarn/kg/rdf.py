@@ -1,0 +1,157 @@
+"""Render a Wikidata JSON dump as N-Triples in Wikidata's RDF shape (for SPARQL stores).
+
+Follows the Wikibase RDF mapping: ``wdt:`` truthy values, ``p:`` / ``ps:`` / ``pq:``
+statements with ``wikibase:rank``, full value nodes (``psv:`` / ``pqv:``) for time
+precision and quantity units, ``rdfs:label`` / ``schema:description`` / ``skos:altLabel``,
+``wikibase:sitelinks`` and, for property entities, ``wikibase:propertyType``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import orjson
+
+from convkgyarn.kg.reader import iter_blocks
+
+WD = "http://www.wikidata.org/entity/"
+WDS = "http://www.wikidata.org/entity/statement/"
+WDV = "http://www.wikidata.org/value/"
+P = "http://www.wikidata.org/prop/"
+WIKIBASE = "http://wikiba.se/ontology#"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+SCHEMA = "http://schema.org/"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
+RANKS = {"preferred": "PreferredRank", "normal": "NormalRank", "deprecated": "DeprecatedRank"}
+PROPERTY_TYPES = {
+    "wikibase-item": "WikibaseItem", "string": "String", "external-id": "ExternalId",
+    "time": "Time", "quantity": "Quantity", "monolingualtext": "Monolingualtext",
+    "globe-coordinate": "GlobeCoordinate", "commonsMedia": "CommonsMedia", "url": "Url",
+    "wikibase-property": "WikibaseProperty", "geo-shape": "GeoShape",
+    "tabular-data": "TabularData", "math": "Math",
+}
+
+
+def _lit(text: str, lang: str | None = None, dtype: str | None = None) -> str:
+    s = json.dumps(text, ensure_ascii=False)
+    if lang:
+        return f"{s}@{lang}"
+    if dtype:
+        return f"{s}^^<{dtype}>"
+    return s
+
+
+def _iri(x: str) -> str:
+    return f"<{x}>"
+
+
+def _simple_value(dv: dict, datatype: str | None) -> tuple[str, list[str], str | None]:
+    """(object term, extra triples of the full value node, value node IRI)."""
+    kind, v = dv.get("type"), dv.get("value")
+    if kind == "wikibase-entityid":
+        return _iri(WD + v["id"]), [], None
+    if kind == "string":
+        if datatype in ("url", "commonsMedia"):
+            return _iri(quote(v, safe=":/?#[]@!$&'()*+,;=%") if datatype == "url" else
+                        "http://commons.wikimedia.org/wiki/Special:FilePath/" + quote(v)), [], None
+        return _lit(v), [], None
+    if kind == "monolingualtext":
+        return _lit(v["text"], lang=v.get("language") or "und"), [], None
+    if kind == "time":
+        t = v["time"].lstrip("+")
+        t = t.replace("-00-00T", "-01-01T").replace("-00T", "-01T")
+        node = WDV + hashlib.sha1(json.dumps(v, sort_keys=True).encode()).hexdigest()
+        extra = [f"{_iri(node)} {_iri(WIKIBASE + 'timeValue')} {_lit(t, dtype=XSD + 'dateTime')} .",
+                 f"{_iri(node)} {_iri(WIKIBASE + 'timePrecision')} "
+                 f"{_lit(str(v.get('precision', 11)), dtype=XSD + 'integer')} ."]
+        return _lit(t, dtype=XSD + "dateTime"), extra, node
+    if kind == "quantity":
+        amount = v["amount"].lstrip("+")
+        node = WDV + hashlib.sha1(json.dumps(v, sort_keys=True).encode()).hexdigest()
+        unit = v.get("unit", "1")
+        unit_iri = unit if unit.startswith("http") else WD + "Q199"
+        extra = [f"{_iri(node)} {_iri(WIKIBASE + 'quantityAmount')} "
+                 f"{_lit(amount, dtype=XSD + 'decimal')} .",
+                 f"{_iri(node)} {_iri(WIKIBASE + 'quantityUnit')} {_iri(unit_iri)} ."]
+        return _lit(amount, dtype=XSD + "decimal"), extra, node
+    if kind == "globecoordinate":
+        return _lit(f"Point({v['longitude']} {v['latitude']})", dtype=GEO_WKT), [], None
+    return _lit(json.dumps(v)), [], None
+
+
+def entity_triples(e: dict) -> Iterator[str]:
+    eid = e["id"]
+    s = _iri(WD + eid)
+    labels = e.get("labels") or {}
+    if isinstance(labels, dict) and "en" in labels:
+        yield f"{s} {_iri(RDFS_LABEL)} {_lit(labels['en']['value'], lang='en')} ."
+    descs = e.get("descriptions") or {}
+    if isinstance(descs, dict) and "en" in descs:
+        yield f"{s} {_iri(SCHEMA + 'description')} {_lit(descs['en']['value'], lang='en')} ."
+    aliases = e.get("aliases") or {}
+    if isinstance(aliases, dict):
+        for a in aliases.get("en", []):
+            yield f"{s} {_iri(SKOS_ALT)} {_lit(a['value'], lang='en')} ."
+    if e.get("type") == "property":
+        dt = PROPERTY_TYPES.get(e.get("datatype"), "String")
+        yield f"{s} {_iri(WIKIBASE + 'propertyType')} {_iri(WIKIBASE + dt)} ."
+        return
+    sitelinks = e.get("sitelinks") or {}
+    yield (f"{s} {_iri(WIKIBASE + 'sitelinks')} "
+           f"{_lit(str(len(sitelinks)), dtype=XSD + 'integer')} .")
+    if e.get("modified"):
+        yield f"{s} {_iri(SCHEMA + 'dateModified')} {_lit(e['modified'], dtype=XSD + 'dateTime')} ."
+    claims = e.get("claims") or {}
+    if not isinstance(claims, dict):
+        return
+    for prop, group in claims.items():
+        values = [c for c in group if c.get("rank") != "deprecated"
+                  and c["mainsnak"].get("snaktype") == "value"]
+        best = "preferred" if any(c.get("rank") == "preferred" for c in values) else "normal"
+        for n, c in enumerate(group):
+            snak = c["mainsnak"]
+            sid = (c.get("id") or f"{eid}${prop}${n}").replace("$", "-")
+            st = _iri(WDS + sid)
+            yield f"{s} {_iri(P + prop)} {st} ."
+            yield f"{st} {_iri(WIKIBASE + 'rank')} {_iri(WIKIBASE + RANKS[c.get('rank', 'normal')])} ."
+            if snak.get("snaktype") != "value" or "datavalue" not in snak:
+                continue
+            obj, extra, node = _simple_value(snak["datavalue"], snak.get("datatype"))
+            yield f"{st} {_iri(P + 'statement/' + prop)} {obj} ."
+            if node:
+                yield f"{st} {_iri(P + 'statement/value/' + prop)} {_iri(node)} ."
+                yield from extra
+            if c in values and c.get("rank", "normal") == best:
+                yield f"{s} {_iri(P + 'direct/' + prop)} {obj} ."
+            quals = c.get("qualifiers") or {}
+            if isinstance(quals, dict):
+                for qprop, snaks in quals.items():
+                    for q in snaks:
+                        if q.get("snaktype") != "value" or "datavalue" not in q:
+                            continue
+                        qobj, qextra, qnode = _simple_value(q["datavalue"], q.get("datatype"))
+                        yield f"{st} {_iri(P + 'qualifier/' + qprop)} {qobj} ."
+                        if qnode:
+                            yield f"{st} {_iri(P + 'qualifier/value/' + qprop)} {_iri(qnode)} ."
+                            yield from qextra
+
+
+def dump_to_ntriples(dump: Path, out: Path) -> int:
+    """Convert a dump file; returns the number of triples written."""
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for block in iter_blocks(dump):
+            for line in block.lines:
+                line = line.strip().rstrip(b",")
+                if line in (b"", b"[", b"]"):
+                    continue
+                for triple in entity_triples(orjson.loads(line)):
+                    fh.write(triple + "\n")
+                    n += 1
+    return n

@@ -1,0 +1,161 @@
+"""The SPARQL source against a real Oxigraph server on 127.0.0.1 holding our RDF rendering
+of the bundled sample: the same tables as loading the JSON dump."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from convkgyarn.cli import app
+from convkgyarn.config import LoadConfig, SparqlConfig
+from convkgyarn.kg.load import LoadStage
+from convkgyarn.kg.rdf import dump_to_ntriples
+from convkgyarn.kg.sparql import SparqlError, SparqlLoad
+from convkgyarn.store import connect
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def oxigraph(tmp_path_factory, sample_path):
+    binary = shutil.which("oxigraph")
+    if binary is None:
+        pytest.fail("the oxigraph server binary (pip install oxigraph) is missing")
+    tmp = tmp_path_factory.mktemp("oxigraph")
+    nt = tmp / "sample.nt"
+    assert dump_to_ntriples(sample_path, nt) > 1000
+    store = tmp / "store"
+    subprocess.run([binary, "load", "--location", str(store), "--file", str(nt)], check=True,
+                   capture_output=True)
+    port = _port()
+    proc = subprocess.Popen([binary, "serve-read-only", "--location", str(store), "--bind",
+                             f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/query"
+    for _ in range(100):
+        try:
+            httpx.get(url, params={"query": "ASK {}"}, timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+def main_entities(sample_path) -> list[str]:
+    ids = []
+    for line in sample_path.read_text().splitlines()[1:-1]:
+        e = json.loads(line.rstrip(","))
+        if e["type"] == "item" and e.get("claims", {}).get("P31"):
+            ids.append(e["id"])
+    return ids
+
+
+def tables(con, ids: list[str]) -> dict:
+    q = lambda sql: sorted(map(repr, con.execute(sql, [ids]).fetchall()))  # noqa: E731
+    return {
+        "entities": q("SELECT id, label, description, list_sort(aliases), sitelinks FROM "
+                      "entities WHERE list_contains(?, id)"),
+        "types": q("SELECT entity_id, type_id, via FROM entity_types WHERE "
+                   "list_contains(?, entity_id)"),
+        "truthy": q("SELECT statement_id, entity_id, property_id, value_id, value_text, unit_id, "
+                    "datatype, rank FROM statements WHERE truthy AND list_contains(?, entity_id)"),
+        "qualifiers": q("SELECT statement_id, qualifier_property_id, value_id, value_text "
+                        "FROM qualifiers WHERE list_contains(?, entity_id)"),
+        "labels": q("SELECT s.statement_id, v.value_label FROM statements s JOIN statement_values v "
+                    "USING (statement_id) WHERE list_contains(?, s.entity_id)"),
+    }
+
+
+def test_sparql_load_equals_dump_load(oxigraph, sample_path, tmp_path):
+    ids = main_entities(sample_path)
+    via_sparql = connect(tmp_path / "s.duckdb")
+    report = SparqlLoad(via_sparql, SparqlConfig(endpoint=oxigraph, entities=ids,
+                                                 batch_size=20)).run()
+    assert report.stats["entities"] == len(ids)
+    via_dump = connect(tmp_path / "d.duckdb")
+    LoadStage(via_dump, LoadConfig(paths=[sample_path])).run()
+    a, b = tables(via_sparql, ids), tables(via_dump, ids)
+    for key in a:
+        assert a[key] == b[key], key
+    prov = via_sparql.execute("SELECT path, dump_date, skipped FROM load_files").fetchone()
+    assert prov[0].startswith("sparql:" + oxigraph) and "queried_at" in prov[2]
+
+
+def test_type_selection_is_by_popularity(oxigraph, tmp_path):
+    con = connect(tmp_path / "t.duckdb")
+    SparqlLoad(con, SparqlConfig(endpoint=oxigraph, types=["Q11424"], limit=3)).run()
+    films = [r[0] for r in con.execute("SELECT id FROM entities WHERE id IN (SELECT entity_id "
+                                       "FROM entity_types WHERE type_id = 'Q11424') "
+                                       "ORDER BY sitelinks DESC, id").fetchall()]
+    assert films == ["Q44578", "Q24871", "Q167726"]  # Titanic 120, Avatar 110, Jurassic Park 100
+
+
+def test_cli_and_reload_keep_one_copy(oxigraph, tmp_path):
+    db = str(tmp_path / "c.duckdb")
+    for _ in range(2):
+        r = CliRunner().invoke(app, ["kg", "load", "--sparql", oxigraph, "--entity", "Q76",
+                                     "--entity", "Q13133", "--db", db])
+        assert r.exit_code == 0, r.output
+    con = connect(db)
+    assert con.execute("SELECT count(*) FROM entities").fetchone()[0] == 2
+    assert con.execute("SELECT value_label FROM statement_values WHERE entity_id = 'Q76' AND "
+                       "property_id = 'P19'").fetchone()[0] == "Honolulu"
+
+
+def test_unreachable_endpoint_is_a_clear_error_and_writes_nothing(tmp_path):
+    db = str(tmp_path / "u.duckdb")
+    r = CliRunner().invoke(app, ["kg", "load", "--sparql", f"http://127.0.0.1:{_port()}/query",
+                                 "--entity", "Q76", "--db", db])
+    assert r.exit_code == 2 and "unreachable" in r.output
+    assert connect(db).execute("SELECT count(*) FROM load_files").fetchone()[0] == 0
+
+
+def test_rate_limits_are_retried_and_malformed_replies_rejected(tmp_path):
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            hits.append(self.headers.get("User-Agent"))
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if len(hits) == 1:
+                self.send_response(429)
+                self.send_header("Retry-After", "0.2")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/sparql-results+json")
+            self.end_headers()
+            self.wfile.write(b"<html>not json</html>")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    con = connect(tmp_path / "m.duckdb")
+    cfg = SparqlConfig(endpoint=f"http://127.0.0.1:{server.server_address[1]}/sparql",
+                       entities=["Q76"], backoff_max=0.1)
+    t0 = time.perf_counter()
+    with pytest.raises(SparqlError) as info:
+        SparqlLoad(con, cfg).run()
+    server.shutdown()
+    assert len(hits) >= 2 and time.perf_counter() - t0 >= 0.2  # Retry-After honoured
+    assert hits[0].startswith("convkgyarn/")  # a descriptive User-Agent
+    assert con.execute("SELECT count(*) FROM entities").fetchone()[0] == 0
+    assert "127.0.0.1" in str(info.value) and "malformed reply" in str(info.value)
