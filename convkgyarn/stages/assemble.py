@@ -28,7 +28,7 @@ from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.lexicon import THING_REFERENCES
 from convkgyarn.stages.predicates import type_label
 from convkgyarn.stages.templates import TEMPLATES_SCHEMA
-from convkgyarn.stages.typos import add_typo
+from convkgyarn.stages.typos import content_words, typo_in
 from convkgyarn.store import insert_arrow
 
 CONVERSATION_SCHEMA = """
@@ -99,13 +99,22 @@ def config_name(cfg: GenerateConfig) -> str:
 
 
 def _seed(*parts: Any) -> int:
-    return int.from_bytes(hashlib.sha256(json.dumps(parts).encode()).digest()[:8], "big")
+    blob = "\x1f".join(map(str, parts)).encode()
+    return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
 
 
 def _contains(question: str, label: str) -> bool:
+    """Whether the label appears in the question as whole words (case-insensitive)."""
     if len(label) < 2:
         return False
-    return re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", question.lower()) is not None
+    q, needle = question.lower(), label.lower()
+    start = q.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not q[start - 1].isalnum()) and (end == len(q) or not q[end].isalnum()):
+            return True
+        start = q.find(needle, start + 1)
+    return False
 
 
 class KGView:
@@ -129,6 +138,7 @@ class KGView:
             "SELECT entity_id, related_id FROM related_entities").fetchall()) if self._has(
             "related_entities") else {}
         self._cache: dict[str, EntityFacts | None] = {}
+        self._best: dict[str, tuple] = {}
 
     def _has(self, table: str) -> bool:
         return bool(self.con.execute(
@@ -194,6 +204,11 @@ class KGView:
 
     def best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
         """The entity's type with templates that covers most of its facts."""
+        if e.id not in self._best:
+            self._best[e.id] = self._best_type(e)
+        return self._best[e.id]
+
+    def _best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
         best, best_facts = None, []
         for t in e.types:
             facts = sorted((f for f in self.facts_by_type.get(t, ()) if self._has_fact(e, f)),
@@ -219,37 +234,50 @@ class Assembler:
         self.cfg = cfg
         self.name = config_name(cfg)
         self.dropped: list[tuple[str, str, str]] = []
+        self._parts: dict[str, list[str]] = {}
+        self._typo_words: dict[str, list] = {}
+        self._shapes: dict[str, list[tuple]] = {}
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[tuple[str, str | None]],
                rng: random.Random) -> list[list[PlannedTurn]]:
+        """The entity's facts grouped into blocks asked together, in a random order."""
+        shapes = self._shapes.get(e.id)
+        if shapes is None:
+            shapes = self._shapes[e.id] = self._block_shapes(e, facts)
+        blocks = []
+        for members, qual_prop, stmts, quals in shapes:
+            block = [PlannedTurn(e.id, p, None, 0) for p in members]
+            if stmts:
+                # a marriage and its dates: one statement, its qualifiers right after
+                i = stmts[int(rng.random() * len(stmts))]
+                block += [PlannedTurn(e.id, qual_prop, q, i) for q in quals
+                          if q in e.properties[qual_prop][i].qualifiers]
+            blocks.append(block)
+        rng.shuffle(blocks)
+        return blocks
+
+    def _block_shapes(self, e: EntityFacts, facts: list[tuple[str, str | None]]) -> list[tuple]:
+        """(main properties, qualified property, its statements with qualifiers, qualifiers)."""
         mains = [p for p, q in facts if q is None]
         quals: dict[str, list[str]] = defaultdict(list)
         for p, q in facts:
             if q is not None:
                 quals[p].append(q)
         used: set[str] = set()
-        blocks: list[list[PlannedTurn]] = []
+        shapes: list[tuple] = []
         for group in GROUPS:
             members = [p for p in group if p in mains]
             if len(members) > 1:
-                blocks.append([PlannedTurn(e.id, p, None, 0) for p in members])
+                shapes.append((members, None, [], []))
                 used.update(members)
         for p in mains:
             if p in used:
                 continue
-            block = [PlannedTurn(e.id, p, None, 0)]
-            if quals.get(p):
-                # a marriage and its dates: one statement, its qualifiers right after
-                stmts = [i for i, s in enumerate(e.properties[p])
-                         if any(q in s.qualifiers for q in quals[p])]
-                if stmts:
-                    i = rng.choice(stmts)
-                    block += [PlannedTurn(e.id, p, q, i) for q in sorted(quals[p])
-                              if q in e.properties[p][i].qualifiers]
-            blocks.append(block)
-        rng.shuffle(blocks)
-        return blocks
+            stmts = [i for i, st in enumerate(e.properties[p])
+                     if any(q in st.qualifiers for q in quals.get(p, ()))]
+            shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
+        return shapes
 
     def plan(self, e: EntityFacts, facts: list, turns: int, rng: random.Random) -> list[PlannedTurn]:
         chosen: list[PlannedTurn] = []
@@ -277,23 +305,23 @@ class Assembler:
             return (phrase, phrase, phrase + "'s")
         return ("it", "it", "its")
 
-    def fill(self, template: str, e: EntityFacts, type_id: str,
-             value: str | None) -> tuple[str, list[tuple[int, int]]]:
-        """Slot-fill a template; also return the spans of filled-in KG text (typo-protected)."""
+    def fill(self, template: str, e: EntityFacts, type_id: str, value: str | None) -> str:
+        """Slot-fill a template (split into literal text and placeholders once, then cached)."""
         he, him, his = self.references(e, type_id)
-        subject = f"[{self.view.type_labels[type_id]}]"
-        slots = {subject: e.label, "[he]": he, "[him]": him, "[his]": his, "[a]": value or ""}
-        out, spans, pos = [], [], 0
-        for m in re.finditer(r"\[[^\[\]]+\]", template):
-            out.append(template[pos:m.start()])
-            filled = slots.get(m.group(), m.group())
-            start = sum(len(x) for x in out)
-            out.append(filled)
-            if m.group() in (subject, "[a]"):
-                spans.append((start, start + len(filled)))
-            pos = m.end()
-        out.append(template[pos:])
-        return "".join(out), spans
+        slots = {f"[{self.view.type_labels[type_id]}]": e.label, "[he]": he, "[him]": him,
+                 "[his]": his, "[a]": value or ""}
+        parts = self._parts.get(template)
+        if parts is None:
+            parts = self._parts[template] = re.split(r"(\[[^\[\]]+\])", template)
+        return "".join(slots.get(p, p) if i % 2 else p for i, p in enumerate(parts))
+
+    def typo_words(self, template: str) -> list:
+        """Content words of a template, outside its placeholders (cached per template)."""
+        words = self._typo_words.get(template)
+        if words is None:
+            spans = [m.span() for m in re.finditer(r"\[[^\[\]]+\]", template)]
+            words = self._typo_words[template] = content_words(template, spans)
+        return words
 
     def answer(self, e: EntityFacts, t: PlannedTurn) -> tuple[list[str], list[str | None], str | None, str]:
         stmts = e.properties[t.property_id]
@@ -337,11 +365,11 @@ class Assembler:
         if not turns:
             self.dropped.append((entity_id, "no turn could be realised", ""))
             return None
-        fact_set = hashlib.sha256(json.dumps(
-            [(t["subject_id"], t["property_id"], t["qualifier_property_id"], t["statement_id"])
-             for t in turns]).encode()).hexdigest()[:16]
-        conv_id = hashlib.sha256(json.dumps(
-            [self.name, cfg.seed, entity_id, index, fact_set]).encode()).hexdigest()[:16]
+        fact_set = hashlib.sha256("\x1e".join(
+            f"{t['subject_id']}\x1f{t['property_id']}\x1f{t['qualifier_property_id']}\x1f"
+            f"{t['statement_id']}" for t in turns).encode()).hexdigest()[:16]
+        conv_id = hashlib.sha256(f"{self.name}\x1f{cfg.seed}\x1f{entity_id}\x1f{index}\x1f"
+                                 f"{fact_set}".encode()).hexdigest()[:16]
         return {
             "conversation_id": conv_id, "config_name": self.name, "seed": cfg.seed,
             "entity_id": e.id, "entity_label": e.label, "entity_type": type_id,
@@ -361,20 +389,20 @@ class Assembler:
                 phen = "deixis_disfluencies" if deixis else "disfluencies"
         else:
             phen = "deixis" if deixis else "original"
-        options = list(self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, phen), []))
+        options = self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, phen), [])
         answer, answer_ids, value, statement_id = self.answer(e, pt)
-        rng.shuffle(options)
-        for tid, template, writer in options:
-            question, spans = self.fill(template, e, type_id, value)
+        first = rng.randrange(len(options)) if options else 0
+        for tid, template, writer in options[first:] + options[:first]:
+            question = self.fill(template, e, type_id, value)
             if any(_contains(question, a) for a in answer):
                 continue  # the question must not give its answer away
             before_typo = None
             out_phen = phen
             if cfg.interaction == "text" and cfg.typos:
-                typo_rng = random.Random(_seed("typo", cfg.seed, tid, question))
-                typoed, edit = add_typo(question, typo_rng, spans)
+                # the edit lands on a template word, never on text filled in from the KG
+                typoed, edit = typo_in(template, self.typo_words(template), rng)
                 if edit is not None:
-                    before_typo, question = question, typoed
+                    before_typo, question = question, self.fill(typoed, e, type_id, value)
                     out_phen = "deixis_typos" if deixis else "typos"
             if cfg.interaction == "voice":
                 question = question[0].upper() + question[1:]

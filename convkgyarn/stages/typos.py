@@ -28,15 +28,18 @@ class Typo:
 
 @cache
 def _neighbours() -> dict[str, list[str]]:
-    import os
+    """nlpaug's English QWERTY map, read from its resource file (importing nlpaug itself
+    would pull in pandas and more, seconds of start-up for one table)."""
+    import importlib.util
+    import json
+    from pathlib import Path
 
-    import nlpaug
-    from nlpaug.model.char import Keyboard
-
-    path = os.path.join(os.path.dirname(nlpaug.__file__), "res", "char", "keyboard", "en.json")
-    model = Keyboard(special_char=False, numeric=False, upper_case=False, lang="en",
-                     model_path=path).model
-    return {k: [c for c in v if c.isalpha() and c.islower()] for k, v in model.items()
+    spec = importlib.util.find_spec("nlpaug")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("nlpaug is not installed: it provides the QWERTY neighbour map")
+    path = Path(spec.origin).parent / "res" / "char" / "keyboard" / "en.json"
+    model = json.loads(path.read_text(encoding="utf-8"))
+    return {k: [c for c in v if c.isalpha() and c.islower() and c != k] for k, v in model.items()
             if k.isalpha() and k.islower()}
 
 
@@ -55,14 +58,17 @@ def content_words(text: str, protected: list[tuple[int, int]] = ()) -> list[re.M
 def add_typo(text: str, rng: random.Random,
              protected: list[tuple[int, int]] = ()) -> tuple[str, Typo | None]:
     """Return the text with exactly one typo, or unchanged (None) if no content word exists."""
-    words = content_words(text, protected)
+    return typo_in(text, content_words(text, protected), rng)
+
+
+def typo_in(text: str, words: list[re.Match], rng: random.Random) -> tuple[str, Typo | None]:
+    """One typo in one of the given content words of ``text`` (see ``content_words``)."""
     if not words:
         return text, None
-    word = rng.choice(words)
-    ops = list(OPERATIONS)
-    rng.shuffle(ops)
+    word = words[int(rng.random() * len(words))]
+    first = int(rng.random() * len(OPERATIONS))
     w, start = word.group(), word.start()
-    for op in ops:
+    for op in OPERATIONS[first:] + OPERATIONS[:first]:
         if op == "delete":
             i = rng.randrange(1, len(w))  # keep the first letter: the word stays recognisable
             return text[:start + i] + text[start + i + 1:], Typo(op, w, start + i)

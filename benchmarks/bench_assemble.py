@@ -1,0 +1,58 @@
+"""Assembly benchmark: 100,000 five-turn conversations from ready templates, written to
+DuckDB and exported as JSONL, on the bundled sample. Target: at most 30 s in all."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from convkgyarn.config import (  # noqa: E402
+    BUNDLED_SAMPLE, GenerateConfig, LLMConfig, LoadConfig, PredicatesConfig, TemplatesConfig)
+from convkgyarn.export import records, write_jsonl  # noqa: E402
+from convkgyarn.kg.load import LoadStage  # noqa: E402
+from convkgyarn.llm import new_meter  # noqa: E402
+from convkgyarn.stages.assemble import AssembleConversations  # noqa: E402
+from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates  # noqa: E402
+from convkgyarn.stages.templates import GenerateTemplates  # noqa: E402
+from convkgyarn.store import connect  # noqa: E402
+
+WORK = REPO / "benchmarks" / ".work"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--conversations", type=int, default=100_000)
+    args = ap.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    db = WORK / "assemble.duckdb"
+    db.unlink(missing_ok=True)
+    con = connect(db)
+    llm = LLMConfig()
+    LoadStage(con, LoadConfig(paths=[BUNDLED_SAMPLE])).run()
+    ExtractPredicates(con, PredicatesConfig()).run()
+    SelectPredicates(con, PredicatesConfig(), llm, new_meter(llm)).run()
+    GenerateTemplates(con, TemplatesConfig(), llm, new_meter(llm)).run()
+    for cfg in (GenerateConfig(interaction="voice", deixis=True, disfluency=True),
+                GenerateConfig(interaction="text", deixis=True, typos=True)):
+        cfg = cfg.model_copy(update={"conversations": args.conversations, "turns": 5})
+        t0 = time.perf_counter()
+        stage = AssembleConversations(con, cfg)
+        report = stage.run()
+        t1 = time.perf_counter()
+        recs = records(con, [stage.run_id])
+        out = write_jsonl(recs, WORK / "bench-conversations.jsonl")
+        t2 = time.perf_counter()
+        n, turns = report.stats["conversations"], report.stats["turns"]
+        print(f"{stage.config_name}: {n:,} conversations, {turns:,} turns: assembly + DuckDB "
+              f"write {t1 - t0:.1f}s, JSONL export {t2 - t1:.1f}s ({out.stat().st_size / 1e6:.0f} "
+              f"MB); total {t2 - t0:.1f}s = {n / (t2 - t0):,.0f} conversations/s (target: 100,000 "
+              f"in <= 30 s)")
+
+
+if __name__ == "__main__":
+    main()
