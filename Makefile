@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 DB ?= outputs/convkgyarn.duckdb
+CODEX_MINUTES ?= 20
 STAMP := $(VENV)/.installed
 LIVE_STAMP := $(VENV)/.installed-live
 # llama.cpp for the real-model tests: portable CPU flags (a native build can crash on
@@ -39,6 +40,10 @@ test: $(STAMP) $(LIVE_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ingest.py
+	$(BIN)/python benchmarks/bench_llm.py
+	$(BIN)/python benchmarks/bench_templates.py
+	$(BIN)/python benchmarks/bench_assemble.py
+	$(BIN)/python benchmarks/bench_codex.py --minutes $(CODEX_MINUTES)
 
 sample:
 	$(PYTHON) wikidata/build_sample.py

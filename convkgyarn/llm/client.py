@@ -193,27 +193,33 @@ class ResponseCache:
         con.execute(CACHE_SCHEMA)
         self._con = con
         self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        """One cursor per thread, made once: creating a cursor per call costs milliseconds."""
+        cur = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self._local.cursor = self._con.cursor()
+        return cur
 
     def get(self, key: str) -> str | None:
         with self._lock:
-            row = self._con.cursor().execute(
+            row = self._cursor().execute(
                 "SELECT response FROM llm_cache WHERE key = ? LIMIT 1", [key]).fetchone()
         return row[0] if row else None
 
     def put(self, key: str, stage: str, model: str, prompt_hash: str, request: dict,
             response: str, prompt_tokens: int, completion_tokens: int, latency: float) -> None:
         with self._lock:
-            cur = self._con.cursor()
-            if cur.execute("SELECT 1 FROM llm_cache WHERE key = ?", [key]).fetchone():
-                return
-            cur.execute(
-                "INSERT INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self._cursor().execute(
+                "INSERT INTO llm_cache SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM llm_cache WHERE key = ?)",
                 [key, stage, model, prompt_hash, json.dumps(request, ensure_ascii=False),
-                 response, prompt_tokens, completion_tokens, latency, _now()])
+                 response, prompt_tokens, completion_tokens, latency, _now(), key])
 
     def fail(self, key: str, stage: str, model: str, reason: str, raw: str | None) -> None:
         with self._lock:
-            self._con.cursor().execute(
+            self._cursor().execute(
                 "INSERT INTO llm_failures VALUES (?, ?, ?, ?, ?, ?)",
                 [key, stage, model, reason, raw, _now()])
 

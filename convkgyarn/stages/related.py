@@ -44,6 +44,7 @@ class TrainResult:
     epochs: int
     seconds: float
     final_loss: float
+    model: Any = None  # the trained torch module, for scoring (benchmarks)
 
 
 def train_complex(triples: np.ndarray, n_entities: int, n_relations: int, rank: int = 64,
@@ -87,7 +88,7 @@ def train_complex(triples: np.ndarray, n_entities: int, n_relations: int, rank: 
             break
     with torch.no_grad():
         vectors = torch.cat([model.ent_re.weight, model.ent_im.weight], 1).numpy().copy()
-    return TrainResult(vectors, epoch, time.perf_counter() - start, loss_value)
+    return TrainResult(vectors, epoch, time.perf_counter() - start, loss_value, model)
 
 
 def _complex_module():
