@@ -241,3 +241,12 @@ def test_environment_then_file_then_cli_build_the_endpoint(tmp_path):
 
 def test_lenient_json_parsing():
     assert parse_json_reply('```json\n{"a": "x\ny"}\n```') == {"a": "x\ny"}
+
+
+def test_logit_bias_is_skipped_with_a_note_for_servers_without_known_token_ids(db, server,
+                                                                                caplog):
+    server.handler = lambda body, n: Reply(content="x")
+    client, _ = client_for(db, make_config(server))
+    client.run([LLMRequest([{"role": "user", "content": "q"}], bias_words=("who", "what"))])
+    assert "logit_bias" not in server.requests[-1]
+    assert any("logit_bias skipped" in r.message for r in caplog.records)

@@ -74,3 +74,34 @@ def test_pbg_tsv_loads_only_wanted_entities(tmp_path):
                    "<http://www.wikidata.org/entity/Q1>\t0.3\t0.4\n")
     ids, vecs = load_pbg_tsv(tsv, {"Q76"})
     assert ids == ["Q76"] and vecs.shape == (1, 2)
+
+
+def test_selection_and_related_run_from_the_cli_on_real_entities(shared_data, tmp_path):
+    from typer.testing import CliRunner
+
+    from convkgyarn.cli import app
+
+    db = str(tmp_path / "real.duckdb")
+    runner = CliRunner()
+    steps = [
+        ["kg", "load", str(shared_data / "wikidata" / "entities-635.ndjson.bz2"), "--labels",
+         str(shared_data / "labels" / "preferred-labels-en.json")],
+        ["predicates", "extract"], ["predicates", "select"],
+        ["related", "build", "--min-sitelinks", "10", "--out", str(tmp_path / "emb")],
+        ["predicates", "show", "Q5"], ["related", "show"],
+    ]
+    for args in steps:
+        r = runner.invoke(app, [*args, "--db", db])
+        assert r.exit_code == 0, (args, r.output)
+    from convkgyarn.store import connect
+
+    con = connect(db, read_only=True)
+    selected = {r[0] for r in con.execute(
+        "SELECT property_id FROM selected_predicates WHERE type_id = 'Q5'").fetchall()}
+    assert {"P569", "P106", "P27"} <= selected and "P214" not in selected  # VIAF: external id
+    pairs = con.execute("SELECT entity_id, related_id FROM related_entities").fetchall()
+    popular = {r[0] for r in con.execute(
+        "SELECT id FROM entities WHERE sitelinks >= 10 AND id IN (SELECT entity_id FROM "
+        "entity_types WHERE type_id = 'Q5') AND id IN (SELECT entity_id FROM statements "
+        "WHERE value_id LIKE 'Q%')").fetchall()}
+    assert pairs and {a for a, _ in pairs} == popular and all(a != b for a, b in pairs)
