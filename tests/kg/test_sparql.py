@@ -8,6 +8,7 @@ import json
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -32,7 +33,8 @@ def _port() -> int:
 
 @pytest.fixture(scope="module")
 def oxigraph(tmp_path_factory, sample_path):
-    binary = shutil.which("oxigraph")
+    beside = Path(sys.executable).parent / "oxigraph"  # the venv's bin may not be on PATH
+    binary = str(beside) if beside.exists() else shutil.which("oxigraph")
     if binary is None:
         pytest.fail("the oxigraph server binary (pip install oxigraph) is missing")
     tmp = tmp_path_factory.mktemp("oxigraph")

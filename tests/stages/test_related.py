@@ -87,7 +87,8 @@ def test_selection_and_related_run_from_the_cli_on_real_entities(shared_data, tm
         ["kg", "load", str(shared_data / "wikidata" / "entities-635.ndjson.bz2"), "--labels",
          str(shared_data / "labels" / "preferred-labels-en.json")],
         ["predicates", "extract"], ["predicates", "select"],
-        ["related", "build", "--min-sitelinks", "10", "--out", str(tmp_path / "emb")],
+        ["related", "build", "--min-sitelinks", "10", "--epochs", "10",
+         "--out", str(tmp_path / "emb")],
         ["predicates", "show", "Q5"], ["related", "show"],
     ]
     for args in steps:
