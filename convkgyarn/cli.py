@@ -359,7 +359,7 @@ def templates_generate(
         _usage(meter)
     s = report.stats
     console.print(f"{s['templates']} templates for {s['facts']} facts by {s['writer']} "
-                  f"({s['unchanged']} unchanged, {s['rejected'] if 'rejected' in s else 0} "
+                  f"({s['unchanged']} unchanged, {s['rejected']} "
                   f"rejected, {s['fallback_templates']} from the rules fallback)", highlight=False)
 
 

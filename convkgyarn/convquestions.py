@@ -11,7 +11,7 @@ import duckdb
 import pyarrow as pa
 
 from convkgyarn.stage import code_version
-from convkgyarn.stages.assemble import CONVERSATION_SCHEMA
+from convkgyarn.stages.assemble import CONVERSATION_SCHEMA, TURN_SCHEMA, clear_run
 from convkgyarn.store import insert_arrow
 
 _QID = re.compile(r"wikidata\.org/(?:wiki|entity)/(Q\d+)")
@@ -65,21 +65,12 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
                           "statement_id": None, "phenomenon": "original", "template_id": None,
                           "writer": "convquestions"})
     con.execute("BEGIN")
-    con.execute("DELETE FROM turns WHERE conversation_id IN (SELECT conversation_id FROM "
-                "conversations WHERE run_id = ?)", [run_id])
-    con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
-    con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
+    clear_run(con, run_id)
     con.execute("INSERT INTO generation_runs VALUES (?, ?, ?, 0, NULL, ?, '{}', ?, now())",
                 [run_id, CONFIG_NAME, json.dumps({"source": str(path)}), code_version(),
                  len(convs)])
     if convs:
         insert_arrow(con, "conversations", pa.Table.from_pylist(convs))
-        insert_arrow(con, "turns", pa.Table.from_pylist(turns, schema=pa.schema([
-            ("conversation_id", pa.string()), ("turn", pa.int32()), ("question", pa.string()),
-            ("question_before_typo", pa.string()), ("answer", pa.list_(pa.string())),
-            ("answer_ids", pa.list_(pa.string())), ("subject_id", pa.string()),
-            ("property_id", pa.string()), ("qualifier_property_id", pa.string()),
-            ("statement_id", pa.string()), ("phenomenon", pa.string()),
-            ("template_id", pa.string()), ("writer", pa.string())])))
+        insert_arrow(con, "turns", pa.Table.from_pylist(turns, schema=TURN_SCHEMA))
     con.execute("COMMIT")
     return run_id, len(convs)

@@ -53,6 +53,23 @@ CREATE TABLE IF NOT EXISTS related_entities (
 );
 """
 
+TURN_SCHEMA = pa.schema([
+    ("conversation_id", pa.string()), ("turn", pa.int32()), ("question", pa.string()),
+    ("question_before_typo", pa.string()), ("answer", pa.list_(pa.string())),
+    ("answer_ids", pa.list_(pa.string())), ("subject_id", pa.string()),
+    ("property_id", pa.string()), ("qualifier_property_id", pa.string()),
+    ("statement_id", pa.string()), ("phenomenon", pa.string()), ("template_id", pa.string()),
+    ("writer", pa.string())])
+
+
+def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
+    """Remove a generation run's rows (inside the caller's transaction), before rewriting it."""
+    con.execute("DELETE FROM turns WHERE conversation_id IN "
+                "(SELECT conversation_id FROM conversations WHERE run_id = ?)", [run_id])
+    con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
+    con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
+
+
 GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her")}
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P580", "P582"), ("P577", "P2047"))
@@ -490,10 +507,7 @@ class AssembleConversations(Stage):
     def store(self, convs: list[dict]) -> None:
         con, run_id = self.con, self.run_id
         con.execute("BEGIN")
-        con.execute("DELETE FROM turns WHERE conversation_id IN "
-                    "(SELECT conversation_id FROM conversations WHERE run_id = ?)", [run_id])
-        con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
-        con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
+        clear_run(con, run_id)
         dump_date = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
                                 ).fetchone()[0]
         writers = dict(con.execute(
@@ -510,19 +524,9 @@ class AssembleConversations(Stage):
             data = {c: [x[c] for x in convs] for c in conv_cols}
             data["run_id"] = [run_id] * len(convs)
             insert_arrow(con, "conversations", pa.table(data))
-            turn_cols = ["turn", "question", "question_before_typo", "answer", "answer_ids",
-                         "subject_id", "property_id", "qualifier_property_id", "statement_id",
-                         "phenomenon", "template_id", "writer"]
             rows = [(c["conversation_id"], t) for c in convs for t in c["turns"]]
             tdata = {"conversation_id": [r[0] for r in rows]}
-            for col in turn_cols:
+            for col in TURN_SCHEMA.names[1:]:
                 tdata[col] = [r[1][col] for r in rows]
-            insert_arrow(con, "turns", pa.table(tdata, schema=pa.schema([
-                ("conversation_id", pa.string()), ("turn", pa.int32()),
-                ("question", pa.string()), ("question_before_typo", pa.string()),
-                ("answer", pa.list_(pa.string())), ("answer_ids", pa.list_(pa.string())),
-                ("subject_id", pa.string()), ("property_id", pa.string()),
-                ("qualifier_property_id", pa.string()), ("statement_id", pa.string()),
-                ("phenomenon", pa.string()), ("template_id", pa.string()),
-                ("writer", pa.string())])))
+            insert_arrow(con, "turns", pa.table(tdata, schema=TURN_SCHEMA))
         con.execute("COMMIT")

@@ -277,7 +277,7 @@ class GenerateTemplates(Stage):
 
     def process(self) -> dict[str, Any]:
         stats: dict[str, Any] = {"writer": self.writer, "facts": 0, "unchanged": 0,
-                                 "templates": 0, "rejected": 0, "fallback_templates": 0,
+                                 "templates": 0, "fallback_templates": 0,
                                  "accepted_first_try": 0, "llm_variants": 0}
         existing = dict(((r[0], r[1], r[2], r[3]), r[4]) for r in self.con.execute(
             "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), interaction, "
@@ -299,6 +299,8 @@ class GenerateTemplates(Stage):
                 continue
             for fact, (variants, writers) in written.items():
                 self._store(fact, interaction, variants, writers, stats)
+        stats["rejected"] = self.con.execute(
+            "SELECT count(*) FROM template_rejects WHERE run_id = ?", [self.run_id]).fetchone()[0]
         return stats
 
     # LLM path: five facts a call, bounded re-asks for rejected variants, rules fallback.
