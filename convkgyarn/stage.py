@@ -56,6 +56,7 @@ class Stage(ABC):
     def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> None:
         self.con = con
         self.run_id = run_id or new_run_id()
+        self._dropped: list[tuple[str, str, str]] = []
 
     @abstractmethod
     def process(self) -> dict[str, Any]:
@@ -64,7 +65,10 @@ class Stage(ABC):
     def run(self) -> StageReport:
         started = datetime.now(timezone.utc)
         t0 = time.perf_counter()
-        stats = self.process()
+        try:
+            stats = self.process()
+        finally:
+            self._flush_dropped()
         seconds = time.perf_counter() - t0
         self.con.execute(
             "INSERT INTO stage_runs VALUES (?, ?, ?, ?, ?, ?)",
@@ -75,8 +79,19 @@ class Stage(ABC):
         return StageReport(self.name, seconds, stats)
 
     def drop(self, item: str, reason: str, detail: str = "") -> None:
-        """Keep a dropped item with its reason."""
-        self.con.execute(
-            "INSERT INTO dropped VALUES (?, ?, ?, ?, ?)",
-            [self.run_id, self.name, item, reason, detail],
-        )
+        """Keep a dropped item with its reason (written in bulk when the stage ends)."""
+        self._dropped.append((item, reason, detail))
+
+    def _flush_dropped(self) -> None:
+        if not self._dropped:
+            return
+        import pyarrow as pa
+
+        from convkgyarn.store import insert_arrow
+
+        items, reasons, details = zip(*self._dropped)
+        # a cursor of its own: the stage's connection may hold a half-read result
+        insert_arrow(self.con.cursor(), "dropped", pa.table({
+            "run_id": [self.run_id] * len(items), "stage": [self.name] * len(items),
+            "item": list(items), "reason": list(reasons), "detail": list(details)}))
+        self._dropped.clear()
