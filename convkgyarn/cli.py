@@ -229,6 +229,14 @@ def _usage(meter) -> None:
     console.print(table)
 
 
+def _run_metered(meter, fn):
+    """Run ``fn`` through ``_run_llm``, then print the LLM usage whatever happened."""
+    try:
+        return _run_llm(fn)
+    finally:
+        _usage(meter)
+
+
 def _run_llm(fn):
     """Turn LLM-layer stops into clear one-line errors (the key is never printed)."""
     from convkgyarn.llm import BudgetExceeded, LLMFatalError
@@ -301,10 +309,7 @@ def predicates_select(
     stage = SelectPredicates(con, project.predicates, project.llm, meter, types=types)
     if stage.path == "rules":
         console.print("no LLM configured: selecting predicates with the built-in rules")
-    try:
-        report = _run_llm(stage.run)
-    finally:
-        _usage(meter)
+    report = _run_metered(meter, stage.run)
     s = report.stats
     console.print(f"{s['types']} types selected by {s['path']} ({s['unchanged']} unchanged): "
                   f"{s['selected']} predicates, {s['qualifiers']} qualifiers, "
@@ -353,10 +358,7 @@ def templates_generate(
     stage = GenerateTemplates(con, project.templates, project.llm, meter)
     if stage.writer == "rules":
         console.print("no LLM configured: templates come from the built-in rules writer")
-    try:
-        report = _run_llm(stage.run)
-    finally:
-        _usage(meter)
+    report = _run_metered(meter, stage.run)
     s = report.stats
     console.print(f"{s['templates']} templates for {s['facts']} facts by {s['writer']} "
                   f"({s['unchanged']} unchanged, {s['rejected']} "
@@ -705,10 +707,7 @@ def evaluate(
     if not cfg.models:
         cfg.models = [project.llm.stages.answerer.model]
     meter = new_meter(project.llm)
-    try:
-        report = _run_llm(lambda: Evaluate(con, cfg, project.llm, meter, convs).run())
-    finally:
-        _usage(meter)
+    report = _run_metered(meter, lambda: Evaluate(con, cfg, project.llm, meter, convs).run())
     for model, s in report.stats["models"].items():
         console.print(f"{model}: {s}", highlight=False)
     console.print("write the report with `convkgyarn report`")
@@ -752,10 +751,7 @@ def rate(
     con = connect(project.db)
     convs = _select_conversations(con, configs)[:limit]
     meter = new_meter(project.llm)
-    try:
-        r = _run_llm(lambda: RateConversations(con, project.llm, meter, convs).run())
-    finally:
-        _usage(meter)
+    r = _run_metered(meter, lambda: RateConversations(con, project.llm, meter, convs).run())
     console.print(f"rated {r.stats['rated']} of {r.stats['conversations']} conversations")
 
 
