@@ -83,6 +83,25 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> I
             yield fut.result()
 
 
+def clear_file(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
+    """Remove every row a source (file or SPARQL query) loaded, before loading it again."""
+    for table in KG_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
+    con.execute("DELETE FROM load_files WHERE file_id = ?", [file_id])
+
+
+def keep_last_copies(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
+    """Last load wins: drop older copies of the entities and properties this source loaded."""
+    for table, col in (("entities", "id"), ("entity_types", "entity_id"),
+                       ("statements", "entity_id"), ("qualifiers", "entity_id")):
+        con.execute(
+            f"DELETE FROM {table} WHERE file_id <> ? AND {col} IN "
+            "(SELECT id FROM entities WHERE file_id = ?)", [file_id, file_id])
+    con.execute(
+        "DELETE FROM properties WHERE file_id <> ? AND id IN "
+        "(SELECT id FROM properties WHERE file_id = ?)", [file_id, file_id])
+
+
 def _dump_date(max_modified: str | None, path: Path) -> str | None:
     if max_modified:
         return max_modified[:10]
@@ -136,9 +155,7 @@ class LoadStage(Stage):
         else:
             file_id = con.execute("SELECT coalesce(max(file_id), 0) + 1 FROM load_files").fetchone()[0]
         con.execute("BEGIN")
-        for table in KG_TABLES:
-            con.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
-        con.execute("DELETE FROM load_files WHERE file_id = ?", [file_id])
+        clear_file(con, file_id)
         con.execute(
             "INSERT INTO load_files (file_id, path, fingerprint, status, started_at, code_version)"
             " VALUES (?, ?, ?, 'loading', ?, ?)",
@@ -195,15 +212,7 @@ class LoadStage(Stage):
                     f"DELETE FROM {table} t WHERE file_id = ? AND line_no < "
                     f"(SELECT max(line_no) FROM entities e WHERE e.file_id = ? AND e.id = t.{col})",
                     [file_id, file_id])
-        # Last load wins: drop older copies of entities this file just loaded.
-        for table, col in (("entities", "id"), ("entity_types", "entity_id"),
-                           ("statements", "entity_id"), ("qualifiers", "entity_id")):
-            con.execute(
-                f"DELETE FROM {table} WHERE file_id <> ? AND {col} IN "
-                "(SELECT id FROM entities WHERE file_id = ?)", [file_id, file_id])
-        con.execute(
-            "DELETE FROM properties WHERE file_id <> ? AND id IN "
-            "(SELECT id FROM properties WHERE file_id = ?)", [file_id, file_id])
+        keep_last_copies(con, file_id)
         con.execute(
             "UPDATE load_files SET status = 'done', finished_at = ?, lines = ?, bytes = ?, "
             "entities = ?, rejects = ?, skipped = ?, dump_date = ? WHERE file_id = ?",

@@ -28,8 +28,9 @@ from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import SparqlConfig
 from convkgyarn.kg.extract import parse_lines
+from convkgyarn.kg.load import clear_file, keep_last_copies
 from convkgyarn.stage import Stage, code_version
-from convkgyarn.store import KG_TABLES, insert_arrow
+from convkgyarn.store import insert_arrow
 
 log = logging.getLogger("convkgyarn.sparql")
 WD = "http://www.wikidata.org/entity/"
@@ -364,15 +365,10 @@ class SparqlLoad(Stage):
         batch = parse_lines(lines, 1, file_id, key)
         con.execute("BEGIN")
         try:
-            for table in KG_TABLES:
-                con.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
-            con.execute("DELETE FROM load_files WHERE file_id = ?", [file_id])
+            clear_file(con, file_id)
             for table, data in batch.to_arrow().items():
                 insert_arrow(con, table, data)
-            for table, col in (("entities", "id"), ("entity_types", "entity_id"),
-                               ("statements", "entity_id"), ("qualifiers", "entity_id")):
-                con.execute(f"DELETE FROM {table} WHERE file_id <> ? AND {col} IN "
-                            "(SELECT id FROM entities WHERE file_id = ?)", [file_id, file_id])
+            keep_last_copies(con, file_id)
             con.execute("DELETE FROM extra_labels WHERE source = ?", [key])
             if labels:
                 insert_arrow(con, "extra_labels", pa.table({
