@@ -27,6 +27,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.lexicon import THING_REFERENCES
 from convkgyarn.stages.predicates import type_label
+from convkgyarn.stages.related import EMBEDDING_SCHEMA
 from convkgyarn.stages.templates import TEMPLATES_SCHEMA
 from convkgyarn.stages.typos import content_words, typo_in
 from convkgyarn.store import insert_arrow
@@ -47,9 +48,6 @@ CREATE TABLE IF NOT EXISTS turns (
     answer VARCHAR[], answer_ids VARCHAR[], subject_id VARCHAR, property_id VARCHAR,
     qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
     template_id VARCHAR, writer VARCHAR
-);
-CREATE TABLE IF NOT EXISTS related_entities (
-    entity_id VARCHAR, related_id VARCHAR, score DOUBLE, method VARCHAR, run_id VARCHAR
 );
 """
 
@@ -140,6 +138,7 @@ class KGView:
     def __init__(self, con: duckdb.DuckDBPyConnection, interaction: str) -> None:
         self.con = con
         con.execute(TEMPLATES_SCHEMA)
+        con.execute(EMBEDDING_SCHEMA)  # related_entities may not have been built yet
         self.templates: dict[tuple, list[tuple[str, str, str]]] = defaultdict(list)
         for tid, type_id, pid, qid, phen, text, writer in con.execute(
                 "SELECT template_id, type_id, property_id, qualifier_property_id, phenomenon, "
@@ -152,15 +151,9 @@ class KGView:
             self.facts_by_type[type_id].add((pid, qid))
         self.type_labels = {t: type_label(con, t) for t in self.facts_by_type}
         self.related = dict(con.execute(
-            "SELECT entity_id, related_id FROM related_entities").fetchall()) if self._has(
-            "related_entities") else {}
+            "SELECT entity_id, related_id FROM related_entities").fetchall())
         self._cache: dict[str, EntityFacts | None] = {}
         self._best: dict[str, tuple] = {}
-
-    def _has(self, table: str) -> bool:
-        return bool(self.con.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
-            [table]).fetchone()[0])
 
     def candidates(self, types: list[str] | None) -> list[str]:
         wanted = list(self.facts_by_type) if not types else [t for t in types
