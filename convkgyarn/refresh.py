@@ -181,33 +181,33 @@ class Refresher:
         new_fp = hashlib.sha256(",".join(fingerprint(p) for p in self.paths).encode()
                                 ).hexdigest()[:32]
         con = connect(self.db)
-        con.execute(REFRESH_SCHEMA)
-        con.execute(CONVERSATION_SCHEMA)
-        pending = con.execute(
-            "SELECT refresh_id, diff FROM refresh_runs WHERE new_fingerprint = ? AND status = "
-            "'swapped' ORDER BY started_at DESC LIMIT 1", [new_fp]).fetchone()
-        if pending:
-            self.say("resuming a refresh that was stopped after the new snapshot was swapped in")
-            refresh_id, diff = pending[0], json.loads(pending[1])
-        else:
-            refresh_id = f"refresh-{new_fp[:12]}-{int(time.time())}"
-            diff = self._timed("load", lambda: self._stage_snapshot(con))
-            changed = any(v for k, v in diff.items())
-            self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
-            if not changed:
-                summary = self._summary(diff, {}, refresh_id)
-                con.execute("UPDATE refresh_runs SET status = 'nothing', summary = ?, "
-                            "finished_at = ? WHERE refresh_id = ?",
-                            [json.dumps(summary), _now(), refresh_id])
-                self.staging.unlink(missing_ok=True)
-                return RefreshResult("nothing", diff, summary)
-        conversations = self._rebuild(con)
+        try:
+            con.execute(REFRESH_SCHEMA)
+            con.execute(CONVERSATION_SCHEMA)
+            pending = con.execute(
+                "SELECT refresh_id, diff FROM refresh_runs WHERE new_fingerprint = ? AND status "
+                "= 'swapped' ORDER BY started_at DESC LIMIT 1", [new_fp]).fetchone()
+            if pending:
+                self.say("resuming a refresh that was stopped after the new snapshot was "
+                         "swapped in")
+                refresh_id, diff = pending[0], json.loads(pending[1])
+            else:
+                refresh_id = f"refresh-{new_fp[:12]}-{int(time.time())}"
+                diff = self._timed("load", lambda: self._stage_snapshot(con))
+                changed = any(diff.values())
+                self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
+                if not changed:
+                    return self._finish(con, "nothing", diff, {}, refresh_id)
+            return self._finish(con, "done", diff, self._rebuild(con), refresh_id)
+        finally:
+            con.close()
+
+    def _finish(self, con, status: str, diff, conversations, refresh_id: str) -> RefreshResult:
         summary = self._summary(diff, conversations, refresh_id)
-        con.execute("UPDATE refresh_runs SET status = 'done', summary = ?, finished_at = ? "
-                    "WHERE refresh_id = ?", [json.dumps(summary), _now(), refresh_id])
-        con.close()
+        con.execute("UPDATE refresh_runs SET status = ?, summary = ?, finished_at = ? "
+                    "WHERE refresh_id = ?", [status, json.dumps(summary), _now(), refresh_id])
         self.staging.unlink(missing_ok=True)
-        return RefreshResult("done", diff, summary)
+        return RefreshResult(status, diff, summary)
 
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         staging = connect(self.staging)
