@@ -11,15 +11,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from convkgyarn.config import (  # noqa: E402
-    BUNDLED_SAMPLE, GenerateConfig, LLMConfig, LoadConfig, PredicatesConfig, TemplatesConfig)
+from convkgyarn.config import GenerateConfig  # noqa: E402
 from convkgyarn.export import records, write_jsonl  # noqa: E402
-from convkgyarn.kg.load import LoadStage  # noqa: E402
-from convkgyarn.llm import new_meter  # noqa: E402
+from convkgyarn.resources import bundled_sample  # noqa: E402
 from convkgyarn.stages.assemble import AssembleConversations  # noqa: E402
-from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates  # noqa: E402
-from convkgyarn.stages.templates import GenerateTemplates  # noqa: E402
-from convkgyarn.store import connect  # noqa: E402
+from tests.helpers import project  # noqa: E402
 
 WORK = REPO / "benchmarks" / ".work"
 
@@ -31,17 +27,17 @@ def main() -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     db = WORK / "assemble.duckdb"
     db.unlink(missing_ok=True)
-    con = connect(db)
-    llm = LLMConfig()
-    LoadStage(con, LoadConfig(paths=[BUNDLED_SAMPLE])).run()
-    ExtractPredicates(con, PredicatesConfig()).run()
-    SelectPredicates(con, PredicatesConfig(), llm, new_meter(llm)).run()
-    GenerateTemplates(con, TemplatesConfig(), llm, new_meter(llm)).run()
+    p = project(db)
+    p.load([bundled_sample()], kind="sample")
+    p.extract_predicates()
+    p.select_predicates()
+    p.write_templates()
+    con = p.con
     for cfg in (GenerateConfig(interaction="voice", deixis=True, disfluency=True),
                 GenerateConfig(interaction="text", deixis=True, typos=True)):
         cfg = cfg.model_copy(update={"conversations": args.conversations, "turns": 5})
         t0 = time.perf_counter()
-        stage = AssembleConversations(con, cfg)
+        stage = AssembleConversations(p.ctx, cfg)
         report = stage.run()
         t1 = time.perf_counter()
         recs = records(con, [stage.run_id])

@@ -26,6 +26,7 @@ from convkgyarn.config import LoadConfig  # noqa: E402
 from convkgyarn.kg.load import LoadStage  # noqa: E402
 from convkgyarn.kg.values import render_value  # noqa: E402
 from convkgyarn.store import connect, insert_arrow  # noqa: E402
+from tests.helpers import context  # noqa: E402
 
 SOURCE = REPO.parent / "shared" / "data" / "wikidata" / "entities-635.ndjson.bz2"
 WORK = REPO / "benchmarks" / ".work"
@@ -70,7 +71,7 @@ def ours(path: Path, workers: int) -> tuple[float, int]:
     db.unlink(missing_ok=True)
     con = connect(db)
     t0 = time.perf_counter()
-    stage = LoadStage(con, LoadConfig(paths=[path], workers=workers))
+    stage = LoadStage(context(con), LoadConfig(paths=[path], workers=workers))
     stage.run()
     seconds = time.perf_counter() - t0
     n = con.execute("SELECT count(*) FROM entities").fetchone()[0]
@@ -192,7 +193,9 @@ def loader_peak_rss(dump: Path) -> float:
         "from convkgyarn.config import LoadConfig\n"
         "from convkgyarn.kg.load import LoadStage\n"
         "from convkgyarn.store import connect\n"
-        f"LoadStage(connect(Path({str(db)!r})), LoadConfig(paths=[Path({str(dump)!r})])).run()\n"
+        "from tests.helpers import context\n"
+        f"LoadStage(context(connect(Path({str(db)!r}))), LoadConfig(paths=[Path({str(dump)!r})]))"
+        ".run()\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
         "print(int(hwm.split()[1]) / 1024)\n"
     )

@@ -6,7 +6,6 @@ in ten breaks a rule (names the subject in a deixis question, or forgets the fil
 
 from __future__ import annotations
 
-import re
 import sys
 import tempfile
 from collections import Counter
@@ -15,13 +14,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from convkgyarn.config import (  # noqa: E402
-    BUNDLED_SAMPLE, LLMConfig, LoadConfig, PredicatesConfig, TemplatesConfig)
-from convkgyarn.kg.load import LoadStage  # noqa: E402
-from convkgyarn.llm import new_meter  # noqa: E402
-from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates  # noqa: E402
+from convkgyarn.resources import bundled_sample  # noqa: E402
 from convkgyarn.stages.templates import GenerateTemplates  # noqa: E402
-from convkgyarn.store import connect  # noqa: E402
+from tests.helpers import context, llm, project  # noqa: E402
+from tests.llm.prompts import is_text_prompt, template_facts  # noqa: E402
 from tests.llm.scripted_server import Reply, ScriptedServer, last_user_message  # noqa: E402
 
 import json  # noqa: E402
@@ -32,11 +28,10 @@ tokens_by_type: Counter = Counter()
 
 def templater(body, n):
     prompt = last_user_message(body)
-    facts = re.findall(r"^(\d+)\. \((\[[^\]]+\]), ([^,\n]+), (?:([^,\n]+), )?",
-                       prompt.split("Now the facts:")[1], re.M)
-    text = "search-engine" in prompt[:80]
+    text = is_text_prompt(prompt)
     out, k = {}, 0
-    for num, subj, prop, qual in facts:
+    for fact in template_facts(prompt):
+        num, subj, prop, qual = str(fact["n"]), fact["subject"], fact["property"], "qualifier" in fact
         a = " [a]" if qual else ""
         def bad(i, good, broken):
             nonlocal k
@@ -52,7 +47,7 @@ def templater(body, n):
             turn["deixis_disfluencies"] = [f"uh, {prop} of [him]{a} {i}" for i in range(3)]
         out[num] = turn
     reply = json.dumps(out)
-    types = set(re.findall(r"\((\[[^\]]+\]),", prompt.split("Now the facts:")[1]))
+    types = {f["subject"] for f in template_facts(prompt)}
     for t in types:
         calls_by_type[t] += 1 / len(types)
         tokens_by_type[t] += (len(prompt) // 4 + len(reply) // 4) / len(types)
@@ -61,16 +56,15 @@ def templater(body, n):
 
 def main() -> None:
     tmp = Path(tempfile.mkdtemp())
-    con = connect(tmp / "t.duckdb")
-    LoadStage(con, LoadConfig(paths=[BUNDLED_SAMPLE])).run()
-    ExtractPredicates(con, PredicatesConfig()).run()
-    none = LLMConfig()
-    SelectPredicates(con, PredicatesConfig(), none, new_meter(none)).run()
+    p = project(tmp / "t.duckdb")
+    p.load([bundled_sample()], kind="sample")
+    p.extract_predicates()
+    p.select_predicates()
     with ScriptedServer(templater) as server:
-        llm = LLMConfig(base_url=server.base_url, api_key="k")
-        meter = new_meter(llm)
-        stats = GenerateTemplates(con, TemplatesConfig(), llm, meter).run().stats
-    u = meter.usage["templater"]
+        ctx = context(p.con, **llm(server))
+        stats = GenerateTemplates(ctx).run().stats
+    u = ctx.meter.usage["templater"]
+    p.close()
     print(f"facts: {stats['facts']}, LLM calls: {u.calls} ({u.prompt_tokens:,} prompt + "
           f"{u.completion_tokens:,} completion tokens), variants accepted on the first try: "
           f"{stats['accepted_first_try']}/{stats['llm_variants']} first-round variants "

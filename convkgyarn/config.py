@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import (
+    BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator)
+
+from convkgyarn.errors import UserError
 
 DEFAULT_DB = Path("outputs/convkgyarn.duckdb")
 CONFIG_FILE = Path("convkgyarn.toml")
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED_SAMPLE = PACKAGE_ROOT / "wikidata" / "sample-dump.json"
-BUNDLED_LABELS = PACKAGE_ROOT / "wikidata" / "extra-labels.json"
 
 
 class _Strict(BaseModel):
@@ -25,7 +25,9 @@ class LoadConfig(_Strict):
     paths: list[Path]
     workers: int = Field(1, ge=1, description="parser processes")
     force: bool = False
-    labels: Path | None = Field(None, description="JSON {id: label} for values outside the dump")
+    labels: list[Path] = Field(default_factory=list, description="JSON files of English labels "
+                               "for ids outside the dump: {id: label} or {id: {label, ...}}")
+    kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
     flush_bytes: int = Field(64 << 20, ge=1024, description="dump bytes per database commit")
 
@@ -114,6 +116,7 @@ class SparqlConfig(_Strict):
 
 
 class PredicatesConfig(_Strict):
+    types: list[str] = Field(default_factory=list, description="only these types (default all)")
     min_type_entities: int = Field(3, ge=1, description="types with fewer entities are skipped")
     min_share: float = Field(0.05, ge=0, le=1,
                              description="rules: a property used by a smaller share of the "
@@ -155,12 +158,69 @@ class GenerateConfig(_Strict):
     seed: int = 0
     same_facts: bool = True
 
+    @model_validator(mode="after")
+    def _options_fit_the_interaction(self) -> "GenerateConfig":
+        if self.interaction == "text" and self.disfluency:
+            raise ValueError("disfluency applies to voice conversations only "
+                             "(--disfluency with --interaction text)")
+        if self.interaction == "voice" and self.typos:
+            raise ValueError("typos apply to text conversations only "
+                             "(--typos with --interaction voice)")
+        return self
 
-class EvaluateConfig(_Strict):
+    @property
+    def name(self) -> str:
+        """The configuration's name: interaction and phenomena (voice-deixis-disfluency)."""
+        parts = [self.interaction]
+        parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
+                                  ("typos", self.typos), ("related", self.related)) if on]
+        return "-".join(parts)
+
+
+class ConversationSelection(_Strict):
+    """Which stored conversations a stage works on."""
+
+    config_names: list[str] = Field(default_factory=list, description="only these "
+                                    "configurations (default: every current one)")
+    runs: list[str] = Field(default_factory=list, description="these runs instead of the "
+                            "current run of each configuration")
+    limit: int | None = Field(None, ge=1, description="at most this many conversations")
+
+
+PAPER_PHENOMENA = (
+    {"interaction": "voice"}, {"interaction": "voice", "deixis": True},
+    {"interaction": "voice", "disfluency": True},
+    {"interaction": "voice", "deixis": True, "disfluency": True},
+    {"interaction": "text"}, {"interaction": "text", "deixis": True},
+    {"interaction": "text", "typos": True},
+    {"interaction": "text", "deixis": True, "typos": True},
+)
+
+
+def paper_configs(base: GenerateConfig) -> list[GenerateConfig]:
+    """The paper's eight configurations over the same facts, with ``base``'s sampling."""
+    phenomena = {"interaction": "voice", "deixis": False, "disfluency": False, "typos": False}
+    return [GenerateConfig.model_validate({**base.model_dump(), **phenomena, **c,
+                                           "same_facts": True}) for c in PAPER_PHENOMENA]
+
+
+class EvaluateConfig(ConversationSelection):
     models: list[str] = Field(default_factory=list, description="models under test "
                               "(default: the answerer stage's model)")
     bootstrap: int = Field(1000, ge=10, description="bootstrap resamples for 95% intervals")
     seed: int = 0
+
+
+class CompareConfig(_Strict):
+    ours: str = Field(description="our configuration to compare")
+    theirs_run: str = Field(description="the run of the reference conversations")
+    pairs: int = Field(50, ge=1)
+    seed: int = 0
+
+
+class RefreshConfig(_Strict):
+    max_shrink: float = Field(0.2, ge=0, le=1, description="refuse a new snapshot that removes "
+                              "more than this share of the entities (unless --allow-shrink)")
 
 
 class ProjectConfig(_Strict):
@@ -171,6 +231,7 @@ class ProjectConfig(_Strict):
     related: RelatedConfig = RelatedConfig()
     evaluate: EvaluateConfig = EvaluateConfig()
     generate: GenerateConfig = GenerateConfig()
+    refresh: RefreshConfig = RefreshConfig()
 
 
 def load_project_config(
@@ -181,6 +242,8 @@ def load_project_config(
     """Build the config: environment (OPENAI_BASE_URL / OPENAI_API_KEY), then the config file
     (``convkgyarn.toml``), then CLI overrides. The only place the environment is read."""
     data: dict[str, Any] = {}
+    if path is not None and not path.is_file():
+        raise ConfigError(f"{path}: no such config file")
     path = path or CONFIG_FILE
     if path.is_file():
         try:
@@ -204,8 +267,21 @@ def load_project_config(
     try:
         return ProjectConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{path if path.is_file() else 'configuration'}: {exc}") from exc
+        where = str(path) if path.is_file() else "options"
+        raise ConfigError(f"{where}: {describe_validation(exc)}") from None
 
 
-class ConfigError(Exception):
+def describe_validation(exc: ValidationError) -> str:
+    """One line naming each bad field: ``generate.turns: must be >= 1 (got 0)``."""
+    parts = []
+    for e in exc.errors()[:4]:
+        loc = ".".join(str(x) for x in e["loc"]) or "config"
+        msg = e["msg"].removeprefix("Value error, ")
+        got = f" (got {e['input']!r})" if "input" in e and not isinstance(
+            e["input"], (dict, list)) else ""
+        parts.append(f"{loc}: {msg}{got}")
+    return "; ".join(parts)
+
+
+class ConfigError(UserError):
     """A config file or option that does not validate; the message names the field."""

@@ -8,17 +8,16 @@ import re
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
+from convkgyarn.conversations import IMPORTED, RunRecord, store_run
+from convkgyarn.errors import UserError
 from convkgyarn.stage import code_version
-from convkgyarn.stages.assemble import CONVERSATION_SCHEMA, TURN_SCHEMA, clear_run
-from convkgyarn.store import insert_arrow
 
 _QID = re.compile(r"wikidata\.org/(?:wiki|entity)/(Q\d+)")
 CONFIG_NAME = "convquestions"
 
 
-class ImportError_(ValueError):
+class ImportError_(UserError):
     """A ConvQuestions file that does not have the expected shape; the message says where."""
 
 
@@ -30,10 +29,10 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
         raise ImportError_(f"{path}: not readable JSON ({exc})") from exc
     if not isinstance(data, list):
         raise ImportError_(f"{path}: expected a list of conversations")
-    con.execute(CONVERSATION_SCHEMA)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     run_id = f"convquestions-{digest}"
     convs, turns = [], []
+    seen: set[str] = set()
     for n, conv in enumerate(data):
         where = f"{path}: conversation {n}"
         try:
@@ -44,13 +43,21 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
         m = _QID.search(seed_url or "")
         seed = m.group(1) if m else seed_url
         cid = f"cq-{conv.get('conv_id', n)}"
-        convs.append({"conversation_id": cid, "run_id": run_id, "config_name": CONFIG_NAME,
+        if cid in seen:
+            raise ImportError_(f"{where}: conv_id {conv.get('conv_id')!r} appears twice")
+        seen.add(cid)
+        convs.append({"conversation_id": cid, "config_name": CONFIG_NAME,
                       "seed": 0, "entity_id": seed,
                       "entity_label": conv.get("seed_entity_text") or seed,
                       "entity_type": conv.get("domain"), "entity_types": [conv.get("domain")]
                       if conv.get("domain") else [], "related_entity_id": None,
                       "related_entity_label": None, "fact_set_id": None, "ordinal": n})
-        for k, q in enumerate(questions, start=1):
+        if not isinstance(questions, list) or not all(isinstance(q, dict) for q in questions):
+            raise ImportError_(f"{where}: 'questions' must be a list of objects")
+        # turns numbered 1..n in the file's turn order (a number stored twice would be ambiguous)
+        ordered = sorted(questions, key=lambda q: q.get("turn", 0)
+                         if isinstance(q.get("turn", 0), int) else 0)
+        for k, q in enumerate(ordered, start=1):
             if "question" not in q or "answer" not in q:
                 raise ImportError_(f"{where}, question {k}: needs 'question' and 'answer'")
             raw = [a.strip() for a in str(q["answer"]).split(";") if a.strip()]
@@ -58,19 +65,11 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
             texts = [t.strip() for t in str(q.get("answer_text") or "").split(";") if t.strip()]
             labels = texts if len(texts) == len(raw) else [
                 (texts[0] if texts and len(raw) == 1 else (i or a)) for a, i in zip(raw, ids)]
-            turns.append({"conversation_id": cid, "turn": int(q.get("turn", k - 1)) + 1
-                          if "turn" in q else k, "question": q["question"],
+            turns.append({"conversation_id": cid, "turn": k, "question": q["question"],
                           "question_before_typo": None, "answer": labels, "answer_ids": ids,
                           "subject_id": seed, "property_id": None, "qualifier_property_id": None,
                           "statement_id": None, "phenomenon": "original", "template_id": None,
                           "writer": "convquestions"})
-    con.execute("BEGIN")
-    clear_run(con, run_id)
-    con.execute("INSERT INTO generation_runs VALUES (?, ?, ?, 0, NULL, ?, '{}', ?, now())",
-                [run_id, CONFIG_NAME, json.dumps({"source": str(path)}), code_version(),
-                 len(convs)])
-    if convs:
-        insert_arrow(con, "conversations", pa.Table.from_pylist(convs))
-        insert_arrow(con, "turns", pa.Table.from_pylist(turns, schema=TURN_SCHEMA))
-    con.execute("COMMIT")
+    store_run(con, RunRecord(run_id, CONFIG_NAME, {"source": str(path)}, 0, source=IMPORTED,
+                             code_version=code_version()), convs, turns)
     return run_id, len(convs)

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +24,22 @@ TURN_FIELDS = ("turn", "question", "answer", "answer_ids", "subject_id", "proper
                "qualifier_property_id", "phenomenon", "template_id", "question_before_typo")
 
 
-def latest_runs(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The most recent generation run of each configuration."""
-    return [r[0] for r in con.execute(
-        "SELECT arg_max(run_id, created_at) FROM generation_runs GROUP BY config_name "
-        "ORDER BY config_name").fetchall()]
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` that replaces it only when the block completes: an
+    interrupted export leaves the previous file (or folder) whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent)) / path.name
+    try:
+        yield tmp
+        if path.is_dir() and not path.is_symlink():
+            old = tmp.parent / (path.name + ".old")
+            os.replace(path, old)
+            os.replace(tmp, path)
+        else:
+            os.replace(tmp, path)
+    finally:
+        shutil.rmtree(tmp.parent, ignore_errors=True)
 
 
 def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
@@ -36,19 +52,19 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
     template_info = {r[0]: {"writer": r[1], "model": r[2], "prompt_hash": r[3]}
                      for r in con.execute("SELECT template_id, writer, model, prompt_hash "
                                           "FROM templates").fetchall()}
-    turns: dict[str, list[dict]] = {}
+    turns: dict[tuple[str, str], list[dict]] = {}
     for row in con.execute(
-            f"SELECT t.conversation_id, {', '.join('t.' + f for f in TURN_FIELDS)} FROM turns t "
-            "JOIN conversations c USING (conversation_id) WHERE list_contains(?, c.run_id) "
-            "ORDER BY t.conversation_id, t.turn", [runs]).fetchall():
-        turns.setdefault(row[0], []).append(dict(zip(TURN_FIELDS, row[1:])))
+            f"SELECT t.run_id, t.conversation_id, {', '.join('t.' + f for f in TURN_FIELDS)} "
+            "FROM turns t WHERE list_contains(?, t.run_id) "
+            "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
+        turns.setdefault((row[0], row[1]), []).append(dict(zip(TURN_FIELDS, row[2:])))
     out = []
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
             "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
             "related_entity_id, related_entity_label, entity_type FROM conversations "
             "WHERE list_contains(?, run_id) ORDER BY config_name, ordinal", [runs]).fetchall():
         config, _, dump_date, version, name = run_info[run_id]
-        conv_turns = turns.get(cid, [])
+        conv_turns = turns.get((run_id, cid), [])
         used = sorted({json.dumps(template_info.get(t["template_id"], {}), sort_keys=True)
                        for t in conv_turns})
         out.append({
@@ -65,18 +81,28 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
 
 
 def write_jsonl(recs: list[dict], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(path) as tmp:
+        _jsonl(recs, tmp)
+    return path
+
+
+def _jsonl(recs: list[dict], path: Path) -> None:
     with open(path, "wb") as fh:
         for r in recs:
             fh.write(orjson.dumps(r) + b"\n")
+
+
+def write_json(data: Any, path: Path) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2) + "\n")
     return path
 
 
 def write_parquet(recs: list[dict], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
     flat = [dict(r, config=json.dumps(r["config"], sort_keys=True),
                  provenance=json.dumps(r["provenance"], sort_keys=True)) for r in recs]
-    pq.write_table(pa.Table.from_pylist(flat), path)
+    with atomic_path(path) as tmp:
+        pq.write_table(pa.Table.from_pylist(flat), tmp)
     return path
 
 
@@ -103,10 +129,6 @@ def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) ->
 
 def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
     """Tokens and USD per stage recorded in the response cache."""
-    has = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = "
-                      "'llm_cache'").fetchone()[0]
-    if not has:
-        return {}
     meter = new_meter(llm)
     out = {}
     for stage, model, p, c, n in con.execute(
@@ -122,14 +144,19 @@ def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
 
 
 def write_hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> Path:
-    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card."""
+    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card (replacing
+    the folder whole once everything is written)."""
+    with atomic_path(folder) as tmp:
+        _hf(recs, tmp, info)
+    return folder
+
+
+def _hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> None:
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)
-    for old in data.glob("*.jsonl"):
-        old.unlink()
     names = sorted({r["config"]["name"] for r in recs})
     for name in names:
-        write_jsonl([r for r in recs if r["config"]["name"] == name], data / f"{name}.jsonl")
+        _jsonl([r for r in recs if r["config"]["name"] == name], data / f"{name}.jsonl")
     yaml_configs = "\n".join(
         f"- config_name: {name}\n  data_files:\n  - split: train\n    path: data/{name}.jsonl"
         for name in names)
@@ -195,7 +222,6 @@ One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`
 models and prompt hashes).
 """
     (folder / "README.md").write_text(card, encoding="utf-8")
-    return folder
 
 
 def _md_table(counts: dict[str, int], key: str, value: str) -> str:

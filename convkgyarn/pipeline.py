@@ -1,64 +1,51 @@
-"""Run the stages a command needs, skipping what is already up to date."""
+"""The stage order, in one place: pipelines are plain lists of stages.
+
+``Pipeline`` checks that no stage reads a table a later stage writes (the order is
+right) and runs the stages one after the other. ``generation_stages`` is the one
+composition of the main job; ``generate`` and ``refresh`` both use it.
+"""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 
-import duckdb
-
-from convkgyarn.config import BUNDLED_SAMPLE, LoadConfig, ProjectConfig
-from convkgyarn.llm import CostMeter
-from convkgyarn.stage import StageReport
-
-log = logging.getLogger("convkgyarn")
-Say = Callable[[str], None]
+from convkgyarn.config import GenerateConfig
+from convkgyarn.stage import Context, Stage, StageReport
 
 
-def kg_loaded(con: duckdb.DuckDBPyConnection) -> bool:
-    return con.execute("SELECT count(*) FROM entities").fetchone()[0] > 0
+class PipelineOrderError(ValueError):
+    """A stage placed before the stage that writes what it reads (a programming error)."""
 
 
-def ensure_kg(con: duckdb.DuckDBPyConnection, say: Say) -> StageReport | None:
-    """Load the bundled sample when the project has no KG yet."""
-    if kg_loaded(con):
-        return None
-    from convkgyarn.kg.load import LoadStage
+def check_order(stages: Sequence[Stage]) -> None:
+    for i, stage in enumerate(stages):
+        for later in stages[i + 1:]:
+            clash = sorted(set(stage.reads) & set(later.writes))
+            if clash and later is not stage:
+                raise PipelineOrderError(f"{stage.name} reads {', '.join(clash)}, which "
+                                         f"{later.name} writes after it")
 
-    say(f"no KG loaded: loading the bundled sample {BUNDLED_SAMPLE.name}")
-    return LoadStage(con, LoadConfig(paths=[BUNDLED_SAMPLE])).run()
+
+class Pipeline:
+    def __init__(self, stages: Sequence[Stage]) -> None:
+        check_order(stages)
+        self.stages = list(stages)
+
+    def run(self) -> list[StageReport]:
+        return [stage.run() for stage in self.stages]
 
 
-def ensure_predicates(con: duckdb.DuckDBPyConnection, project: ProjectConfig, meter: CostMeter,
-                      say: Say) -> list[StageReport]:
+def generation_stages(ctx: Context, configs: Sequence[GenerateConfig],
+                      keep_previous: bool = False) -> list[Stage]:
+    """From a loaded KG to stored conversations, for each configuration."""
+    from convkgyarn.stages.assemble import AssembleConversations
     from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates
-
-    reports = [ExtractPredicates(con, project.predicates).run()]
-    select = SelectPredicates(con, project.predicates, project.llm, meter)
-    if select.path == "rules":
-        say("no LLM configured (OPENAI_BASE_URL / OPENAI_API_KEY or [llm] in convkgyarn.toml): "
-            "predicates are selected by the built-in rules")
-    reports.append(select.run())
-    return reports
-
-
-def ensure_templates(con: duckdb.DuckDBPyConnection, project: ProjectConfig, meter: CostMeter,
-                     say: Say) -> StageReport:
+    from convkgyarn.stages.related import BuildRelated
     from convkgyarn.stages.templates import GenerateTemplates
 
-    stage = GenerateTemplates(con, project.templates, project.llm, meter)
-    if stage.writer == "rules":
-        say("no LLM configured: templates are written by the built-in rules writer")
-    return stage.run()
-
-
-def ensure_related(con: duckdb.DuckDBPyConnection, project: ProjectConfig, out_dir,
-                   say: Say) -> StageReport | None:
-    """Build related entities once (the stage itself reuses unchanged embeddings)."""
-    from convkgyarn.stages.related import EMBEDDING_SCHEMA, BuildRelated
-
-    con.execute(EMBEDDING_SCHEMA)
-    if con.execute("SELECT count(*) FROM related_entities").fetchone()[0]:
-        return None
-    say("finding related entities by KG-embedding similarity")
-    return BuildRelated(con, project.related, out_dir).run()
+    stages: list[Stage] = [ExtractPredicates(ctx), SelectPredicates(ctx),
+                           GenerateTemplates(ctx)]
+    if any(c.related for c in configs):
+        stages.append(BuildRelated(ctx))
+    stages += [AssembleConversations(ctx, c, keep_previous) for c in configs]
+    return stages

@@ -9,76 +9,37 @@
    out identical, ids included.
 
 A run killed anywhere can be re-run: the staging load resumes, the swap is atomic, and a
-refresh found in state ``swapped`` continues after the swap with its stored diff.
+refresh found in state ``swapped`` continues after the swap with its stored diff. A new
+snapshot with no entities, or one that would remove more than ``refresh.max_shrink`` of the
+entities (unless allowed), is refused before anything is swapped.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from convkgyarn.config import GenerateConfig, LoadConfig, ProjectConfig
-from convkgyarn.kg.load import LoadStage
+from convkgyarn.config import GenerateConfig, LoadConfig
+from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, UserError
 from convkgyarn.kg.reader import fingerprint
-from convkgyarn.llm import CostMeter
-from convkgyarn.stages.assemble import CONVERSATION_SCHEMA, AssembleConversations, kg_version
-from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates
-from convkgyarn.stages.templates import GenerateTemplates
-from convkgyarn.store import KG_TABLES, connect
+from convkgyarn.kg.snapshot import kg_version, set_kg_version
+from convkgyarn.stage import Context, utcnow
+from convkgyarn.store import KG_TABLES, connect, insert_rows, quote_path, transaction
+
+if TYPE_CHECKING:
+    from convkgyarn.project import Project
 
 log = logging.getLogger("convkgyarn.refresh")
 
-EXIT_OK, EXIT_NOTHING, EXIT_LOCKED = 0, 10, 75
-REFRESH_SCHEMA = """
-CREATE TABLE IF NOT EXISTS refresh_runs (
-    refresh_id VARCHAR, new_fingerprint VARCHAR, status VARCHAR, diff JSON, summary JSON,
-    started_at TIMESTAMP, finished_at TIMESTAMP
-);
-"""
+# label files the user gave stay across snapshots (extra_labels is not swapped)
 SNAPSHOT_TABLES = (*KG_TABLES, "type_predicates", "load_files")
-
-
-class LockedError(Exception):
-    """Another refresh (or load) holds the project database."""
-
-
-class DbLock:
-    """One lock per project database; a second run fails fast instead of waiting."""
-
-    def __init__(self, db: Path) -> None:
-        self.path = Path(str(db) + ".lock")
-        self._fh = None
-
-    def __enter__(self) -> "DbLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.path, "a+")
-        try:
-            fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self._fh.seek(0)
-            holder = self._fh.read().strip()
-            self._fh.close()
-            raise LockedError(f"{self.path}: another run holds this project ({holder}); "
-                              "try again when it has finished") from None
-        self._fh.seek(0)
-        self._fh.truncate()
-        self._fh.write(f"pid {os.getpid()} since {datetime.now(timezone.utc).isoformat()}")
-        self._fh.flush()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        fcntl.flock(self._fh, fcntl.LOCK_UN)
-        self._fh.close()
 
 
 @dataclass
@@ -152,18 +113,13 @@ def compute_diff(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return diff
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
-
-
 class Refresher:
-    def __init__(self, project: ProjectConfig, paths: list[Path], meter: CostMeter,
-                 say=lambda msg: None) -> None:
+    def __init__(self, project: "Project", paths: list[Path], allow_shrink: bool = False) -> None:
         self.project = project
         self.paths = paths
-        self.meter = meter
-        self.say = say
-        self.db = Path(project.db)
+        self.allow_shrink = allow_shrink
+        self.say = project.say
+        self.db = project.db
         self.staging = Path(str(self.db) + ".next.duckdb")
         self.times: dict[str, float] = {}
 
@@ -174,104 +130,122 @@ class Refresher:
         return out
 
     def run(self) -> RefreshResult:
-        with DbLock(self.db):
-            return self._run()
-
-    def _run(self) -> RefreshResult:
+        for p in self.paths:
+            if not p.is_file():
+                raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
         new_fp = hashlib.sha256(",".join(fingerprint(p) for p in self.paths).encode()
                                 ).hexdigest()[:32]
-        con = connect(self.db)
-        try:
-            con.execute(REFRESH_SCHEMA)
-            con.execute(CONVERSATION_SCHEMA)
-            pending = con.execute(
-                "SELECT refresh_id, diff FROM refresh_runs WHERE new_fingerprint = ? AND status "
-                "= 'swapped' ORDER BY started_at DESC LIMIT 1", [new_fp]).fetchone()
-            if pending:
-                self.say("resuming a refresh that was stopped after the new snapshot was "
-                         "swapped in")
-                refresh_id, diff = pending[0], json.loads(pending[1])
-            else:
-                refresh_id = f"refresh-{new_fp[:12]}-{int(time.time())}"
-                diff = self._timed("load", lambda: self._stage_snapshot(con))
-                changed = any(diff.values())
-                self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
-                if not changed:
-                    return self._finish(con, "nothing", diff, {}, refresh_id)
-            return self._finish(con, "done", diff, self._rebuild(con), refresh_id)
-        finally:
-            con.close()
+        con = self.project.con
+        pending = con.execute(
+            "SELECT refresh_id, diff FROM refresh_runs WHERE new_fingerprint = ? AND status "
+            "= 'swapped' ORDER BY started_at DESC LIMIT 1", [new_fp]).fetchone()
+        if pending:
+            self.say("resuming a refresh that was stopped after the new snapshot was "
+                     "swapped in")
+            refresh_id, diff = pending[0], json.loads(pending[1])
+        else:
+            refresh_id = f"refresh-{new_fp[:12]}-{int(time.time())}"
+            diff = self._timed("load", lambda: self._stage_snapshot(con))
+            changed = any(diff.values())
+            self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
+            if not changed:
+                return self._finish(con, "nothing", diff, {}, refresh_id)
+        return self._finish(con, "done", diff, self._rebuild(con), refresh_id)
 
     def _finish(self, con, status: str, diff, conversations, refresh_id: str) -> RefreshResult:
         summary = self._summary(diff, conversations, refresh_id)
         con.execute("UPDATE refresh_runs SET status = ?, summary = ?, finished_at = ? "
-                    "WHERE refresh_id = ?", [status, json.dumps(summary), _now(), refresh_id])
+                    "WHERE refresh_id = ?", [status, json.dumps(summary), utcnow(), refresh_id])
         self.staging.unlink(missing_ok=True)
         return RefreshResult(status, diff, summary)
 
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+        from convkgyarn.kg.load import LoadStage
+        from convkgyarn.stages.predicates import ExtractPredicates
+
         staging = connect(self.staging)
-        LoadStage(staging, LoadConfig(paths=self.paths)).run()
-        # the staging DB holds exactly the new dump: drop files it no longer lists
-        keep = [str(p.resolve()) for p in self.paths]
-        for table in KG_TABLES:
-            staging.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT file_id FROM "
-                            "load_files WHERE NOT list_contains(?, path))", [keep])
-        staging.execute("DELETE FROM load_files WHERE NOT list_contains(?, path)", [keep])
-        ExtractPredicates(staging, self.project.predicates).run()
-        staging.close()
-        con.execute(f"ATTACH '{self.staging}' AS nxt (READ_ONLY)")
+        try:
+            ctx = Context(con=staging, config=self.project.config, meter=self.project.meter,
+                          say=self.say, work_dir=self.db.parent)
+            LoadStage(ctx, LoadConfig(paths=self.paths)).run()
+            # the staging DB holds exactly the new dump: drop files it no longer lists
+            keep = [str(p.resolve()) for p in self.paths]
+            with transaction(staging):
+                for table in KG_TABLES:
+                    staging.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT file_id FROM "
+                                    "load_files WHERE NOT list_contains(?, path))", [keep])
+                staging.execute("DELETE FROM load_files WHERE NOT list_contains(?, path)", [keep])
+            self._check_size(con, staging)
+            ExtractPredicates(ctx).run()
+        finally:
+            staging.close()
+        con.execute(f"ATTACH {quote_path(self.staging)} AS nxt (READ_ONLY)")
         try:
             return compute_diff(con)
         finally:
             con.execute("DETACH nxt")
 
+    def _check_size(self, con, staging) -> None:
+        """Refuse an empty snapshot, and one that removes too much without being asked to."""
+        new = staging.execute("SELECT count(*) FROM entities").fetchone()[0]
+        paths = ", ".join(str(p) for p in self.paths)
+        if new == 0:
+            rejects = staging.execute("SELECT count(*) FROM load_rejects").fetchone()[0]
+            raise UserError(f"refused: {paths} holds no Wikidata entities ({rejects} lines "
+                            "rejected); the project keeps its snapshot")
+        old = con.execute("SELECT count(*) FROM entities").fetchone()[0]
+        limit = self.project.config.refresh.max_shrink
+        if old and not self.allow_shrink and (old - new) / old > limit:
+            raise UserError(f"refused: {paths} has {new:,} entities, {old - new:,} fewer than "
+                            f"the project's {old:,} ({(old - new) / old:.0%}, more than "
+                            f"{limit:.0%}); check the dump, or run again with --allow-shrink")
+
     def _swap(self, con, diff, changed: bool, refresh_id: str, new_fp: str) -> None:
         """Replace the snapshot in one transaction; the old one stays until it commits."""
-        con.execute(f"ATTACH '{self.staging}' AS nxt (READ_ONLY)")
+        con.execute(f"ATTACH {quote_path(self.staging)} AS nxt (READ_ONLY)")
         try:
-            con.execute("BEGIN")
-            old = kg_version(con)  # before load_files is replaced
-            for table in SNAPSHOT_TABLES:
-                con.execute(f"DELETE FROM {table}")
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM nxt.{table}")
-            # nothing changed: the KG keeps its identity, and exports keep their bytes
-            version = hashlib.sha256((old + json.dumps(diff, sort_keys=True) + new_fp).encode()
-                                     ).hexdigest()[:32] if changed else old
-            con.execute("DELETE FROM kg_meta WHERE key = 'kg_version'")
-            con.execute("INSERT INTO kg_meta VALUES ('kg_version', ?)", [version])
-            log.info("kg version %s -> %s", old, version)
-            con.execute("INSERT INTO refresh_runs VALUES (?, ?, 'swapped', ?, NULL, ?, NULL)",
-                        [refresh_id, new_fp, json.dumps(diff), _now()])
-            con.execute("COMMIT")
+            with transaction(con):
+                old = kg_version(con)  # before load_files is replaced
+                for table in SNAPSHOT_TABLES:
+                    con.execute(f"DELETE FROM {table}")
+                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM nxt.{table}")
+                # nothing changed: the KG keeps its identity, and exports keep their bytes
+                version = hashlib.sha256((old + json.dumps(diff, sort_keys=True) + new_fp)
+                                         .encode()).hexdigest()[:32] if changed else old
+                set_kg_version(con, version)
+                log.info("kg version %s -> %s", old, version)
+                insert_rows(con, "refresh_runs", [{
+                    "refresh_id": refresh_id, "new_fingerprint": new_fp, "status": "swapped",
+                    "diff": json.dumps(diff), "started_at": utcnow()}])
         finally:
             con.execute("DETACH nxt")
 
     def _rebuild(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        project, meter = self.project, self.meter
-        self._timed("predicates.select", lambda: SelectPredicates(
-            con, project.predicates, project.llm, meter).run())
-        self._timed("templates", lambda: GenerateTemplates(
-            con, project.templates, project.llm, meter).run())
-        previous = con.execute(
-            "SELECT arg_max(run_id, created_at), arg_max(config, created_at) FROM generation_runs "
-            "WHERE config_name <> 'convquestions' GROUP BY config_name ORDER BY 1").fetchall()
+        from convkgyarn.pipeline import Pipeline, generation_stages
+
+        previous = {name: (run, GenerateConfig.model_validate_json(cfg)) for name, run, cfg in
+                    con.execute("SELECT config_name, run_id, config FROM generation_runs WHERE "
+                                "current AND source = 'generated' ORDER BY config_name"
+                                ).fetchall()}
+        old = {name: dict(con.execute(
+            "SELECT conversation_id, entity_id FROM conversations WHERE run_id = ?",
+            [run]).fetchall()) for name, (run, _) in previous.items()}
+        stages = generation_stages(self.project.ctx, [cfg for _, cfg in previous.values()])
         counts = {"added": 0, "updated": 0, "retired": 0, "unchanged": 0}
-        for old_run, cfg_json in previous:
-            cfg = GenerateConfig.model_validate_json(cfg_json)
-            stage = AssembleConversations(con, cfg)
-            if stage.run_id == old_run:
-                counts["unchanged"] += con.execute(
-                    "SELECT count(*) FROM conversations WHERE run_id = ?", [old_run]).fetchone()[0]
+        for stage in Pipeline(stages).stages:
+            report = self._timed(stage.name, stage.run)
+            if report.stage != "assemble":
                 continue
-            self._timed("assemble", stage.run)
-            old = dict(con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
-                                   "run_id = ?", [old_run]).fetchall())
+            name = report.stats["config"]
+            before = old.get(name, {})
+            if report.stats.get("unchanged"):
+                counts["unchanged"] += len(before)
+                continue
             new = dict(con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
-                                   "run_id = ?", [stage.run_id]).fetchall())
-            kept = set(old) & set(new)
+                                   "run_id = ?", [report.stats["run_id"]]).fetchall())
+            kept = set(before) & set(new)
             counts["unchanged"] += len(kept)
-            old_entities = {e for c, e in old.items() if c not in kept}
+            old_entities = {e for c, e in before.items() if c not in kept}
             new_entities = {e for c, e in new.items() if c not in kept}
             counts["updated"] += len(old_entities & new_entities)
             counts["added"] += len(new_entities - old_entities)
@@ -279,9 +253,10 @@ class Refresher:
         return counts
 
     def _summary(self, diff, conversations, refresh_id) -> dict[str, Any]:
+        meter = self.project.meter
         usage = {k: {"calls": v.calls, "cached": v.cached, "usd": round(v.usd, 6)}
-                 for k, v in self.meter.usage.items()}
+                 for k, v in meter.usage.items()}
         return {"refresh_id": refresh_id, "changes": diff,
-                "llm_calls": sum(v.calls for v in self.meter.usage.values()),
-                "llm_usd": round(self.meter.spent, 6), "llm_usage": usage,
+                "llm_calls": sum(v.calls for v in meter.usage.values()),
+                "llm_usd": round(meter.spent, 6), "llm_usage": usage,
                 "conversations": conversations, "seconds": self.times}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 PLACEHOLDER = re.compile(r"\[([^\[\]]+)\]")
 OBJECT_LETTERS = ("a", "b")  # [a]: the fact's value; [b]: a qualifier's value
@@ -38,3 +39,45 @@ def has_filler(text: str) -> bool:
 def has_repetition(text: str) -> bool:
     words = re.findall(r"[\w']+", text.lower())
     return any(a == b for a, b in zip(words, words[1:]))
+
+
+def literal(label: str | None) -> str:
+    """KG text used as literal template text: it can never form a placeholder."""
+    return " ".join((label or "").replace("[", "(").replace("]", ")").split())
+
+
+RESERVED_PLACEHOLDERS = frozenset((*OBJECT_LETTERS, *REFERENCES))
+
+
+def subject_placeholder(type_label: str) -> str:
+    """``[actor]``: the type label in brackets, made safe (no brackets inside, never a
+    reserved placeholder such as [a] or [he])."""
+    name = " ".join(type_label.replace("[", " ").replace("]", " ").split()).lower()
+    if not name or name in RESERVED_PLACEHOLDERS:
+        name = f"{name} entity".strip()
+    return f"[{name}]"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One template slot: a predicate (optionally with a qualifier) of a type."""
+
+    type_id: str
+    type_label: str
+    property_id: str
+    property_label: str
+    datatype: str | None
+    qualifier_id: str | None = None
+    qualifier_label: str | None = None
+
+    @property
+    def subject(self) -> str:
+        return subject_placeholder(self.type_label)
+
+    @property
+    def subject_name(self) -> str:
+        return self.subject[1:-1]
+
+    @property
+    def answer(self) -> str:
+        return "[b]" if self.qualifier_id else "[a]"

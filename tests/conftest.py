@@ -1,4 +1,5 @@
-"""Shared fixtures: the real Wikidata data in ../shared/data, and fresh project databases."""
+"""Shared fixtures: the real Wikidata data in ../shared/data, fresh project databases, and
+projects opened through the library entry point."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from convkgyarn.config import BUNDLED_SAMPLE
+from convkgyarn.resources import bundled_sample
 from convkgyarn.store import connect
+from tests.helpers import context
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -31,9 +33,15 @@ def db(tmp_path: Path):
     con.close()
 
 
+@pytest.fixture
+def ctx(db):
+    """A stage context on a fresh database, rules path (no LLM)."""
+    return context(db)
+
+
 @pytest.fixture(scope="session")
 def sample_path() -> Path:
-    return BUNDLED_SAMPLE
+    return bundled_sample()
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -17,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from convkgyarn.cli import app
-from convkgyarn.refresh import DbLock
-from convkgyarn.store import connect
+from convkgyarn.store import ProjectLock, connect
+from tests.llm.prompts import data_blocks, is_text_prompt, template_facts
 from tests.llm.scripted_server import ScriptedServer, json_reply, last_user_message
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,13 +28,12 @@ def handler(log):
         prompt = last_user_message(body)
         if prompt.startswith("You help build a dataset"):
             log.append("selector")
-            return json_reply({"selected": re.findall(r"^(P\d+):", prompt, re.M)})
+            return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0][1:]]})
         log.append("templater")
-        facts = re.findall(r"^(\d+)\. \((\[[^\]]+\]), ([^,\n]+), (?:([^,\n]+), )?",
-                           prompt.split("Now the facts:")[1], re.M)
-        text = "search-engine" in prompt[:80]
+        text = is_text_prompt(prompt)
         out = {}
-        for num, subj, prop, qual in facts:
+        for fact in template_facts(prompt):
+            num, subj, qual = str(fact["n"]), fact["subject"], "qualifier" in fact
             a = " [a]" if qual else ""
             turn = {"original": [f"info {subj}{a} {k}" for k in "xyz"],
                     "deixis": [f"info [his]{a} {k}" for k in "xyz"],
@@ -123,11 +121,10 @@ def snapshot(con) -> dict:
         "selected_predicates").fetchall()))
     out["templates"] = sorted(map(repr, con.execute(
         "SELECT template_id, writer FROM templates").fetchall()))
-    runs = [r[0] for r in con.execute("SELECT arg_max(run_id, created_at) FROM generation_runs "
-                                      "GROUP BY config_name").fetchall()]
     out["conversations"] = sorted(map(repr, con.execute(
         "SELECT c.conversation_id, t.turn, t.question, t.answer FROM conversations c JOIN turns "
-        "t USING (conversation_id) WHERE list_contains(?, c.run_id)", [runs]).fetchall()))
+        "t USING (run_id, conversation_id) JOIN generation_runs g USING (run_id) "
+        "WHERE g.current").fetchall()))
     return out
 
 
@@ -151,8 +148,9 @@ def test_refresh_costs_only_what_changed(base_project, tmp_path):
     db = tmp_path / "p.duckdb"
     shutil.copy(tmp / "p.duckdb", db)
     con = connect(db)
-    old_runs = dict(con.execute("SELECT config_name, arg_max(run_id, created_at) FROM "
-                                "generation_runs GROUP BY 1").fetchall())
+    old_runs = dict(con.execute("SELECT config_name, run_id FROM generation_runs WHERE current"
+                                ).fetchall())
+    before = {name: _convs(con, run) for name, run in old_runs.items()}
     old_pairs = {r for r in con.execute("SELECT type_id, property_id FROM selected_predicates "
                                         "WHERE qualifier_property_id IS NULL").fetchall()}
     con.close()
@@ -175,10 +173,13 @@ def test_refresh_costs_only_what_changed(base_project, tmp_path):
     # unchanged entities keep their conversations, ids and content
     changed = {"Q44578", "Q134773", "Q165817", "Q24871", "Q1297", "Q76", "Q26876"}
     for name, old_run in old_runs.items():
-        new_run = con.execute("SELECT arg_max(run_id, created_at) FROM generation_runs WHERE "
+        new_run = con.execute("SELECT run_id FROM generation_runs WHERE current AND "
                               "config_name = ?", [name]).fetchone()[0]
         assert new_run != old_run
-        old = _convs(con, old_run)
+        # the replaced run is gone: one current set of conversations per configuration
+        assert con.execute("SELECT count(*) FROM generation_runs WHERE config_name = ?",
+                           [name]).fetchone()[0] == 1
+        old = before[name]
         new = _convs(con, new_run)
         same = [e for e in old if e not in changed and e in new]
         assert len(same) > 20
@@ -189,7 +190,8 @@ def test_refresh_costs_only_what_changed(base_project, tmp_path):
     summary = json.loads(con.execute("SELECT summary FROM refresh_runs WHERE status = 'done'"
                                      ).fetchone()[0])
     assert summary["llm_calls"] == 4 and summary["conversations"]["unchanged"] > 40
-    assert set(summary["seconds"]) >= {"load", "swap", "predicates.select", "templates"}
+    assert set(summary["seconds"]) >= {"load", "swap", "predicates.select", "templates.generate",
+                                       "assemble"}
 
 
 def _convs(con, run):
@@ -197,7 +199,7 @@ def _convs(con, run):
     for cid, eid in con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
                                 "run_id = ?", [run]).fetchall():
         turns = con.execute("SELECT turn, question, answer FROM turns WHERE conversation_id = ? "
-                            "ORDER BY turn", [cid]).fetchall()
+                            "AND run_id = ? ORDER BY turn", [cid, run]).fetchall()
         out[eid] = (cid, turns)
     return out
 
@@ -237,8 +239,9 @@ def test_a_second_concurrent_run_fails_fast(base_project, tmp_path):
     tmp, _ = base_project
     db = tmp_path / "p.duckdb"
     shutil.copy(tmp / "p.duckdb", db)
-    with DbLock(db):
+    with ProjectLock(db, exclusive=True, command="a test"):
         t0 = time.perf_counter()
         r = cli("refresh", str(tmp / "new.json"), "--db", str(db), check=False)
         assert time.perf_counter() - t0 < 10
-    assert r.exit_code == 75 and "another run holds this project" in r.output
+    assert r.exit_code == 75 and "another convkgyarn command is using" in r.output
+    assert f"pid {os.getpid()}" in r.output

@@ -16,35 +16,20 @@ import pyarrow as pa
 
 from convkgyarn.kg.model import EnAliases, EnLabel, entity_decoder, raw_entity_decoder
 from convkgyarn.kg.values import TAGS, render_typed, render_value
+from convkgyarn.store.schema import arrow_schema
 
 HUMAN = "Q5"
 INSTANCE_OF = "P31"
 OCCUPATION = "P106"
 SNIPPET_CHARS = 200
 
-_S, _I, _B = pa.string(), pa.int64(), pa.bool_()
-SCHEMAS: dict[str, pa.Schema] = {
-    "entities": pa.schema([
-        ("id", _S), ("label", _S), ("description", _S), ("aliases", pa.list_(_S)),
-        ("sitelinks", _I), ("modified", _S), ("file_id", _I), ("line_no", _I)]),
-    "properties": pa.schema([
-        ("id", _S), ("label", _S), ("description", _S), ("aliases", pa.list_(_S)),
-        ("datatype", _S), ("file_id", _I)]),
-    "entity_types": pa.schema([
-        ("entity_id", _S), ("type_id", _S), ("via", _S), ("file_id", _I), ("line_no", _I)]),
-    "statements": pa.schema([
-        ("statement_id", _S), ("entity_id", _S), ("property_id", _S), ("rank", _S),
-        ("datatype", _S), ("value_type", _S), ("value_id", _S), ("value_text", _S),
-        ("unit_id", _S), ("value_raw", _S), ("truthy", _B), ("qualified", _B), ("ordinal", _I),
-        ("file_id", _I), ("line_no", _I)]),
-    "qualifiers": pa.schema([
-        ("statement_id", _S), ("entity_id", _S), ("property_id", _S),
-        ("qualifier_property_id", _S), ("datatype", _S), ("value_type", _S), ("value_id", _S),
-        ("value_text", _S), ("unit_id", _S), ("value_raw", _S), ("ordinal", _I), ("file_id", _I),
-        ("line_no", _I)]),
-    "load_rejects": pa.schema([
-        ("file_id", _I), ("file", _S), ("line_no", _I), ("reason", _S), ("snippet", _S)]),
-}
+TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",
+          "load_rejects")
+
+
+def schema_of(table: str) -> pa.Schema:
+    """Column order of the row tuples below: the table's DDL order."""
+    return arrow_schema(table)
 
 
 @dataclass
@@ -59,7 +44,7 @@ class Batch:
     max_modified: str | None = None
 
     def __post_init__(self) -> None:
-        self.rows_by_table = {t: [] for t in SCHEMAS}
+        self.rows_by_table = {t: [] for t in TABLES}
 
     def skip(self, reason: str, n: int = 1) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + n
@@ -77,7 +62,7 @@ class Batch:
         out = {}
         for table, rows in self.rows_by_table.items():
             if rows:
-                schema = SCHEMAS[table]
+                schema = schema_of(table)
                 cols = list(zip(*rows))
                 out[table] = pa.Table.from_arrays(
                     [pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
@@ -103,9 +88,14 @@ def _clean_line(line: bytes) -> bytes:
     return line
 
 
-def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str) -> Batch:
-    """Parse a block of dump lines; bad lines become rejects, never exceptions."""
+def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
+                rejects: tuple = ()) -> Batch:
+    """Parse a block of dump lines; bad lines become rejects, never exceptions.
+
+    ``rejects`` are lines the reader already refused (line number, reason, start)."""
     batch = Batch(file_id=file_id, file=file)
+    for line_no, reason, start in rejects:
+        batch.reject(line_no, reason, start)
     for offset, raw_line in enumerate(lines):
         batch.lines += 1
         line = _clean_line(raw_line)
@@ -113,28 +103,43 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str)
             continue
         line_no = first_line_no + offset
         try:
-            entity = entity_decoder.decode(line)
-        except msgspec.ValidationError:
-            # An odd or unknown value type: decode values raw (slower) and keep them raw.
-            try:
-                entity = raw_entity_decoder.decode(line)
-            except msgspec.ValidationError as exc:
-                batch.reject(line_no, f"invalid entity: {exc}", raw_line)
-                continue
+            entity = _decode(line)
+        except msgspec.ValidationError as exc:
+            batch.reject(line_no, f"invalid entity: {exc}", raw_line)
+            continue
         except msgspec.DecodeError as exc:
             batch.reject(line_no, f"invalid JSON: {exc}", raw_line)
             continue
+        except RecursionError:
+            batch.reject(line_no, "invalid entity: nested too deeply", raw_line)
+            continue
         add_entity(batch, entity, line_no)
     return batch
+
+
+def _decode(line: bytes):
+    try:
+        return entity_decoder.decode(line)
+    except msgspec.ValidationError:
+        # An odd or unknown value type: decode values raw (slower) and keep them raw.
+        return raw_entity_decoder.decode(line)
 
 
 def add_entity(batch: Batch, entity, line_no: int) -> None:
     label = _text(entity.labels)
     file_id = batch.file_id
     if entity.type == "property":
+        classes = []
+        if isinstance(entity.claims, dict):
+            for claim in entity.claims.get(INSTANCE_OF, []):
+                dv = claim.mainsnak.datavalue
+                if dv is not None and claim.rank != "deprecated":
+                    value_id = _value(dv)[1].value_id
+                    if value_id:
+                        classes.append(value_id)
         batch.rows_by_table["properties"].append(
             (entity.id, label, _text(entity.descriptions), _aliases(entity.aliases),
-             entity.datatype, file_id))
+             entity.datatype, classes, file_id))
         return
     if entity.type != "item":
         batch.skip(f"entity type {entity.type}")
@@ -192,13 +197,13 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
                         qtype, qv = _value(qdv)
                         qualifiers.append(
                             (statement_id, entity_id, prop, qprop, qsnak.datatype, qtype,
-                             qv.value_id, qv.value_text, qv.unit_id, qv.raw, qord, file_id,
-                             line_no))
+                             qv.value_id, qv.value_text, qv.unit_id, qv.raw, qv.precision,
+                             qord, file_id, line_no))
                         n_quals += 1
             statements.append(
                 (statement_id, entity_id, prop, claim.rank, snak.datatype, vtype,
-                 value.value_id, value.value_text, value.unit_id, value.raw, truthy,
-                 n_quals > 0, ordinal, file_id, line_no))
+                 value.value_id, value.value_text, value.unit_id, value.raw, value.precision,
+                 truthy, n_quals > 0, ordinal, file_id, line_no))
             if truthy and value.value_id and (prop == INSTANCE_OF or prop == OCCUPATION):
                 type_values.setdefault(prop, []).append(value.value_id)
     if dropped:

@@ -3,20 +3,24 @@
 Idempotence and resumption rest on one rule: every row carries the ``file_id``
 of the file it came from. A load first deletes that file's rows, then inserts
 block by block, and only marks the file ``done`` at the very end. A load killed
-midway leaves the file ``loading``; the next run deletes its partial rows and
-starts over, ending in the same state as an uninterrupted load. An entity
-loaded again from another file replaces the older copy (last load wins).
+midway leaves the file ``loading``: every command that reads the KG refuses to use it
+until the file is loaded again, which deletes the partial rows and starts over, ending in
+the same state as an uninterrupted load. An entity loaded again from another file
+replaces the older copy (last load wins). The bundled sample never mixes with a user's
+data: loading anything else first removes it.
 """
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import re
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +28,12 @@ import duckdb
 import pyarrow as pa
 
 from convkgyarn.config import LoadConfig
+from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import parse_lines
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
-from convkgyarn.stage import Stage, code_version
-from convkgyarn.store import KG_TABLES, insert_arrow
+from convkgyarn.kg.snapshot import bump_kg_version
+from convkgyarn.stage import Stage, code_version, utcnow
+from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
 _DATE_IN_NAME = re.compile(r"(20\d\d)(\d\d)(\d\d)")
 
@@ -41,6 +47,7 @@ class FileReport:
     lines: int = 0
     bytes: int = 0
     entities: int = 0
+    properties: int = 0
     rejects: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     dump_date: str | None = None
@@ -61,8 +68,23 @@ class Parsed:
 
 
 def _parse_block(block: Block, file_id: int, name: str) -> Parsed:
-    batch = parse_lines(block.lines, block.first_line_no, file_id, name)
+    batch = parse_lines(block.lines, block.first_line_no, file_id, name, block.rejects)
     return Parsed(batch.to_arrow(), batch.lines, batch.skipped, batch.max_modified, block.nbytes)
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: a worker whose parent died (even by kill -9) exits too."""
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
 def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> Iterator[Parsed]:
@@ -73,7 +95,9 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> I
         return
     # forkserver: never fork a process that holds DuckDB's threads and locks.
     ctx = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+    try:
         pending: list[Future[Parsed]] = []
         for block in blocks:
             pending.append(pool.submit(_parse_block, block, file_id, name))
@@ -81,6 +105,8 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int) -> I
                 yield pending.pop(0).result()
         for fut in pending:
             yield fut.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def clear_file(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
@@ -102,6 +128,23 @@ def keep_last_copies(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
         "(SELECT id FROM properties WHERE file_id = ?)", [file_id, file_id])
 
 
+def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
+    return con.execute("SELECT coalesce(max(file_id), 0) + 1 FROM load_files").fetchone()[0]
+
+
+def remove_sample(con: duckdb.DuckDBPyConnection) -> int:
+    """Remove the bundled sample's rows; returns how many entities it had."""
+    rows = con.execute("SELECT file_id, coalesce(entities, 0) FROM load_files "
+                       "WHERE kind = 'sample'").fetchall()
+    if not rows:
+        return 0
+    with transaction(con):
+        for file_id, _ in rows:
+            clear_file(con, file_id)
+        bump_kg_version(con, "removed the bundled sample")
+    return sum(n for _, n in rows)
+
+
 def _dump_date(max_modified: str | None, path: Path) -> str | None:
     if max_modified:
         return max_modified[:10]
@@ -109,35 +152,67 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
 
 
+def read_labels(path: Path) -> list[dict[str, Any]]:
+    """Rows of a labels file: ``{id: label}`` or ``{id: {"label", "datatype",
+    "description"}}`` (the shape of Wikidata property lists)."""
+    if not path.is_file():
+        raise UserError(f"{path}: no such labels file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: not a JSON object of id -> label ({exc})") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: not a JSON object of id -> label")
+    rows = []
+    for key, value in data.items():
+        if isinstance(value, str):
+            rows.append({"id": key, "label": value, "datatype": None, "description": None})
+        elif isinstance(value, dict) and isinstance(value.get("label"), str):
+            rows.append({"id": key, "label": value["label"],
+                         "datatype": value.get("datatype"),
+                         "description": value.get("description")})
+    if data and not rows:
+        raise UserError(f"{path}: no labels in it (expected {{id: label}} or "
+                        "{id: {\"label\": ...}})")
+    return rows
+
+
 class LoadStage(Stage):
-    """Load one or more dump files into the KG tables."""
+    """Load one or more dump files (and label files) into the KG tables."""
 
     name = "kg.load"
+    writes = ("load_files", *KG_TABLES, "extra_labels", "kg_meta")
 
-    def __init__(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        config: LoadConfig,
-        run_id: str | None = None,
-        progress: ProgressFn | None = None,
-    ) -> None:
-        super().__init__(con, run_id)
-        self.config = config
+    def __init__(self, ctx, config: LoadConfig, progress: ProgressFn | None = None) -> None:
+        super().__init__(ctx, config)
         self.progress = progress
         self.files: list[FileReport] = []
+        self.labels_loaded = 0
+        self.sample_removed = 0
 
     def process(self) -> dict[str, Any]:
+        if self.config.kind != "sample":
+            self.sample_removed = remove_sample(self.con)
+            if self.sample_removed:
+                self.ctx.say(f"removed the bundled sample ({self.sample_removed} entities) "
+                             "from this project: it never mixes with your data")
         for path in self.config.paths:
             self.files.append(self.load_file(Path(path)))
-        if self.config.labels:
-            self.load_labels(Path(self.config.labels))
-        return {
+        for path in self.config.labels:
+            self.labels_loaded += self.load_labels(Path(path))
+        stats = {
             "files": len(self.files),
             "loaded": sum(f.status == "loaded" for f in self.files),
             "entities": sum(f.entities for f in self.files),
             "rejects": sum(f.rejects for f in self.files),
             "bytes": sum(f.bytes for f in self.files),
+            "labels": self.labels_loaded,
         }
+        for f in self.files:
+            if f.entities == 0 and f.properties == 0:
+                raise UserError(f"no Wikidata entities in {f.path}: {f.rejects} lines "
+                                "rejected, see `convkgyarn kg rejects`")
+        return stats
 
     def load_file(self, path: Path) -> FileReport:
         con = self.con
@@ -149,19 +224,14 @@ class LoadStage(Stage):
             "SELECT file_id, fingerprint, status, entities, rejects, dump_date FROM load_files "
             "WHERE path = ?", [key]).fetchone()
         if row and row[2] == "done" and row[1] == fp and not self.config.force:
-            return FileReport(key, "unchanged", entities=row[3], rejects=row[4], dump_date=row[5])
-        if row:
-            file_id = row[0]
-        else:
-            file_id = con.execute("SELECT coalesce(max(file_id), 0) + 1 FROM load_files").fetchone()[0]
-        con.execute("BEGIN")
-        clear_file(con, file_id)
-        con.execute(
-            "INSERT INTO load_files (file_id, path, fingerprint, status, started_at, code_version)"
-            " VALUES (?, ?, ?, 'loading', ?, ?)",
-            [file_id, key, fp, datetime.now(timezone.utc).replace(tzinfo=None), code_version()],
-        )
-        con.execute("COMMIT")
+            return FileReport(key, "unchanged", entities=row[3], rejects=row[4], dump_date=row[5],
+                              properties=self._properties_of(row[0]))
+        file_id = row[0] if row else next_file_id(con)
+        with transaction(con):
+            clear_file(con, file_id)
+            insert_rows(con, "load_files", [{
+                "file_id": file_id, "path": key, "kind": self.config.kind, "fingerprint": fp,
+                "status": "loading", "started_at": utcnow(), "code_version": code_version()}])
 
         report = FileReport(key, "loaded")
         max_modified: str | None = None
@@ -172,10 +242,9 @@ class LoadStage(Stage):
         def flush() -> None:
             # Few large inserts: DuckDB ingests one big Arrow table far faster than many small.
             nonlocal pending_bytes
-            con.execute("BEGIN")
-            for table, parts in pending.items():
-                insert_arrow(con, table, pa.concat_tables(parts))
-            con.execute("COMMIT")
+            with transaction(con):
+                for table, parts in pending.items():
+                    insert_arrow(con, table, pa.concat_tables(parts))
             pending.clear()
             pending_bytes = 0
 
@@ -187,6 +256,7 @@ class LoadStage(Stage):
                 flush()
             report.lines += batch.lines
             report.entities += batch.rows("entities")
+            report.properties += batch.rows("properties")
             report.rejects += batch.rows("load_rejects")
             for reason, n in batch.skipped.items():
                 report.skipped[reason] = report.skipped.get(reason, 0) + n
@@ -198,46 +268,40 @@ class LoadStage(Stage):
 
         flush()
         report.dump_date = _dump_date(max_modified, path)
-        con.execute("BEGIN")
-        duplicates = con.execute(
-            "SELECT count(*) - count(DISTINCT id) FROM entities WHERE file_id = ?", [file_id]
-        ).fetchone()[0]
-        if duplicates:
-            # An entity repeated within the file: its last line wins, as across files.
-            report.skipped["duplicate entity line (later line kept)"] = duplicates
-            report.entities -= duplicates
-            for table, col in (("entity_types", "entity_id"), ("statements", "entity_id"),
-                               ("qualifiers", "entity_id"), ("entities", "id")):
-                con.execute(
-                    f"DELETE FROM {table} t WHERE file_id = ? AND line_no < "
-                    f"(SELECT max(line_no) FROM entities e WHERE e.file_id = ? AND e.id = t.{col})",
-                    [file_id, file_id])
-        keep_last_copies(con, file_id)
-        con.execute(
-            "UPDATE load_files SET status = 'done', finished_at = ?, lines = ?, bytes = ?, "
-            "entities = ?, rejects = ?, skipped = ?, dump_date = ? WHERE file_id = ?",
-            [datetime.now(timezone.utc).replace(tzinfo=None), report.lines, report.bytes,
-             report.entities, report.rejects, json.dumps(report.skipped), report.dump_date,
-             file_id],
-        )
-        con.execute("COMMIT")
+        with transaction(con):
+            duplicates = con.execute(
+                "SELECT count(*) - count(DISTINCT id) FROM entities WHERE file_id = ?", [file_id]
+            ).fetchone()[0]
+            if duplicates:
+                # An entity repeated within the file: its last line wins, as across files.
+                report.skipped["duplicate entity line (later line kept)"] = duplicates
+                report.entities -= duplicates
+                for table, col in (("entity_types", "entity_id"), ("statements", "entity_id"),
+                                   ("qualifiers", "entity_id"), ("entities", "id")):
+                    con.execute(
+                        f"DELETE FROM {table} t WHERE file_id = ? AND line_no < (SELECT "
+                        f"max(line_no) FROM entities e WHERE e.file_id = ? AND e.id = t.{col})",
+                        [file_id, file_id])
+            keep_last_copies(con, file_id)
+            con.execute(
+                "UPDATE load_files SET status = 'done', finished_at = ?, lines = ?, bytes = ?, "
+                "entities = ?, rejects = ?, skipped = ?, dump_date = ? WHERE file_id = ?",
+                [utcnow(), report.lines, report.bytes, report.entities, report.rejects,
+                 json.dumps(report.skipped), report.dump_date, file_id])
+            bump_kg_version(con, f"loaded {key} {fp}")
         return report
 
+    def _properties_of(self, file_id: int) -> int:
+        return self.con.execute("SELECT count(*) FROM properties WHERE file_id = ?",
+                                [file_id]).fetchone()[0]
+
     def load_labels(self, path: Path) -> int:
-        """Supplementary English labels ({id: label} JSON) for values outside the dump."""
-        if not path.is_file():
-            raise DumpError(f"{path}: no such labels file")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise DumpError(f"{path}: not a JSON object of id -> label ({exc})") from exc
-        if not isinstance(data, dict):
-            raise DumpError(f"{path}: not a JSON object of id -> label")
-        rows = [(k, v) for k, v in data.items() if isinstance(v, str)]
-        self.con.execute("BEGIN")
-        self.con.execute("DELETE FROM extra_labels WHERE source = ?", [str(path.resolve())])
-        insert_arrow(self.con, "extra_labels", pa.table({
-            "id": [r[0] for r in rows], "label": [r[1] for r in rows],
-            "source": [str(path.resolve())] * len(rows)}))
-        self.con.execute("COMMIT")
+        """Supplementary English labels for values outside the dump (replacing the same
+        file's earlier labels)."""
+        rows = read_labels(path)
+        source = str(path.resolve())
+        with transaction(self.con):
+            self.con.execute("DELETE FROM extra_labels WHERE source = ?", [source])
+            insert_rows(self.con, "extra_labels", [{**r, "source": source} for r in rows])
+            bump_kg_version(self.con, f"labels {source} {fingerprint(path)}")
         return len(rows)

@@ -1,8 +1,13 @@
 """Stream a Wikidata dump as blocks of lines, whatever its compression or layout.
 
-Layouts: the dump array (``[`` line, one entity per line ending in ``,``,
-``]``), one entity per line (API-shaped too), and a ``wbgetentities`` reply
-(``{"entities": {...}}``, read whole: such files are small by nature).
+Layouts, told apart from the first lines (never from a single line that may be corrupt):
+- ``lines``: the dump array (``[`` line, one entity per line ending in ``,``, ``]``) or one
+  entity per line (API-shaped too). A bad line is the parser's business: it becomes a
+  reject, and every other line loads.
+- ``document``: any other JSON document holding entities: a ``wbgetentities`` reply
+  (``{"entities": {...}}``), a pretty-printed array, or a whole array on one line. It is
+  streamed entity by entity with ijson, so its size does not matter; "line numbers" are
+  then entity numbers within the document.
 """
 
 from __future__ import annotations
@@ -12,17 +17,20 @@ import gzip
 import hashlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
 import orjson
 
+from convkgyarn.errors import UserError
+
 BLOCK_BYTES = 4 << 20
+MAX_LINE_BYTES = 256 << 20  # a longer "line" is not an entity: rejected, not buffered
 
 
-class DumpError(Exception):
-    """A dump file that cannot be read at all (missing, unreadable, wrong format)."""
+class DumpError(UserError):
+    """A dump file that cannot be read at all (missing, unreadable, corrupt compression)."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,7 @@ class Block:
 
     first_line_no: int  # 1-based line number of the block's first line
     data: bytes
+    rejects: tuple[tuple[int, str, bytes], ...] = field(default=())  # (line, reason, start)
 
     @property
     def nbytes(self) -> int:
@@ -71,29 +80,94 @@ def fingerprint(path: Path) -> str:
     return h.hexdigest()[:32]
 
 
+def _loads(line: bytes):
+    try:
+        return orjson.loads(line)
+    except (orjson.JSONDecodeError, RecursionError):
+        return None
+
+
+def _next_line(fh: BinaryIO, limit: int = 64 << 20) -> tuple[bytes | None, bytes] | None:
+    """The next non-empty line (stripped), or None at the end; a line longer than ``limit``
+    comes back as (None, its start)."""
+    while True:
+        line = fh.readline(limit)
+        if not line:
+            return None
+        if len(line) >= limit and not line.endswith(b"\n"):
+            return None, line[:64].strip()
+        if line.strip():
+            return line.strip(), line.strip()[:64]
+
+
+def layout(path: Path) -> str:
+    """``lines`` or ``document`` (see the module docstring)."""
+    with open_dump(path) as fh:
+        try:
+            first = _next_line(fh)
+            if first is None:
+                return "lines"
+            full, start = first
+            if full is None:  # longer than any entity line: a document on one line
+                return "document" if start.startswith((b"[", b"{")) else "lines"
+            if full == b"[":
+                second = _next_line(fh)
+                if second is None or second[0] is None:
+                    return "lines"
+                following = second[0]
+                # the dump array has a whole entity on each line; a pretty-printed one not
+                if following == b"]" or _loads(following.rstrip(b",")) is not None:
+                    return "lines"
+                return "document" if following.endswith(b"{") else "lines"
+        except (OSError, EOFError) as exc:
+            raise DumpError(f"{path}: corrupt compressed data ({exc})") from exc
+    if full.startswith(b"["):
+        return "document"  # an array on one line
+    if full.startswith(b"{"):
+        obj = _loads(full.rstrip(b","))
+        if isinstance(obj, dict):
+            is_reply = "entities" in obj and "claims" not in obj and "type" not in obj
+            return "document" if is_reply else "lines"
+        if full.endswith(b"{"):
+            return "document"  # pretty-printed
+    return "lines"
+
+
 def iter_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[Block]:
     """Yield blocks of whole lines with their line numbers, reading a few MiB at a time."""
+    if layout(path) == "document":
+        yield from _document_blocks(path, block_bytes)
+        return
     fh = open_dump(path)
     try:
-        head = fh.peek(64)[:64] if hasattr(fh, "peek") else b""
-        if head.lstrip().startswith(b"{") and _is_api_document(path):
-            yield from _api_document_blocks(path)
-            return
         line_no = 1
         rest = b""
+        skipping = False  # inside a runaway line: drop bytes until its end
         while True:
             try:
                 chunk = fh.read(block_bytes)
             except (OSError, EOFError) as exc:
-                raise DumpError(f"{path}: corrupt compressed data near line {line_no} ({exc})") from exc
+                raise DumpError(f"{path}: corrupt compressed data near line {line_no} "
+                                f"({exc})") from exc
             if not chunk:
                 break
+            if skipping:
+                cut = chunk.find(b"\n")
+                if cut < 0:
+                    continue
+                chunk, skipping = chunk[cut + 1:], False
+                line_no += 1
             data = rest + chunk
             cut = data.rfind(b"\n")
             if cut < 0:
-                rest = data
+                if len(data) > MAX_LINE_BYTES:
+                    yield Block(line_no, b"", ((line_no, f"line longer than "
+                                                f"{MAX_LINE_BYTES >> 20} MiB", data[:200]),))
+                    rest, skipping = b"", True
+                else:
+                    rest = data
                 continue
-            text, rest = data[: cut + 1], data[cut + 1 :]
+            text, rest = data[: cut + 1], data[cut + 1:]
             yield Block(line_no, text)
             line_no += text.count(b"\n")
         if rest.strip():
@@ -102,25 +176,38 @@ def iter_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[Block]:
         fh.close()
 
 
-def _is_api_document(path: Path) -> bool:
-    """True for a ``{"entities": {...}}`` reply, false for one-entity-per-line files."""
-    with open_dump(path) as fh:
-        first = fh.readline()
-    try:
-        obj = orjson.loads(first)
-    except orjson.JSONDecodeError:
-        return True  # a pretty-printed document spans lines
-    return isinstance(obj, dict) and "entities" in obj and "claims" not in obj
+def _document_blocks(path: Path, block_bytes: int) -> Iterator[Block]:
+    """Entities of a JSON document, one per line of the yielded blocks (streamed)."""
+    import ijson
 
-
-def _api_document_blocks(path: Path) -> Iterator[Block]:
-    with open_dump(path) as fh:
-        raw = fh.read()
+    fh = open_dump(path)
     try:
-        doc = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise DumpError(f"{path}: not a dump and not valid JSON ({exc})") from exc
-    entities = doc.get("entities") if isinstance(doc, dict) else None
-    if not isinstance(entities, dict):
-        raise DumpError(f"{path}: a JSON document without an 'entities' object")
-    yield Block(1, b"\n".join(orjson.dumps(e) for e in entities.values()))
+        head = fh.peek(64)[:64] if hasattr(fh, "peek") else b""
+        prefix = "entities" if head.lstrip().startswith(b"{") else "item"
+        items = (ijson.kvitems(fh, prefix, use_float=True) if prefix == "entities"
+                 else ijson.items(fh, prefix, use_float=True))
+        lines: list[bytes] = []
+        size, first, n = 0, 1, 0
+        try:
+            for item in items:
+                entity = item[1] if prefix == "entities" else item
+                n += 1
+                line = orjson.dumps(entity, default=str)
+                lines.append(line)
+                size += len(line)
+                if size >= block_bytes:
+                    yield Block(first, b"\n".join(lines) + b"\n")
+                    lines, size, first = [], 0, n + 1
+        except ijson.JSONError as exc:
+            if lines:
+                yield Block(first, b"\n".join(lines) + b"\n")
+                lines = []
+            yield Block(n + 1, b"", ((n + 1, f"invalid JSON after entity {n}: {exc}",
+                                      b""),))
+        except (OSError, EOFError) as exc:
+            raise DumpError(f"{path}: corrupt compressed data after entity {n} ({exc})") \
+                from exc
+        if lines:
+            yield Block(first, b"\n".join(lines) + b"\n")
+    finally:
+        fh.close()

@@ -19,8 +19,6 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Any
 
-import duckdb
-import pyarrow as pa
 from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
@@ -28,9 +26,11 @@ from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import SparqlConfig
 from convkgyarn.kg.extract import parse_lines
-from convkgyarn.kg.load import clear_file, keep_last_copies
+from convkgyarn.errors import UserError
+from convkgyarn.kg.load import clear_file, keep_last_copies, next_file_id
+from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.stage import Stage, code_version
-from convkgyarn.store import insert_arrow
+from convkgyarn.store import insert_arrow, insert_rows, transaction
 
 log = logging.getLogger("convkgyarn.sparql")
 WD = "http://www.wikidata.org/entity/"
@@ -52,7 +52,7 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 FILE_PATH = "http://commons.wikimedia.org/wiki/Special:FilePath/"
 
 
-class SparqlError(Exception):
+class SparqlError(UserError):
     """An endpoint that cannot be reached or answers with something unusable."""
 
 
@@ -180,11 +180,11 @@ class SparqlLoad(Stage):
     """Fetch entities (by id, or by type ordered by popularity) and store them as a load."""
 
     name = "kg.load.sparql"
+    writes = ("load_files", "entities", "properties", "entity_types", "statements",
+              "qualifiers", "load_rejects", "extra_labels", "kg_meta")
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: SparqlConfig,
-                 run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        self.config = config
+    def __init__(self, ctx, config: SparqlConfig) -> None:
+        super().__init__(ctx, config)
         self.client = SparqlClient(config)
 
     def select_entities(self) -> list[str]:
@@ -360,30 +360,24 @@ class SparqlLoad(Stage):
                queried_at: datetime) -> None:
         con = self.con
         row = con.execute("SELECT file_id FROM load_files WHERE path = ?", [key]).fetchone()
-        file_id = row[0] if row else con.execute(
-            "SELECT coalesce(max(file_id), 0) + 1 FROM load_files").fetchone()[0]
+        file_id = row[0] if row else next_file_id(con)
         batch = parse_lines(lines, 1, file_id, key)
-        con.execute("BEGIN")
-        try:
+        now = queried_at.replace(tzinfo=None)
+        with transaction(con):
             clear_file(con, file_id)
             for table, data in batch.to_arrow().items():
                 insert_arrow(con, table, data)
             keep_last_copies(con, file_id)
             con.execute("DELETE FROM extra_labels WHERE source = ?", [key])
-            if labels:
-                insert_arrow(con, "extra_labels", pa.table({
-                    "id": list(labels), "label": list(labels.values()),
-                    "source": [key] * len(labels)}))
-            now = queried_at.replace(tzinfo=None)
-            con.execute(
-                "INSERT INTO load_files VALUES (?, ?, ?, 'done', ?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                [file_id, key, fp, now, now, len(lines), batch.rows("entities"),
-                 batch.rows("load_rejects"), json.dumps({"endpoint": self.config.endpoint,
-                                                        "queried_at": queried_at.isoformat(),
-                                                        **batch.skipped}),
-                 queried_at.date().isoformat(), code_version()])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-
+            insert_rows(con, "extra_labels", {
+                "id": list(labels), "label": list(labels.values()),
+                "source": [key] * len(labels)})
+            insert_rows(con, "load_files", [{
+                "file_id": file_id, "path": key, "kind": "sparql", "fingerprint": fp,
+                "status": "done", "started_at": now, "finished_at": now, "lines": len(lines),
+                "bytes": 0, "entities": batch.rows("entities"),
+                "rejects": batch.rows("load_rejects"),
+                "skipped": json.dumps({"endpoint": self.config.endpoint,
+                                       "queried_at": queried_at.isoformat(), **batch.skipped}),
+                "dump_date": queried_at.date().isoformat(), "code_version": code_version()}])
+            bump_kg_version(con, f"sparql {key} {fp}")

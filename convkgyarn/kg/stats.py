@@ -6,6 +6,8 @@ from typing import Any
 
 import duckdb
 
+from convkgyarn.kg.snapshot import label_coverage, sources
+
 
 def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     one = lambda sql: con.execute(sql).fetchone()[0]  # noqa: E731
@@ -23,4 +25,7 @@ def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "property_entities": one("SELECT count(*) FROM properties"),
         "files": one("SELECT count(*) FROM load_files WHERE status = 'done'"),
         "dump_date": one("SELECT max(dump_date) FROM load_files WHERE status = 'done'"),
+        "label_coverage": {k: v for k, v in label_coverage(con).items() if k != "warnings"},
+        "sources": [{k: s[k] for k in ("path", "kind", "status", "entities")}
+                    for s in sources(con)],
     }

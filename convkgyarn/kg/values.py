@@ -21,6 +21,7 @@ class Rendered(NamedTuple):
     value_text: str | None  # rendered text; None for entities (label joined later)
     unit_id: str | None  # quantity unit, label joined later
     raw: str | None  # raw JSON for value types we do not render
+    precision: int | None = None  # time values: Wikidata precision (11 day ... 6 millennium)
 
 
 def _ordinal(n: int) -> str:
@@ -79,7 +80,7 @@ def render_typed(dv) -> Rendered:
     if isinstance(v, str):
         return Rendered(None, v, None, None)
     if isinstance(v, Time):
-        return Rendered(None, render_time(v.time, v.precision), None, None)
+        return Rendered(None, render_time(v.time, v.precision), None, None, v.precision)
     if isinstance(v, Quantity):
         unit = v.unit.removeprefix(_ENTITY_URI) if v.unit != "1" else None
         return Rendered(None, _format_amount(v.amount), unit, None)
@@ -99,7 +100,7 @@ def render_value(value_type: str, raw: msgspec.Raw | bytes) -> Rendered:
             return Rendered(None, _DECODE_STR(raw), None, None)
         if value_type == "time":
             t = _DECODE_TIME(raw)
-            return Rendered(None, render_time(t.time, t.precision), None, None)
+            return Rendered(None, render_time(t.time, t.precision), None, None, t.precision)
         if value_type == "quantity":
             q = _DECODE_QUANTITY(raw)
             unit = q.unit.removeprefix(_ENTITY_URI) if q.unit != "1" else None

@@ -1,17 +1,17 @@
-"""LLM access: one OpenAI-compatible client per stage, built in one place."""
+"""LLM access: one OpenAI-compatible client per stage, built in one place (``build_client``,
+called through ``Context.client``)."""
 
 from __future__ import annotations
 
 import duckdb
 
 from convkgyarn.config import LLMConfig
+from convkgyarn.errors import BudgetExceeded, EndpointError
 from convkgyarn.llm.client import (
-    BudgetExceeded, CostMeter, LLMClient, LLMFatalError, LLMRequest, LLMResult)
+    CostMeter, LLMClient, LLMFatalError, LLMRequest, LLMResult)
 
-STAGES = ("selector", "templater", "answerer", "judge", "rater")
-
-__all__ = ["BudgetExceeded", "CostMeter", "LLMClient", "LLMFatalError", "LLMRequest",
-           "LLMResult", "build_client", "new_meter"]
+__all__ = ["BudgetExceeded", "CostMeter", "EndpointError", "LLMClient", "LLMFatalError",
+           "LLMRequest", "LLMResult", "build_client", "new_meter"]
 
 
 def new_meter(config: LLMConfig) -> CostMeter:

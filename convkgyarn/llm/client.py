@@ -14,39 +14,39 @@ import re
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
 import duckdb
 import openai
+from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import LLMConfig, Price, StageModel
+from convkgyarn.errors import BudgetExceeded, EndpointError
+from convkgyarn.stage import utcnow
 
 log = logging.getLogger("convkgyarn.llm")
 
-CACHE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS llm_cache (
-    key VARCHAR, stage VARCHAR, model VARCHAR, prompt_hash VARCHAR, request JSON,
-    response VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, latency_s DOUBLE,
-    created_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS llm_failures (
-    key VARCHAR, stage VARCHAR, model VARCHAR, reason VARCHAR, raw VARCHAR, created_at TIMESTAMP
-);
-"""
+# A request that cannot succeed however often it is sent (401, 400, gave up): stop the run.
+LLMFatalError = EndpointError
+RAW_KEPT_CHARS = 20_000  # of an unusable reply, in llm_failures
 
 
-class LLMFatalError(Exception):
-    """A request that cannot succeed however often it is sent (401, 400, ...): stop the run."""
+class ReplyTooLarge(Exception):
+    """The server sent more than the reply cap (it ignores max_tokens)."""
+
+    def __init__(self, nbytes: int, cap: int) -> None:
+        super().__init__(f"reply larger than {cap:,} bytes (the server ignores max_tokens); "
+                         f"stopped reading at {nbytes:,}")
+        self.nbytes = nbytes
 
 
-class BudgetExceeded(Exception):
-    """The next request would take spending past ``--max-cost``."""
+class EmptyChoices(Exception):
+    """A 200 reply without choices: a broken body, worth another attempt."""
 
 
 @dataclass
@@ -179,7 +179,8 @@ def is_transient(exc: BaseException) -> bool:
     """Worth another attempt: rate limits, server errors, timeouts, dropped connections,
     and bodies that arrive broken."""
     if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError,
-                        openai.APIResponseValidationError, json.JSONDecodeError)):
+                        openai.APIResponseValidationError, json.JSONDecodeError, EmptyChoices,
+                        ValidationError)):
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in (408, 409, 429) or exc.status_code >= 500
@@ -187,10 +188,10 @@ def is_transient(exc: BaseException) -> bool:
 
 
 class ResponseCache:
-    """Responses by content hash, in the project database; safe to call from worker threads."""
+    """Usable responses by content hash, in the project database, and one row per failing
+    request; safe to call from worker threads."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        con.execute(CACHE_SCHEMA)
         self._con = con
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -205,31 +206,40 @@ class ResponseCache:
     def get(self, key: str) -> str | None:
         with self._lock:
             row = self._cursor().execute(
-                "SELECT response FROM llm_cache WHERE key = ? LIMIT 1", [key]).fetchone()
+                "SELECT response FROM llm_cache WHERE key = ?", [key]).fetchone()
         return row[0] if row else None
 
     def put(self, key: str, stage: str, model: str, prompt_hash: str, request: dict,
-            response: str, prompt_tokens: int, completion_tokens: int, latency: float) -> None:
+            response: str, prompt_tokens: int, completion_tokens: int, latency: float,
+            served_by: str | None) -> None:
         with self._lock:
             self._cursor().execute(
-                "INSERT INTO llm_cache SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
-                "WHERE NOT EXISTS (SELECT 1 FROM llm_cache WHERE key = ?)",
+                "INSERT OR IGNORE INTO llm_cache (key, stage, model, prompt_hash, request, "
+                "response, prompt_tokens, completion_tokens, latency_s, served_by, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [key, stage, model, prompt_hash, json.dumps(request, ensure_ascii=False),
-                 response, prompt_tokens, completion_tokens, latency, _now(), key])
+                 response, prompt_tokens, completion_tokens, latency, served_by, utcnow()])
 
     def fail(self, key: str, stage: str, model: str, reason: str, raw: str | None) -> None:
+        """Keep one row per failing request, counting how often it failed."""
+        now = utcnow()
+        raw = raw[:RAW_KEPT_CHARS] if raw else raw
         with self._lock:
             self._cursor().execute(
-                "INSERT INTO llm_failures VALUES (?, ?, ?, ?, ?, ?)",
-                [key, stage, model, reason, raw, _now()])
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+                "INSERT INTO llm_failures (key, stage, model, reason, raw, occurrences, "
+                "created_at, last_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (key) DO "
+                "UPDATE SET reason = excluded.reason, raw = excluded.raw, "
+                "occurrences = llm_failures.occurrences + 1, last_at = excluded.last_at",
+                [key, stage, model, reason, raw, now, now])
 
 
 class LLMClient:
-    """Send chat requests for one pipeline stage through the cache, retries and budget."""
+    """Send chat requests for one pipeline stage through the cache, retries and budget.
+
+    Only usable replies are cached (a reply that fails validation is kept in
+    ``llm_failures`` and asked again next time); a re-run therefore asks exactly the work
+    that failed before and nothing else.
+    """
 
     def __init__(
         self,
@@ -252,59 +262,89 @@ class LLMClient:
             base_url=config.base_url, api_key=self._secret or "no-key",
             timeout=config.timeout, max_retries=0)
         self._bias_note_logged = False
+        self.served_by: set[str] = set()
+
+    @property
+    def reply_cap(self) -> int:
+        """Bytes of reply read at most: generous for ``max_tokens`` tokens of JSON."""
+        return max(256 << 10, 32 * self.model.max_tokens)
 
     # -- public ------------------------------------------------------------------------
     def run(self, requests: Sequence[LLMRequest]) -> list[LLMResult]:
         """Answer every request (in order), ``concurrency`` at a time.
 
-        Raises LLMFatalError or BudgetExceeded after in-flight requests finish; results
-        that arrived before are already cached.
+        Raises EndpointError or BudgetExceeded once the requests in flight finish; results
+        that arrived before are already cached, and requests not yet started are not sent.
         """
         if not requests:
             return []
         if len(requests) == 1 or self.config.concurrency == 1:
             return [self.one(r) for r in requests]
+        stop = threading.Event()
+
+        def guarded(request: LLMRequest) -> LLMResult | None:
+            return None if stop.is_set() else self.one(request)
+
         with ThreadPoolExecutor(max_workers=self.config.concurrency) as pool:
-            futures = [pool.submit(self.one, r) for r in requests]
-            results, first_error = [], None
+            futures = [pool.submit(guarded, r) for r in requests]
+            results: list[LLMResult] = []
+            first_error: BaseException | None = None
             for fut in futures:
                 try:
-                    results.append(fut.result())
-                except (LLMFatalError, BudgetExceeded) as exc:
-                    first_error = first_error or exc
+                    result = fut.result()
+                except (EndpointError, BudgetExceeded) as exc:
+                    if first_error is None:
+                        first_error = exc
+                        stop.set()
+                        for other in futures:
+                            other.cancel()
+                    continue
+                except CancelledError:
+                    continue
+                except BaseException:
+                    stop.set()
                     for other in futures:
                         other.cancel()
-            if first_error:
+                    raise
+                if result is not None:
+                    results.append(result)
+            if first_error is not None:
                 raise first_error
             return results
 
     def one(self, request: LLMRequest) -> LLMResult:
-        """One request, with structured-output validation and bounded re-asks."""
+        """One request, with structured-output validation and bounded re-asks (each re-ask
+        sends the original messages plus the validation error, never the bad reply)."""
         messages = list(request.messages)
         result = LLMResult(request)
+        first_key = None
         for attempt in range(1, self.config.validation_attempts + 1):
-            text, cached, key = self._complete(messages, request)
-            result.attempts, result.cached = attempt, cached
-            if text is None:  # dry run
+            reply = self._complete(messages, request)
+            first_key = first_key or reply.key
+            result.attempts, result.cached = attempt, reply.cached
+            if reply.text is None and reply.error is None:  # dry run
                 result.dry_run = True
                 return result
-            result.text = text
-            if request.schema is None:
-                return result
-            try:
-                result.parsed = request.schema.model_validate(parse_json_reply(text))
+            result.text = reply.text
+            if reply.error is not None:
+                reason = reply.error
+            elif request.schema is None:
+                self._keep(reply, first_key)
                 result.error = None
                 return result
-            except (ValueError, ValidationError) as exc:
-                reason = _short_error(exc)
-                result.error = f"invalid structured output after {attempt} attempt(s): {reason}"
-                self.cache.fail(key, self.stage, self.model.model, reason, text)
-                messages = messages + [
-                    {"role": "assistant", "content": text},
-                    {"role": "user", "content": (
-                        f"That reply is not valid: {reason}. Reply again with only the JSON "
-                        "object, following the required format exactly.")},
-                ]
+            else:
+                try:
+                    result.parsed = request.schema.model_validate(parse_json_reply(reply.text))
+                    self._keep(reply, first_key)
+                    result.error = None
+                    return result
+                except (ValueError, ValidationError) as exc:
+                    reason = _short_error(exc)
+            result.error = f"invalid structured output after {attempt} attempt(s): {reason}"
+            self.cache.fail(reply.key, self.stage, self.model.model, reason, reply.text)
+            messages = list(request.messages) + [{"role": "user", "content": (
+                f"Your previous reply could not be used: {reason}. Reply again with only the "
+                "JSON object, following the required format exactly.")}]
         self.meter.count(self.stage, "failed")
         return result
 
@@ -324,43 +364,77 @@ class LLMClient:
             params["logit_bias"] = bias
         return params
 
-    def _complete(self, messages: list[dict], request: LLMRequest) -> tuple[str | None, bool, str]:
+    def _complete(self, messages: list[dict], request: LLMRequest) -> "_Reply":
         params = self._params(request)
         key = request_key(self.model.model, messages, params, self.prompt_hash)
         hit = self.cache.get(key)
         if hit is not None:
             self.meter.count(self.stage, "cached")
-            return hit, True, key
+            return _Reply(key, hit, cached=True)
         est_prompt = estimate_tokens(messages)
         if self.config.dry_run:
             self.meter.count(self.stage, "estimated_calls")
             self.meter.count(self.stage, "estimated_tokens", est_prompt + self.model.max_tokens)
-            return None, False, key
+            return _Reply(key, None)
         reserved = self.meter.reserve(self.model.model, est_prompt, self.model.max_tokens)
         t0 = time.perf_counter()
         try:
             response = self._send(messages, params)
+        except ReplyTooLarge as exc:
+            # what was received is paid for: count it, then treat the reply as unusable
+            self.meter.settle(self.stage, self.model.model, reserved, est_prompt,
+                              max(self.model.max_tokens, exc.nbytes // 4))
+            return _Reply(key, None, error=str(exc))
         except BaseException:
             self.meter.settle(self.stage, self.model.model, reserved, 0, 0)
             raise
-        latency = time.perf_counter() - t0
         text = response.choices[0].message.content or ""
         usage = response.usage
         prompt_tokens = usage.prompt_tokens if usage else est_prompt
         completion_tokens = usage.completion_tokens if usage else len(text) // 4
         self.meter.settle(self.stage, self.model.model, reserved, prompt_tokens, completion_tokens)
-        self.cache.put(key, self.stage, self.model.model, self.prompt_hash,
-                       {"messages": messages, "params": params}, text, prompt_tokens,
-                       completion_tokens, latency)
-        return text, False, key
+        served_by = getattr(response, "model", None)
+        if served_by:
+            self.served_by.add(served_by)
+        return _Reply(key, text, request={"messages": messages, "params": params},
+                      prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                      latency=time.perf_counter() - t0, served_by=served_by)
 
-    def _send(self, messages: list[dict], params: dict):
+    def _keep(self, reply: "_Reply", first_key: str) -> None:
+        """Cache a usable reply the moment it is known to be usable, also under the original
+        request's key when it took re-asks: a re-run then gets it at once."""
+        if reply.text is None:
+            return
+        for key in dict.fromkeys((reply.key, first_key)):
+            if reply.cached and key == reply.key:
+                continue
+            self.cache.put(key, self.stage, self.model.model, self.prompt_hash, reply.request,
+                           reply.text, reply.prompt_tokens if key == reply.key else 0,
+                           reply.completion_tokens if key == reply.key else 0, reply.latency,
+                           reply.served_by)
+
+    def _post(self, messages: list[dict], params: dict) -> ChatCompletion:
+        """One HTTP request whose reply is read up to the cap, then parsed."""
+        with self._http.chat.completions.with_streaming_response.create(
+                model=self.model.model, messages=messages, **params) as raw:
+            body = bytearray()
+            for chunk in raw.iter_bytes():
+                body += chunk
+                if len(body) > self.reply_cap:
+                    raise ReplyTooLarge(len(body), self.reply_cap)
+        completion = ChatCompletion.model_validate_json(bytes(body))
+        if not completion.choices:
+            raise EmptyChoices("the reply has no choices")
+        return completion
+
+    def _send(self, messages: list[dict], params: dict) -> ChatCompletion:
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome else None
             after = _retry_after(exc) if exc else None
             if after is not None:
                 return min(after, 120.0)
-            return wait_exponential_jitter(multiplier=0.5, max=self.config.backoff_max, jitter=0.5)(state)
+            return wait_exponential_jitter(multiplier=0.5, max=self.config.backoff_max,
+                                           jitter=0.5)(state)
 
         def before_sleep(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
@@ -373,16 +447,16 @@ class LLMClient:
         try:
             for attempt in retrying:
                 with attempt:
-                    return self._http.chat.completions.create(
-                        model=self.model.model, messages=messages, **params)
+                    return self._post(messages, params)
         except openai.APIStatusError as exc:
             if is_transient(exc):
-                raise LLMFatalError(self._describe(exc, "gave up after "
+                raise EndpointError(self._describe(exc, "gave up after "
                                                    f"{self.config.max_attempts} attempts")) from None
-            raise LLMFatalError(self._describe(exc, "cannot succeed; not retried")) from None
+            raise EndpointError(self._describe(exc, "cannot succeed; not retried")) from None
         except (openai.APITimeoutError, openai.APIConnectionError,
-                openai.APIResponseValidationError, json.JSONDecodeError) as exc:
-            raise LLMFatalError(self._describe(exc, f"gave up after {self.config.max_attempts} "
+                openai.APIResponseValidationError, json.JSONDecodeError, EmptyChoices,
+                ValidationError) as exc:
+            raise EndpointError(self._describe(exc, f"gave up after {self.config.max_attempts} "
                                                "attempts")) from None
         raise AssertionError("unreachable")
 
@@ -390,8 +464,9 @@ class LLMClient:
         status = getattr(exc, "status_code", None)
         where = self.config.base_url or "the OpenAI API"
         head = f"{self.stage} ({self.model.model}) at {where}: "
-        head += f"HTTP {status}, {what}" if status else f"{type(exc).__name__}, {what}"
+        head += f"HTTP {status}, {what}" if status else f"{_kind(exc)}, {what}"
         body = self._clean(getattr(exc, "message", None) or str(exc))
+        body = " ".join(body.split())
         if status == 401:
             body = "the API key was refused (check OPENAI_API_KEY or [llm] api_key). " + body
         return f"{head}: {body[:300]}"
@@ -428,6 +503,26 @@ class LLMClient:
         if not self._bias_note_logged:
             self._bias_note_logged = True
             log.warning("%s: logit_bias skipped for %s: %s", self.stage, self.model.model, why)
+
+
+@dataclass
+class _Reply:
+    key: str
+    text: str | None
+    cached: bool = False
+    error: str | None = None  # unusable before parsing (too large)
+    request: dict | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency: float = 0.0
+    served_by: str | None = None
+
+
+def _kind(exc: BaseException) -> str:
+    return {"APIConnectionError": "endpoint unreachable", "APITimeoutError": "timed out",
+            "EmptyChoices": "replies without choices", "ValidationError": "malformed replies",
+            "JSONDecodeError": "broken reply bodies"}.get(type(exc).__name__,
+                                                          type(exc).__name__)
 
 
 def _short_error(exc: BaseException) -> str:

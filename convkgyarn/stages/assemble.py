@@ -17,56 +17,20 @@ import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
+from convkgyarn import __version__
 from convkgyarn.config import GenerateConfig
+from convkgyarn.conversations import RunRecord, store_run
+from convkgyarn.errors import UserError
+from convkgyarn.kg.snapshot import kg_version, type_label
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.lexicon import THING_REFERENCES
-from convkgyarn.stages.predicates import type_label
-from convkgyarn.stages.related import EMBEDDING_SCHEMA
-from convkgyarn.stages.templates import TEMPLATES_SCHEMA
 from convkgyarn.stages.typos import content_words, typo_in
-from convkgyarn.store import insert_arrow
-
-CONVERSATION_SCHEMA = """
-CREATE TABLE IF NOT EXISTS generation_runs (
-    run_id VARCHAR, config_name VARCHAR, config JSON, seed INTEGER, dump_date VARCHAR,
-    code_version VARCHAR, writers JSON, conversations INTEGER, created_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS conversations (
-    conversation_id VARCHAR, run_id VARCHAR, config_name VARCHAR, seed INTEGER,
-    entity_id VARCHAR, entity_label VARCHAR, entity_type VARCHAR, entity_types VARCHAR[],
-    related_entity_id VARCHAR, related_entity_label VARCHAR, fact_set_id VARCHAR,
-    ordinal INTEGER
-);
-CREATE TABLE IF NOT EXISTS turns (
-    conversation_id VARCHAR, turn INTEGER, question VARCHAR, question_before_typo VARCHAR,
-    answer VARCHAR[], answer_ids VARCHAR[], subject_id VARCHAR, property_id VARCHAR,
-    qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
-    template_id VARCHAR, writer VARCHAR
-);
-"""
-
-TURN_SCHEMA = pa.schema([
-    ("conversation_id", pa.string()), ("turn", pa.int32()), ("question", pa.string()),
-    ("question_before_typo", pa.string()), ("answer", pa.list_(pa.string())),
-    ("answer_ids", pa.list_(pa.string())), ("subject_id", pa.string()),
-    ("property_id", pa.string()), ("qualifier_property_id", pa.string()),
-    ("statement_id", pa.string()), ("phenomenon", pa.string()), ("template_id", pa.string()),
-    ("writer", pa.string())])
-
-
-def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
-    """Remove a generation run's rows (inside the caller's transaction), before rewriting it."""
-    con.execute("DELETE FROM turns WHERE conversation_id IN "
-                "(SELECT conversation_id FROM conversations WHERE run_id = ?)", [run_id])
-    con.execute("DELETE FROM conversations WHERE run_id = ?", [run_id])
-    con.execute("DELETE FROM generation_runs WHERE run_id = ?", [run_id])
-
+from convkgyarn.store import registered
+from convkgyarn.text import subject_placeholder
 
 GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her")}
 # Predicates asked one after the other when an entity has both.
@@ -100,19 +64,6 @@ class PlannedTurn:
     statement_index: int  # which statement a qualifier question is about
 
 
-def config_name(cfg: GenerateConfig) -> str:
-    parts = [cfg.interaction]
-    if cfg.deixis:
-        parts.append("deixis")
-    if cfg.interaction == "voice" and cfg.disfluency:
-        parts.append("disfluency")
-    if cfg.interaction == "text" and cfg.typos:
-        parts.append("typos")
-    if cfg.related:
-        parts.append("related")
-    return "-".join(parts)
-
-
 def _seed(*parts: Any) -> int:
     blob = "\x1f".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
@@ -137,8 +88,6 @@ class KGView:
 
     def __init__(self, con: duckdb.DuckDBPyConnection, interaction: str) -> None:
         self.con = con
-        con.execute(TEMPLATES_SCHEMA)
-        con.execute(EMBEDDING_SCHEMA)  # related_entities may not have been built yet
         self.templates: dict[tuple, list[tuple[str, str, str]]] = defaultdict(list)
         for tid, type_id, pid, qid, phen, text, writer in con.execute(
                 "SELECT template_id, type_id, property_id, qualifier_property_id, phenomenon, "
@@ -171,8 +120,7 @@ class KGView:
         if not ids:
             return
         con = self.con
-        con.register("_wanted", pa.table({"id": ids}))
-        try:
+        with registered(con, "_wanted", {"id": ids}):
             info = {r[0]: r[1:] for r in con.execute(
                 "SELECT e.id, e.label, g.value_id FROM entities e JOIN _wanted w ON w.id = e.id "
                 "LEFT JOIN (SELECT entity_id, any_value(value_id) AS value_id FROM statements "
@@ -198,8 +146,6 @@ class KGView:
                     "ORDER BY statement_id, qualifier_property_id, ordinal").fetchall():
                 if sid in by_sid:
                     by_sid[sid].qualifiers.setdefault(qid, []).append((label, vid))
-        finally:
-            con.unregister("_wanted")
         for eid in ids:
             if eid not in info:
                 self._cache[eid] = None
@@ -239,11 +185,11 @@ class KGView:
 class Assembler:
     """Turns a KG view into conversations for one configuration."""
 
-    def __init__(self, view: KGView, cfg: GenerateConfig) -> None:
+    def __init__(self, view: KGView, cfg: GenerateConfig, drop) -> None:
         self.view = view
         self.cfg = cfg
-        self.name = config_name(cfg)
-        self.dropped: list[tuple[str, str, str]] = []
+        self.name = cfg.name
+        self.drop = drop  # the stage's drop(item, reason, detail)
         self._parts: dict[str, list[str]] = {}
         self._typo_words: dict[str, list] = {}
         self._shapes: dict[str, list[tuple]] = {}
@@ -318,7 +264,7 @@ class Assembler:
     def fill(self, template: str, e: EntityFacts, type_id: str, value: str | None) -> str:
         """Slot-fill a template (split into literal text and placeholders once, then cached)."""
         he, him, his = self.references(e, type_id)
-        slots = {f"[{self.view.type_labels[type_id]}]": e.label, "[he]": he, "[him]": him,
+        slots = {subject_placeholder(self.view.type_labels[type_id]): e.label, "[he]": he, "[him]": him,
                  "[his]": his, "[a]": value or ""}
         parts = self._parts.get(template)
         if parts is None:
@@ -349,7 +295,7 @@ class Assembler:
             return None
         type_id, facts = self.view.best_type(e)
         if type_id is None:
-            self.dropped.append((entity_id, "no type with templates covers its facts", ""))
+            self.drop(entity_id, "no type with templates covers its facts")
             return None
         fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
         if not cfg.same_facts:
@@ -373,7 +319,7 @@ class Assembler:
             turns.append(turn)
             previous_entity = ent.id
         if not turns:
-            self.dropped.append((entity_id, "no turn could be realised", ""))
+            self.drop(entity_id, "no turn could be realised")
             return None
         fact_set = hashlib.sha256("\x1e".join(
             f"{t['subject_id']}\x1f{t['property_id']}\x1f{t['qualifier_property_id']}\x1f"
@@ -424,45 +370,44 @@ class Assembler:
                     "property_id": pt.property_id, "qualifier_property_id": pt.qualifier_id,
                     "statement_id": statement_id, "phenomenon": out_phen, "template_id": tid,
                     "writer": writer}
-        self.dropped.append((f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
-                             f"no {phen} template avoids the answer", ""))
+        self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
+                  f"no {phen} template avoids the answer")
         return None
 
 
-def kg_version(con: duckdb.DuckDBPyConnection) -> str:
-    """Identity of the KG content: kept by a refresh that found nothing changed."""
-    row = con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'").fetchone()
-    if row:
-        return row[0]
-    return con.execute(
-        "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
-    ).fetchone()[0]
-
-
 class AssembleConversations(Stage):
-    """Generate conversations for one configuration and store them with provenance."""
+    """Generate conversations for one configuration and store them as its current run."""
 
     name = "assemble"
+    reads = ("templates",)
+    writes = ("generation_runs", "conversations", "turns")
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig,
-                 run_id: str | None = None) -> None:
-        con.execute(CONVERSATION_SCHEMA)
-        self.con = con
-        self.cfg = cfg
-        self.config_name = config_name(cfg)
-        super().__init__(con, run_id or self.deterministic_run_id())
+    def __init__(self, ctx, config: GenerateConfig, keep_previous: bool = False) -> None:
+        super().__init__(ctx, config)
+        self.config_name = config.name
+        self.keep_previous = keep_previous
 
     def deterministic_run_id(self) -> str:
-        """Same config, seed and inputs -> same run id (so exports are byte-identical)."""
+        """Same code release, config, seed and inputs (KG, templates, related entities) ->
+        same run id: the run is then already stored, and exports are byte-identical."""
         inputs = self.con.execute(
             "SELECT coalesce(string_agg(template_id, ',' ORDER BY template_id), '') FROM templates"
         ).fetchone()[0]
-        kg = kg_version(self.con)
-        blob = json.dumps([self.cfg.model_dump(mode="json"), inputs, kg], sort_keys=True)
+        related = self.con.execute(
+            "SELECT coalesce(string_agg(entity_id || '>' || related_id, ',' ORDER BY entity_id),"
+            " '') FROM related_entities").fetchone()[0] if self.config.related else ""
+        blob = json.dumps([__version__, self.config.model_dump(mode="json"), inputs,
+                           kg_version(self.con), related], sort_keys=True)
         return f"gen-{self.config_name}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
 
+    def unchanged(self) -> int | None:
+        """Conversations of the stored current run when it has exactly this run's inputs."""
+        row = self.con.execute("SELECT conversations FROM generation_runs WHERE run_id = ? "
+                               "AND current", [self.run_id]).fetchone()
+        return row[0] if row else None
+
     def entities(self, view: KGView) -> list[str]:
-        cfg = self.cfg
+        cfg = self.config
         if cfg.entities:
             return list(cfg.entities)
         # A stable order per entity (not a shuffle of the whole pool): entities added to the
@@ -470,9 +415,14 @@ class AssembleConversations(Stage):
         return sorted(view.candidates(cfg.types), key=lambda e: _seed("entity", cfg.seed, e))
 
     def process(self) -> dict[str, Any]:
-        cfg = self.cfg
+        cfg = self.config
+        self.run_id = self.deterministic_run_id()
+        stored = self.unchanged()
+        if stored is not None:
+            return {"config": self.config_name, "conversations": stored, "unchanged": True,
+                    "run_id": self.run_id}
         view = KGView(self.con, cfg.interaction)
-        assembler = Assembler(view, cfg)
+        assembler = Assembler(view, cfg, self.drop)
         pool = self.entities(view)
         view.load(pool)
         convs: list[dict] = []
@@ -490,36 +440,40 @@ class AssembleConversations(Stage):
             if not produced or cfg.entities:
                 break
             index += 1
+        if not convs:
+            raise UserError(self.why_empty(view))
         self.store(convs)
-        for item, reason, detail in assembler.dropped:
-            self.drop(item, reason, detail)
         return {"config": self.config_name, "conversations": len(convs),
-                "turns": sum(len(c["turns"]) for c in convs), "dropped": len(assembler.dropped),
+                "turns": sum(len(c["turns"]) for c in convs), "dropped": len(self._dropped),
                 "run_id": self.run_id}
 
+    def why_empty(self, view: KGView) -> str:
+        cfg = self.config
+        if cfg.entities:
+            missing = [e for e in cfg.entities if view.entity(e) is None]
+            if missing:
+                return f"no conversations: {', '.join(missing)} not in the KG"
+            return (f"no conversations: {', '.join(cfg.entities)} have no facts with "
+                    "templates (see `convkgyarn drops`)")
+        if cfg.types:
+            return (f"no conversations: no entities of type {', '.join(cfg.types)} with facts "
+                    "to ask about (see `convkgyarn predicates show TYPE`)")
+        return "no conversations: no entity has facts with templates (see `convkgyarn drops`)"
+
     def store(self, convs: list[dict]) -> None:
-        con, run_id = self.con, self.run_id
-        con.execute("BEGIN")
-        clear_run(con, run_id)
+        con = self.con
         dump_date = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
                                 ).fetchone()[0]
         writers = dict(con.execute(
             "SELECT writer || coalesce(':' || model, ''), count(*) FROM templates GROUP BY 1"
         ).fetchall())
-        con.execute("INSERT INTO generation_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-            run_id, self.config_name, self.cfg.model_dump_json(), self.cfg.seed, dump_date,
-            code_version(), json.dumps(writers, sort_keys=True), len(convs),
-            datetime.now(timezone.utc).replace(tzinfo=None)])
-        if convs:
-            conv_cols = ["conversation_id", "config_name", "seed", "entity_id", "entity_label",
-                         "entity_type", "entity_types", "related_entity_id",
-                         "related_entity_label", "fact_set_id", "ordinal"]
-            data = {c: [x[c] for x in convs] for c in conv_cols}
-            data["run_id"] = [run_id] * len(convs)
-            insert_arrow(con, "conversations", pa.table(data))
-            rows = [(c["conversation_id"], t) for c in convs for t in c["turns"]]
-            tdata = {"conversation_id": [r[0] for r in rows]}
-            for col in TURN_SCHEMA.names[1:]:
-                tdata[col] = [r[1][col] for r in rows]
-            insert_arrow(con, "turns", pa.table(tdata, schema=TURN_SCHEMA))
-        con.execute("COMMIT")
+        conv_cols = ["conversation_id", "config_name", "seed", "entity_id", "entity_label",
+                     "entity_type", "entity_types", "related_entity_id",
+                     "related_entity_label", "fact_set_id", "ordinal"]
+        turns = [{"conversation_id": c["conversation_id"], **t} for c in convs
+                 for t in c["turns"]]
+        run = RunRecord(self.run_id, self.config_name, self.config.model_dump(mode="json"),
+                        self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
+                        code_version=code_version(), writers=writers)
+        store_run(con, run, [{k: c[k] for k in conv_cols} for c in convs], turns,
+                  keep_previous=self.keep_previous)

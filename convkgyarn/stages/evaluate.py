@@ -15,27 +15,19 @@ import re
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
 import duckdb
 import numpy as np
 from pydantic import BaseModel, Field, create_model
 
-from convkgyarn.config import EvaluateConfig, LLMConfig
-from convkgyarn.llm import CostMeter, LLMRequest, build_client
-from convkgyarn.prompts import load_prompt
-from convkgyarn.stage import Stage
+from convkgyarn.conversations import Conversation, select_conversations
+from convkgyarn.errors import UserError
+from convkgyarn.llm import LLMRequest
+from convkgyarn.resources import load_prompt
+from convkgyarn.stage import Stage, utcnow
+from convkgyarn.store import insert_rows, transaction
 
-EVAL_SCHEMA = """
-CREATE TABLE IF NOT EXISTS eval_turns (
-    eval_id VARCHAR, model VARCHAR, config_name VARCHAR, conversation_id VARCHAR, turn INTEGER,
-    question VARCHAR, gold VARCHAR[], answer_raw VARCHAR, answer_parsed VARCHAR[],
-    na BOOLEAN, unparsable BOOLEAN, matcher_verdict INTEGER, judge_verdict INTEGER,
-    score INTEGER, decided_by VARCHAR, answer_prompt_hash VARCHAR, judge_model VARCHAR,
-    created_at TIMESTAMP
-);
-"""
 NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
 _MONTHS = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december"
@@ -144,26 +136,6 @@ def match(candidates: list[str], golds: list[list[str]]) -> int | None:
     return 0 if decided_zero else None
 
 
-class Conversation(BaseModel):
-    conversation_id: str
-    config_name: str
-    turns: list[dict[str, Any]]
-
-
-def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
-    rows = con.execute(
-        "SELECT c.conversation_id, c.config_name, t.turn, t.question, t.answer, t.answer_ids "
-        "FROM conversations c JOIN turns t USING (conversation_id) "
-        "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.ordinal, t.turn",
-        [runs]).fetchall()
-    convs: dict[str, Conversation] = {}
-    for cid, name, turn, q, ans, ids in rows:
-        conv = convs.setdefault(cid, Conversation(conversation_id=cid, config_name=name, turns=[]))
-        conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
-                           "answer_ids": list(ids or [])})
-    return list(convs.values())
-
-
 def gold_variants(con: duckdb.DuckDBPyConnection, convs: list[Conversation]) -> dict[str, list[str]]:
     """Labels and Wikidata aliases of every answer id, for the matcher."""
     ids = sorted({i for c in convs for t in c.turns for i in t["answer_ids"] if i})
@@ -192,37 +164,39 @@ class Evaluate(Stage):
     """Answer every turn with each model under test, match, judge, store per-turn results."""
 
     name = "evaluate"
+    reads = ("conversations", "turns")
+    writes = ("eval_turns",)
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: EvaluateConfig, llm: LLMConfig,
-                 meter: CostMeter, conversations: list[Conversation],
-                 run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(EVAL_SCHEMA)
-        self.config = config
-        self.llm = llm
-        self.meter = meter
-        self.convs = conversations
+    def __init__(self, ctx, config=None) -> None:
+        super().__init__(ctx, config)
         self.answer_prompt = load_prompt("answer_system.md")
         self.judge_prompt = load_prompt("judge.md")
+        self.convs = select_conversations(self.con, self.config.config_names, self.config.runs,
+                                          self.config.limit)
+
+    def default_config(self, ctx):
+        return ctx.config.evaluate
 
     def process(self) -> dict[str, Any]:
+        if not self.convs:
+            raise UserError("no conversations to evaluate; run `convkgyarn generate` first")
         variants = gold_variants(self.con, self.convs)
         stats: dict[str, Any] = {"models": {}, "turns": 0}
-        for model in self.config.models:
+        models = self.config.models or [self.ctx.config.llm.stages.answerer.model]
+        for model in models:
             stats["models"][model] = self.evaluate_model(model, variants)
         stats["turns"] = sum(len(c.turns) for c in self.convs)
         return stats
 
     def evaluate_model(self, model: str, variants: dict[str, list[str]]) -> dict[str, int]:
-        answerer = build_client(self.con, self.llm, "answerer", self.answer_prompt.hash,
-                                self.meter, model=model)
+        answerer = self.ctx.client("answerer", self.answer_prompt.hash, model=model)
         if answerer is None:
-            raise ValueError("evaluation needs an LLM endpoint: set OPENAI_BASE_URL / "
-                             "OPENAI_API_KEY or [llm] in convkgyarn.toml")
+            raise UserError("evaluation needs an LLM endpoint: set OPENAI_BASE_URL / "
+                            "OPENAI_API_KEY or [llm] in convkgyarn.toml")
         index = [(c, i) for c in self.convs for i in range(len(c.turns))]
         results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
                                 for c, i in index])
-        if self.llm.dry_run:
+        if self.ctx.config.llm.dry_run:
             return {"asked": len(index)}
         rows = []
         for (conv, i), res in zip(index, results):
@@ -233,43 +207,46 @@ class Evaluate(Stage):
             verdict = 0 if parsed.na else match(parsed.candidates, golds)
             rows.append({"conv": conv, "turn": t, "raw": res.text, "parsed": parsed,
                          "matcher": verdict})
-        self.judge(rows)
+        judge_model = self.judge(rows)
         eval_id = hashlib.sha256(json.dumps([model, self.answer_prompt.hash,
                                              [c.conversation_id for c in self.convs]]
                                             ).encode()).hexdigest()[:16]
-        now = datetime.now(timezone.utc).replace(tzinfo=None)
-        judge_model = self.llm.stages.judge.model
-        self.con.execute("BEGIN")
-        self.con.execute("DELETE FROM eval_turns WHERE eval_id = ?", [eval_id])
+        now = utcnow()
+        out = []
         for r in rows:
             score = r["matcher"] if r["matcher"] is not None else r.get("judge")
             decided = "matcher" if r["matcher"] is not None else (
                 "judge" if r.get("judge") is not None else "undecided")
-            self.con.execute(
-                "INSERT INTO eval_turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?)",
-                [eval_id, model, r["conv"].config_name, r["conv"].conversation_id,
-                 r["turn"]["turn"], r["turn"]["question"], r["turn"]["answer"], r["raw"],
-                 r["parsed"].candidates, r["parsed"].na, r["parsed"].unparsable, r["matcher"],
-                 r.get("judge"), score, decided, self.answer_prompt.hash,
-                 judge_model if decided == "judge" else None, now])
-        self.con.execute("COMMIT")
+            out.append({
+                "eval_id": eval_id, "model": model, "config_name": r["conv"].config_name,
+                "conversation_id": r["conv"].conversation_id, "turn": r["turn"]["turn"],
+                "question": r["turn"]["question"], "gold": r["turn"]["answer"],
+                "answer_raw": r["raw"], "answer_parsed": r["parsed"].candidates,
+                "na": r["parsed"].na, "unparsable": r["parsed"].unparsable,
+                "matcher_verdict": r["matcher"], "judge_verdict": r.get("judge"),
+                "score": score, "decided_by": decided,
+                "answer_prompt_hash": self.answer_prompt.hash,
+                "judge_model": judge_model if decided == "judge" else None, "created_at": now})
+        with transaction(self.con) as con:
+            con.execute("DELETE FROM eval_turns WHERE eval_id = ?", [eval_id])
+            insert_rows(con, "eval_turns", out)
         return {"turns": len(rows), "matcher": sum(r["matcher"] is not None for r in rows),
                 "judge": sum(r.get("judge") is not None for r in rows),
                 "unparsable": sum(r["parsed"].unparsable for r in rows),
                 "na": sum(r["parsed"].na for r in rows)}
 
-    def judge(self, rows: list[dict]) -> None:
-        """One judge call per conversation, for its undecided turns only."""
+    def judge(self, rows: list[dict]) -> str | None:
+        """One judge call per conversation, for its undecided turns only; returns the judge
+        model as the server reported it."""
         pending: dict[str, list[dict]] = defaultdict(list)
         for r in rows:
             if r["matcher"] is None:
                 pending[r["conv"].conversation_id].append(r)
         if not pending:
-            return
-        judge = build_client(self.con, self.llm, "judge", self.judge_prompt.hash, self.meter)
+            return None
+        judge = self.ctx.client("judge", self.judge_prompt.hash)
         requests, groups = [], []
-        for cid, group in pending.items():
+        for group in pending.values():
             lines = []
             for k, r in enumerate(group, start=1):
                 lines.append(f"Turn {k}: {r['turn']['question']}\n  gold: "
@@ -284,6 +261,7 @@ class Evaluate(Stage):
                 continue  # recorded in llm_failures; the turns stay undecided
             for r, rating in zip(group, res.parsed.ratings):
                 r["judge"] = 1 if rating >= 1 else 0
+        return ", ".join(sorted(judge.served_by)) or judge.model.model
 
 
 # -- metrics --------------------------------------------------------------------------------
@@ -312,7 +290,6 @@ def mean_conversation(convs: list[list[float]]) -> float:
 def metrics(con: duckdb.DuckDBPyConnection, bootstrap: int = 1000) -> list[dict[str, Any]]:
     """Per model and configuration: mean turn score, mean conversation score, NA ratio
     (with 95% bootstrap intervals), and how many turns the matcher and the judge decided."""
-    con.execute(EVAL_SCHEMA)
     rows = con.execute(
         "SELECT model, config_name, conversation_id, turn, coalesce(score, 0), na, decided_by "
         "FROM eval_turns ORDER BY model, config_name, conversation_id, turn").fetchall()

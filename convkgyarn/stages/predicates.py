@@ -1,51 +1,25 @@
 """Predicates per type: F(t), every property used by the entities of type t, and G(t, F(t)),
-the ones worth asking about, chosen by an LLM or by rules."""
+the ones worth asking about, chosen by an LLM or by rules.
+
+A type's selection is recorded as done (``selection_inputs``) only when every call for it
+gave a usable reply; otherwise its previous selection stays and the next run asks again.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
 from typing import Any
 
-import duckdb
 from pydantic import BaseModel, Field
 
-from convkgyarn.config import LLMConfig, PredicatesConfig
-from convkgyarn.llm import CostMeter, LLMRequest, build_client
-from convkgyarn.prompts import load_prompt
-from convkgyarn.stage import Stage
+from convkgyarn.errors import UserError
+from convkgyarn.kg.snapshot import type_label
+from convkgyarn.resources import data_block, load_prompt
+from convkgyarn.stage import Stage, utcnow
+from convkgyarn.stages import housekeeping
+from convkgyarn.store import insert_rows, transaction
 
-SELECTION_SCHEMA = """
-CREATE TABLE IF NOT EXISTS selected_predicates (
-    type_id VARCHAR, property_id VARCHAR, qualifier_property_id VARCHAR,
-    selected_by VARCHAR, model VARCHAR, prompt_hash VARCHAR, input_hash VARCHAR,
-    run_id VARCHAR, created_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS selection_inputs (
-    type_id VARCHAR, input_hash VARCHAR, selected_by VARCHAR, run_id VARCHAR
-);
-"""
-
-# Value types that never make a spoken factoid answer.
-EXCLUDED_DATATYPES = {
-    "external-id", "commonsMedia", "commonsmedia", "url", "geo-shape", "tabular-data", "math",
-    "musical-notation", "wikibase-lexeme", "wikibase-form", "wikibase-sense", "entity-schema",
-    "wikibase-property", "globe-coordinate",
-}
-# Curated exclusions: names (obvious from the question), housekeeping, ontology, sensitive.
-EXCLUDED_PROPERTIES = {
-    "P31": "instance of (the type itself)", "P279": "subclass of (ontology)",
-    "P735": "given name", "P734": "family name", "P1559": "name in native language",
-    "P1477": "birth name", "P1449": "nickname", "P742": "pseudonym", "P1813": "short name",
-    "P1448": "official name", "P2561": "name", "P1705": "native label", "P373": "Commons category",
-    "P910": "topic's main category", "P935": "Commons gallery", "P1343": "described by source",
-    "P5008": "on focus list of Wikimedia project", "P1889": "different from",
-    "P460": "said to be the same as", "P2888": "exact match", "P1424": "topic's main template",
-    "P6104": "maintained by WikiProject", "P21": "sex or gender", "P172": "ethnic group",
-    "P1050": "medical condition", "P143": "imported from Wikimedia project",
-    "P18": "image", "P8687": "social media followers",
-}
 # Qualifiers worth a question when no LLM chooses them.
 USEFUL_QUALIFIER_DATATYPES = {"time"}
 USEFUL_QUALIFIERS = {"P453": "character role", "P1686": "for work", "P642": "of"}
@@ -61,38 +35,37 @@ class ExtractPredicates(Stage):
     """Build ``type_predicates``: per type, each property with how many of its entities use it."""
 
     name = "predicates.extract"
+    reads = ("entity_types", "statements")
+    writes = ("type_predicates",)
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: PredicatesConfig,
-                 run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        self.config = config
+    def default_config(self, ctx):
+        return ctx.config.predicates
 
     def process(self) -> dict[str, Any]:
         con = self.con
-        con.execute("BEGIN")
-        con.execute("DELETE FROM type_predicates")
-        con.execute(
-            """
-            INSERT INTO type_predicates
-            WITH sized AS (
-                SELECT type_id, count(DISTINCT entity_id) AS n FROM entity_types GROUP BY 1
-                HAVING count(DISTINCT entity_id) >= ?
-            ), typed AS (
-                SELECT DISTINCT t.type_id, t.entity_id FROM entity_types t
-                JOIN sized USING (type_id)
+        with transaction(con):
+            con.execute("DELETE FROM type_predicates")
+            con.execute(
+                """
+                INSERT INTO type_predicates
+                WITH sized AS (
+                    SELECT type_id, count(DISTINCT entity_id) AS n FROM entity_types GROUP BY 1
+                    HAVING count(DISTINCT entity_id) >= ?
+                ), typed AS (
+                    SELECT DISTINCT t.type_id, t.entity_id FROM entity_types t
+                    JOIN sized USING (type_id)
+                )
+                SELECT t.type_id, f.property_id, count(*) AS entities, any_value(s.n),
+                       count(*) / any_value(s.n),
+                       count(*) FILTER (WHERE f.kind = 'simple'),
+                       count(*) FILTER (WHERE f.kind = 'complex'),
+                       count(*) FILTER (WHERE f.kind = 'qualified')
+                FROM typed t JOIN facts f ON f.entity_id = t.entity_id
+                JOIN sized s ON s.type_id = t.type_id
+                GROUP BY t.type_id, f.property_id
+                """,
+                [self.config.min_type_entities],
             )
-            SELECT t.type_id, f.property_id, count(*) AS entities, any_value(s.n),
-                   count(*) / any_value(s.n),
-                   count(*) FILTER (WHERE f.kind = 'simple'),
-                   count(*) FILTER (WHERE f.kind = 'complex'),
-                   count(*) FILTER (WHERE f.kind = 'qualified')
-            FROM typed t JOIN facts f ON f.entity_id = t.entity_id
-            JOIN sized s ON s.type_id = t.type_id
-            GROUP BY t.type_id, f.property_id
-            """,
-            [self.config.min_type_entities],
-        )
-        con.execute("COMMIT")
         types, rows = con.execute(
             "SELECT count(DISTINCT type_id), count(*) FROM type_predicates").fetchone()
         skipped = con.execute(
@@ -101,80 +74,81 @@ class ExtractPredicates(Stage):
         return {"types": types, "type_predicates": rows, "types_below_min_entities": skipped}
 
 
-def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str:
-    row = con.execute("SELECT label FROM labels WHERE id = ? LIMIT 1", [type_id]).fetchone()
-    label = (row[0] if row else type_id).lower()
-    return "person" if type_id == "Q5" else label
-
-
 class SelectPredicates(Stage):
     """Choose G(t, F(t)) per type: rules always pre-filter; the LLM decides when configured."""
 
     name = "predicates.select"
+    reads = ("type_predicates",)
+    writes = ("selected_predicates", "selection_inputs")
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: PredicatesConfig,
-                 llm: LLMConfig, meter: CostMeter, run_id: str | None = None,
-                 types: list[str] | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(SELECTION_SCHEMA)
-        self.config = config
+    def __init__(self, ctx, config=None) -> None:
+        super().__init__(ctx, config)
         self.prompt = load_prompt("select_predicates.md")
-        self.client = build_client(con, llm, "selector", self.prompt.hash, meter)
-        self.types = types
+        self.client = ctx.client("selector", self.prompt.hash)
+
+    def default_config(self, ctx):
+        return ctx.config.predicates
 
     @property
     def path(self) -> str:
         return "llm" if self.client else "rules"
 
+    def types(self) -> list[str]:
+        """Types to select for: those with predicates (and, once types are selected, only the
+        selected ones), or the ones asked for."""
+        if self.config.types:
+            return list(self.config.types)
+        return [r[0] for r in self.con.execute(
+            "SELECT DISTINCT type_id FROM type_predicates WHERE type_id NOT IN "
+            "(SELECT type_id FROM selected_types WHERE NOT selected) ORDER BY 1").fetchall()]
+
     def candidates(self, type_id: str) -> list[dict]:
         """F(t) after the rules pre-filter, each with its qualifier candidates."""
         rows = self.con.execute(
             """
-            SELECT tp.property_id, coalesce(p.label, tp.property_id), p.datatype, tp.share,
+            SELECT tp.property_id, p.label, p.datatype, p.classes, tp.share,
                    tp.fact_kind_qualified
             FROM type_predicates tp LEFT JOIN property_info p ON p.id = tp.property_id
             WHERE tp.type_id = ? ORDER BY tp.entities DESC, tp.property_id
             """, [type_id]).fetchall()
+        quals_by_prop: dict[str, list[dict]] = {}
+        if any(r[5] for r in rows):
+            for pid, qid, label, datatype, classes in self.con.execute(
+                    """
+                    SELECT q.property_id, q.qualifier_property_id, p.label, p.datatype, p.classes
+                    FROM qualifiers q JOIN entity_types t ON t.entity_id = q.entity_id
+                    LEFT JOIN property_info p ON p.id = q.qualifier_property_id
+                    WHERE t.type_id = ?
+                    GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, count(DISTINCT q.statement_id) DESC, 2
+                    """, [type_id]).fetchall():
+                if housekeeping.reason(qid, label, datatype, classes, qualifier=True) is None:
+                    quals_by_prop.setdefault(pid, []).append(
+                        {"id": qid, "label": label, "datatype": datatype})
         out = []
-        for pid, label, datatype, share, n_qualified in rows:
-            reason = None
-            if datatype in EXCLUDED_DATATYPES:
-                reason = f"datatype {datatype}"
-            elif pid in EXCLUDED_PROPERTIES:
-                reason = f"excluded property: {EXCLUDED_PROPERTIES[pid]}"
-            elif share < self.config.min_share:
+        for pid, label, datatype, classes, share, _n_qualified in rows:
+            reason = housekeeping.reason(pid, label, datatype, classes)
+            if reason is None and share < self.config.min_share:
                 reason = f"used by {share:.1%} of the type, below {self.config.min_share:.0%}"
             if reason:
                 self.drop(f"{type_id}/{pid}", "rules pre-filter", reason)
                 continue
-            quals = []
-            if n_qualified:
-                quals = self.con.execute(
-                    """
-                    SELECT q.qualifier_property_id, coalesce(p.label, q.qualifier_property_id),
-                           p.datatype, count(DISTINCT q.statement_id)
-                    FROM qualifiers q JOIN entity_types t ON t.entity_id = q.entity_id
-                    LEFT JOIN property_info p ON p.id = q.qualifier_property_id
-                    WHERE t.type_id = ? AND q.property_id = ?
-                    GROUP BY 1, 2, 3 ORDER BY 4 DESC, 1
-                    """, [type_id, pid]).fetchall()
             out.append({"id": pid, "label": label, "datatype": datatype,
-                        "qualifiers": [{"id": q[0], "label": q[1], "datatype": q[2]}
-                                       for q in quals]})
+                        "qualifiers": quals_by_prop.get(pid, [])})
         return out
 
     def process(self) -> dict[str, Any]:
-        types = self.types or [r[0] for r in self.con.execute(
-            "SELECT DISTINCT type_id FROM type_predicates ORDER BY 1").fetchall()]
+        types = self.types()
         stats = {"path": self.path, "types": 0, "unchanged": 0, "selected": 0,
-                 "qualifiers": 0, "dropped_ids": 0}
+                 "qualifiers": 0, "dropped_ids": 0, "failed_types": 0}
+        self._forget_other_types()
         for type_id in types:
             candidates = self.candidates(type_id)
             # what the selector sees, not usage counts: a shift in counts alone asks nothing
             table = sorted(({**c, "qualifiers": sorted(q["id"] for q in c["qualifiers"])}
                             for c in candidates), key=lambda c: c["id"])
             input_hash = hashlib.sha256(json.dumps(
-                [table, self.path, self.prompt.hash, self.config.model_dump()],
+                [table, self.path, self.prompt.hash,
+                 self.config.model_dump(exclude={"types"})],
                 sort_keys=True).encode()).hexdigest()[:16]
             prev = self.con.execute(
                 "SELECT input_hash FROM selection_inputs WHERE type_id = ?", [type_id]).fetchone()
@@ -182,14 +156,48 @@ class SelectPredicates(Stage):
                 stats["unchanged"] += 1
                 continue
             if self.client:
-                chosen, model = self._select_llm(type_id, candidates, stats)
+                chosen, model, complete = self._select_llm(type_id, candidates, stats)
             else:
-                chosen, model = self._select_rules(candidates), None
+                chosen, model, complete = self._select_rules(candidates), None, True
+            if self.client and self.client.config.dry_run:
+                continue
+            if not complete:
+                stats["failed_types"] += 1
+                continue  # the previous selection stays; the next run asks again
             self._store(type_id, chosen, model, input_hash)
             stats["types"] += 1
             stats["selected"] += sum(1 for _, q in chosen if q is None)
             stats["qualifiers"] += sum(1 for _, q in chosen if q is not None)
+        self._require_some(types, stats)
         return stats
+
+    def _require_some(self, types: list[str], stats: dict) -> None:
+        """A selection that ends empty stops the run loudly (never empty outputs)."""
+        if not types or (self.client and self.client.config.dry_run):
+            return
+        n = self.con.execute("SELECT count(*) FROM selected_predicates WHERE "
+                             "list_contains(?, type_id)", [types]).fetchone()[0]
+        if n:
+            return
+        if stats["failed_types"]:
+            from convkgyarn.errors import EndpointError
+
+            raise EndpointError(
+                f"no predicates selected: the selector's replies for {stats['failed_types']} "
+                f"type(s) were unusable ({self.client.model.model} at "
+                f"{self.client.config.base_url or 'the OpenAI API'}; see llm_failures); "
+                "nothing was recorded as done, so a re-run asks again")
+        raise UserError("no predicates selected: no type has askable facts "
+                        "(see `convkgyarn drops`)")
+
+    def _forget_other_types(self) -> None:
+        """Selections of types that no longer have predicates go (the KG changed)."""
+        if self.config.types:
+            return
+        with transaction(self.con):
+            for table in ("selected_predicates", "selection_inputs"):
+                self.con.execute(f"DELETE FROM {table} WHERE type_id NOT IN "
+                                 "(SELECT type_id FROM type_predicates)")
 
     def _select_rules(self, candidates: list[dict]) -> list[tuple[str, str | None]]:
         chosen: list[tuple[str, str | None]] = []
@@ -201,24 +209,22 @@ class SelectPredicates(Stage):
         return chosen
 
     def _select_llm(self, type_id: str, candidates: list[dict],
-                    stats: dict) -> tuple[list[tuple[str, str | None]], str]:
+                    stats: dict) -> tuple[list[tuple[str, str | None]], str, bool]:
         label = type_label(self.con, type_id)
         segments = [candidates[i:i + MAX_PER_CALL] for i in range(0, len(candidates), MAX_PER_CALL)]
         requests = []
         for seg in segments:
-            lines = []
-            for c in seg:
-                line = f"{c['id']}: {c['label']}"
-                if c["qualifiers"]:
-                    line += " (qualifiers: " + ", ".join(
-                        f"{q['id']} {q['label']}" for q in c["qualifiers"]) + ")"
-                lines.append(line)
-            text = self.prompt.render(type_label=label, table="\n".join(lines))
-            requests.append(LLMRequest([{"role": "user", "content": text}], schema=Selection))
+            rows = [label] + [[c["id"], c["label"] or c["id"],
+                               [[q["id"], q["label"] or q["id"]] for q in c["qualifiers"]]]
+                              for c in seg]
+            text = self.prompt.render(data=data_block(rows))
+            requests.append(self._request(text))
         chosen: list[tuple[str, str | None]] = []
+        complete = True
         for seg, result in zip(segments, self.client.run(requests)):
             if not result.ok:
                 if not result.dry_run:
+                    complete = False
                     self.drop(type_id, "selector reply unusable", result.error or "")
                 continue
             offered = {c["id"]: {q["id"] for q in c["qualifiers"]} for c in seg}
@@ -226,7 +232,7 @@ class SelectPredicates(Stage):
                 if pid not in offered:
                     stats["dropped_ids"] += 1
                     self.drop(f"{type_id}/{pid}", "selector returned an id not in the table",
-                              result.text or "")
+                              (result.text or "")[:500])
                     continue
                 chosen.append((pid, None))
             for pid, quals in result.parsed.qualifiers.items():
@@ -238,22 +244,45 @@ class SelectPredicates(Stage):
                     else:
                         stats["dropped_ids"] += 1
                         self.drop(f"{type_id}/{pid}/{qid}",
-                                  "selector returned a qualifier not offered", result.text or "")
-        return chosen, self.client.model.model
+                                  "selector returned a qualifier not offered",
+                                  (result.text or "")[:500])
+        return chosen, self.client.model.model, complete
+
+    def _request(self, text: str):
+        from convkgyarn.llm import LLMRequest
+
+        return LLMRequest([{"role": "user", "content": text}], schema=Selection)
 
     def _store(self, type_id: str, chosen: list[tuple[str, str | None]], model: str | None,
                input_hash: str) -> None:
-        if self.client and self.client.config.dry_run:
-            return
-        now = datetime.now(timezone.utc).replace(tzinfo=None)
-        con = self.con
-        con.execute("BEGIN")
-        con.execute("DELETE FROM selected_predicates WHERE type_id = ?", [type_id])
-        con.execute("DELETE FROM selection_inputs WHERE type_id = ?", [type_id])
-        for pid, qid in chosen:
-            con.execute("INSERT INTO selected_predicates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [type_id, pid, qid, self.path, model,
-                         self.prompt.hash if self.client else None, input_hash, self.run_id, now])
-        con.execute("INSERT INTO selection_inputs VALUES (?, ?, ?, ?)",
-                    [type_id, input_hash, self.path, self.run_id])
-        con.execute("COMMIT")
+        now = utcnow()
+        with transaction(self.con) as con:
+            con.execute("DELETE FROM selected_predicates WHERE type_id = ?", [type_id])
+            con.execute("DELETE FROM selection_inputs WHERE type_id = ?", [type_id])
+            insert_rows(con, "selected_predicates", [{
+                "type_id": type_id, "property_id": pid, "qualifier_property_id": qid,
+                "selected_by": self.path, "model": model,
+                "prompt_hash": self.prompt.hash if self.client else None,
+                "input_hash": input_hash, "run_id": self.run_id, "created_at": now}
+                for pid, qid in chosen])
+            insert_rows(con, "selection_inputs", [{
+                "type_id": type_id, "input_hash": input_hash, "selected_by": self.path,
+                "run_id": self.run_id}])
+
+
+def type_predicate_rows(con, type_id: str) -> list[tuple]:
+    """F(t) for one type: (property, label, datatype, entities, share), most used first."""
+    return con.execute(
+        "SELECT tp.property_id, p.label, p.datatype, tp.entities, tp.share FROM type_predicates tp "
+        "LEFT JOIN property_info p ON p.id = tp.property_id WHERE tp.type_id = ? "
+        "ORDER BY tp.entities DESC, tp.property_id", [type_id]).fetchall()
+
+
+def selection_rows(con, type_id: str) -> list[tuple]:
+    """G(t): (property, label, qualifier, qualifier label, selected by, model, prompt hash)."""
+    return con.execute(
+        "SELECT s.property_id, p.label, s.qualifier_property_id, q.label, s.selected_by, "
+        "coalesce(s.model, ''), coalesce(s.prompt_hash, '') FROM selected_predicates s "
+        "LEFT JOIN property_info p ON p.id = s.property_id "
+        "LEFT JOIN property_info q ON q.id = s.qualifier_property_id WHERE s.type_id = ? "
+        "ORDER BY 1, 3 NULLS FIRST", [type_id]).fetchall()

@@ -15,23 +15,14 @@ from typing import Any, Literal
 import duckdb
 from pydantic import BaseModel, Field
 
-from convkgyarn.config import LLMConfig
-from convkgyarn.llm import CostMeter, LLMRequest, build_client
-from convkgyarn.prompts import load_prompt
+from convkgyarn.conversations import Conversation, select_conversations
+from convkgyarn.errors import UserError
+from convkgyarn.llm import LLMRequest
+from convkgyarn.resources import load_prompt
 from convkgyarn.stage import Stage
-from convkgyarn.stages.evaluate import Conversation
+from convkgyarn.store import insert_rows, transaction
 
 DIMENSIONS = ("fluency", "relevance", "diversity", "grammar")
-RATING_SCHEMA = """
-CREATE TABLE IF NOT EXISTS conversation_ratings (
-    conversation_id VARCHAR, config_name VARCHAR, model VARCHAR, prompt_hash VARCHAR,
-    fluency INTEGER, relevance INTEGER, diversity INTEGER, grammar INTEGER
-);
-CREATE TABLE IF NOT EXISTS conversation_comparisons (
-    ours_id VARCHAR, theirs_id VARCHAR, ours_config VARCHAR, theirs_config VARCHAR,
-    ours_shown_first BOOLEAN, model VARCHAR, dimension VARCHAR, winner VARCHAR
-);
-"""
 
 
 class Psychometric(BaseModel):
@@ -54,43 +45,55 @@ def render(conv: Conversation) -> str:
 
 
 class RateConversations(Stage):
-    name = "rate"
+    """The paper's psychometric rubric, 1-5 per dimension, by an LLM rater."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, llm: LLMConfig, meter: CostMeter,
-                 conversations: list[Conversation], run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(RATING_SCHEMA)
+    name = "rate"
+    reads = ("conversations", "turns")
+    writes = ("conversation_ratings",)
+
+    def __init__(self, ctx, config=None) -> None:
+        super().__init__(ctx, config)
         self.prompt = load_prompt("rate_conversation.md")
-        self.client = build_client(con, llm, "rater", self.prompt.hash, meter)
-        self.convs = conversations
+        self.client = ctx.client("rater", self.prompt.hash)
+        self.convs = select_conversations(self.con, self.config.config_names, self.config.runs,
+                                          self.config.limit)
+
+    def default_config(self, ctx):
+        from convkgyarn.config import ConversationSelection
+
+        return ConversationSelection()
 
     def process(self) -> dict[str, Any]:
         if self.client is None:
-            raise ValueError("rating needs an LLM endpoint (OPENAI_BASE_URL / OPENAI_API_KEY)")
+            raise UserError("rating needs an LLM endpoint: set OPENAI_BASE_URL / "
+                            "OPENAI_API_KEY or [llm] in convkgyarn.toml")
+        if not self.convs:
+            raise UserError("no conversations to rate; run `convkgyarn generate` first")
         results = self.client.run([LLMRequest(
             [{"role": "user", "content": self.prompt.render(conversation=render(c))}],
             schema=Psychometric) for c in self.convs])
         model = self.client.model.model
-        rated = 0
-        self.con.execute("BEGIN")
+        rows = []
         for conv, res in zip(self.convs, results):
             if not res.ok:
                 if not res.dry_run:
                     self.drop(conv.conversation_id, "rating reply unusable", res.error or "")
                 continue
-            self.con.execute("DELETE FROM conversation_ratings WHERE conversation_id = ? AND "
-                             "model = ?", [conv.conversation_id, model])
             p = res.parsed
-            self.con.execute("INSERT INTO conversation_ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             [conv.conversation_id, conv.config_name, model, self.prompt.hash,
-                              p.fluency, p.relevance, p.diversity, p.grammar])
-            rated += 1
-        self.con.execute("COMMIT")
-        return {"rated": rated, "conversations": len(self.convs)}
+            rows.append({"conversation_id": conv.conversation_id,
+                         "config_name": conv.config_name, "model": model,
+                         "prompt_hash": self.prompt.hash, "fluency": p.fluency,
+                         "relevance": p.relevance, "diversity": p.diversity,
+                         "grammar": p.grammar})
+        with transaction(self.con) as con:
+            for r in rows:
+                con.execute("DELETE FROM conversation_ratings WHERE conversation_id = ? AND "
+                            "model = ?", [r["conversation_id"], model])
+            insert_rows(con, "conversation_ratings", rows)
+        return {"rated": len(rows), "conversations": len(self.convs)}
 
 
 def rating_summary(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    con.execute(RATING_SCHEMA)
     return [dict(zip(("config", "model", "n", *DIMENSIONS), r)) for r in con.execute(
         "SELECT config_name, model, count(*), avg(fluency), avg(relevance), avg(diversity), "
         "avg(grammar) FROM conversation_ratings GROUP BY 1, 2 ORDER BY 1, 2").fetchall()]
@@ -100,21 +103,24 @@ class CompareConversations(Stage):
     """Pairwise preference, ours vs reference, with the order randomised per pair."""
 
     name = "compare"
+    reads = ("conversations", "turns")
+    writes = ("conversation_comparisons",)
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, llm: LLMConfig, meter: CostMeter,
-                 ours: list[Conversation], theirs: list[Conversation], seed: int = 0,
-                 run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(RATING_SCHEMA)
+    def __init__(self, ctx, config) -> None:
+        super().__init__(ctx, config)
         self.prompt = load_prompt("compare_conversations.md")
-        self.client = build_client(con, llm, "rater", self.prompt.hash, meter)
-        self.ours, self.theirs, self.seed = ours, theirs, seed
+        self.client = ctx.client("rater", self.prompt.hash)
+        cfg = self.config
+        self.ours = select_conversations(self.con, [cfg.ours], limit=cfg.pairs)
+        self.theirs = select_conversations(self.con, runs=[cfg.theirs_run], limit=cfg.pairs)
 
     def process(self) -> dict[str, Any]:
         if self.client is None:
-            raise ValueError("comparison needs an LLM endpoint")
+            raise UserError("comparison needs an LLM endpoint")
+        if not self.ours:
+            raise UserError(f"no conversations of configuration {self.config.ours!r}")
         pairs = list(zip(self.ours, self.theirs))
-        rng = random.Random(self.seed)
+        rng = random.Random(self.config.seed)
         orders = [rng.random() < 0.5 for _ in pairs]  # True: ours shown as A
         requests = []
         for (o, t), ours_first in zip(pairs, orders):
@@ -123,7 +129,7 @@ class CompareConversations(Stage):
                 a=render(a), b=render(b))}], schema=Preference))
         model = self.client.model.model
         wins: Counter = Counter()
-        self.con.execute("BEGIN")
+        rows = []
         for (o, t), ours_first, res in zip(pairs, orders, self.client.run(requests)):
             if not res.ok:
                 continue
@@ -131,11 +137,12 @@ class CompareConversations(Stage):
                 choice = getattr(res.parsed, dim)
                 winner = "ours" if (choice == "A") == ours_first else "theirs"
                 wins[(dim, winner)] += 1
-                self.con.execute(
-                    "INSERT INTO conversation_comparisons VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [o.conversation_id, t.conversation_id, o.config_name, t.config_name,
-                     ours_first, model, dim, winner])
-        self.con.execute("COMMIT")
+                rows.append({"ours_id": o.conversation_id, "theirs_id": t.conversation_id,
+                             "ours_config": o.config_name, "theirs_config": t.config_name,
+                             "ours_shown_first": ours_first, "model": model, "dimension": dim,
+                             "winner": winner})
+        with transaction(self.con) as con:
+            insert_rows(con, "conversation_comparisons", rows)
         return {dim: {"ours": wins[(dim, "ours")], "theirs": wins[(dim, "theirs")]}
                 for dim in DIMENSIONS} | {"pairs": len(pairs),
                                           "ours_shown_first": sum(orders)}

@@ -16,26 +16,13 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import numpy as np
 
-from convkgyarn.config import RelatedConfig
-from convkgyarn.stage import Stage, code_version
-
-EMBEDDING_SCHEMA = """
-CREATE TABLE IF NOT EXISTS embedding_runs (
-    run_id VARCHAR, method VARCHAR, path VARCHAR, dim INTEGER, entities BIGINT, triples BIGINT,
-    epochs INTEGER, seconds DOUBLE, final_loss DOUBLE, input_hash VARCHAR, code_version VARCHAR,
-    created_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS related_entities (
-    entity_id VARCHAR, related_id VARCHAR, score DOUBLE, method VARCHAR, run_id VARCHAR
-);
-"""
+from convkgyarn.stage import Stage, code_version, utcnow
+from convkgyarn.store import insert_rows, transaction
 
 
 @dataclass
@@ -186,13 +173,15 @@ class BuildRelated(Stage):
     """Train (or load) embeddings and store each popular person's most similar entity."""
 
     name = "related.build"
+    reads = ("statements",)
+    writes = ("embedding_runs", "related_entities")
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: RelatedConfig,
-                 out_dir: Path, run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(EMBEDDING_SCHEMA)
-        self.config = config
-        self.out_dir = out_dir
+    def __init__(self, ctx, config=None) -> None:
+        super().__init__(ctx, config)
+        self.out_dir = ctx.work_dir / "embeddings"
+
+    def default_config(self, ctx):
+        return ctx.config.related
 
     def triples(self) -> tuple[list[str], list[str], np.ndarray]:
         rows = self.con.execute(
@@ -235,11 +224,12 @@ class BuildRelated(Stage):
                                                   result.seconds, result.final_loss)
         path = self.save(ids, vectors, method, input_hash)
         if method != "complex (reused)":
-            self.con.execute(
-                "INSERT INTO embedding_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [self.run_id, method, str(path), vectors.shape[1] if len(ids) else 0, len(ids),
-                 n_triples, epochs, seconds, loss, input_hash, code_version(),
-                 datetime.now(timezone.utc).replace(tzinfo=None)])
+            insert_rows(self.con, "embedding_runs", [{
+                "run_id": self.run_id, "method": method, "path": str(path),
+                "dim": vectors.shape[1] if len(ids) else 0, "entities": len(ids),
+                "triples": n_triples, "epochs": epochs, "seconds": seconds, "final_loss": loss,
+                "input_hash": input_hash, "code_version": code_version(),
+                "created_at": utcnow()}])
         related = self.store_neighbours(ids, vectors, method)
         return {"method": method, "entities": len(ids), "triples": n_triples, "epochs": epochs,
                 "train_seconds": round(seconds, 2), "related": related}
@@ -265,19 +255,27 @@ class BuildRelated(Stage):
         index = {e: i for i, e in enumerate(ids)}
         cand = [i for i, e in enumerate(ids) if e in typed]
         queries = [p for p in people if p in index]
-        self.con.execute("BEGIN")
-        self.con.execute("DELETE FROM related_entities")
-        stored = 0
+        rows = []
         if cand and queries:
             k = min(len(cand), self.config.neighbours + 1)
             scores, nn = nearest_neighbours(vectors[cand], vectors[[index[q] for q in queries]], k)
             for q, row_s, row_n in zip(queries, scores, nn):
                 for s, j in zip(row_s, row_n):
-                    other = ids[cand[j]]
-                    if j >= 0 and other != q:
-                        self.con.execute("INSERT INTO related_entities VALUES (?, ?, ?, ?, ?)",
-                                         [q, other, float(s), method, self.run_id])
-                        stored += 1
+                    other = ids[cand[j]] if j >= 0 else None
+                    if other is not None and other != q:
+                        rows.append({"entity_id": q, "related_id": other, "score": float(s),
+                                     "method": method, "run_id": self.run_id})
                         break
-        self.con.execute("COMMIT")
-        return stored
+        with transaction(self.con) as con:
+            con.execute("DELETE FROM related_entities")
+            insert_rows(con, "related_entities", rows)
+        return len(rows)
+
+
+def related_rows(con, limit: int = 50) -> list[tuple]:
+    """(entity, label, related, label, cosine, method) for each popular person."""
+    return con.execute(
+        "SELECT r.entity_id, a.label, r.related_id, b.label, r.score, r.method "
+        "FROM related_entities r LEFT JOIN entities a ON a.id = r.entity_id "
+        "LEFT JOIN entities b ON b.id = r.related_id ORDER BY a.label LIMIT ?",
+        [limit]).fetchall()

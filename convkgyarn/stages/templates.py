@@ -1,47 +1,33 @@
 """Question templates per (type, predicate[, qualifier]): written by an LLM or by rules,
-validated one by one, every rejection stored with its reason.
+validated one by one, every rejection kept as a drop with its reason.
 
 A template is a question with placeholders: the subject as the type in brackets
 (``[actor]``), deixis references ``[he]`` / ``[him]`` / ``[his]``, the fact's value ``[a]``
 (qualifier questions only, where the answer is ``[b]``). Voice templates come in four
 phenomena (original, deixis, disfluencies, deixis_disfluencies), text templates in two
 (original, deixis; typos are added when conversations are assembled); three variants each.
+
+A (fact, interaction) is recorded as done in ``template_inputs`` with the hash of its
+inputs; it is written again only when they change. Facts whose LLM replies were unusable
+get rules-fallback templates so generation can go on, but are not marked complete: the next
+run asks the LLM for them again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
-import duckdb
 from pydantic import BaseModel, RootModel
 
-from convkgyarn.config import LLMConfig, TemplatesConfig
-from convkgyarn.llm import CostMeter, LLMRequest, build_client
-from convkgyarn.prompts import combined_hash, load_prompt
-from convkgyarn.stage import Stage
-from convkgyarn.stages import lexicon
-from convkgyarn.stages.predicates import type_label
+from convkgyarn.kg.snapshot import type_label
+from convkgyarn.resources import combined_hash, data_block, load_prompt
+from convkgyarn.stage import Stage, utcnow
+from convkgyarn.stages.rules_writer import RulesWriter
+from convkgyarn.store import insert_rows, registered, transaction
 from convkgyarn.text import (
-    REFERENCES, has_filler, has_repetition, placeholders, starts_with_wh)
-
-TEMPLATES_SCHEMA = """
-CREATE TABLE IF NOT EXISTS templates (
-    template_id VARCHAR, type_id VARCHAR, property_id VARCHAR, qualifier_property_id VARCHAR,
-    interaction VARCHAR, phenomenon VARCHAR, variant INTEGER, text VARCHAR, answer VARCHAR,
-    writer VARCHAR, model VARCHAR, prompt_hash VARCHAR, input_hash VARCHAR, run_id VARCHAR,
-    created_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS template_rejects (
-    type_id VARCHAR, property_id VARCHAR, qualifier_property_id VARCHAR, interaction VARCHAR,
-    phenomenon VARCHAR, variant INTEGER, text VARCHAR, reason VARCHAR, attempt INTEGER,
-    model VARCHAR, run_id VARCHAR, created_at TIMESTAMP
-);
-"""
+    REFERENCES, Fact, has_filler, has_repetition, placeholders, starts_with_wh)
 
 PHENOMENA = {
     "voice": ("original", "deixis", "disfluencies", "deixis_disfluencies"),
@@ -52,68 +38,12 @@ FACTS_PER_CALL = 5
 TEXT_BIAS_WORDS = ("who", "whom", "what", "when", "which", "how")
 
 
-@dataclass(frozen=True)
-class Fact:
-    """One template slot: a predicate (optionally with a qualifier) of a type."""
-
-    type_id: str
-    type_label: str
-    property_id: str
-    property_label: str
-    datatype: str | None
-    qualifier_id: str | None = None
-    qualifier_label: str | None = None
-
-    @property
-    def subject(self) -> str:
-        return f"[{self.type_label}]"
-
-    @property
-    def answer(self) -> str:
-        return "[b]" if self.qualifier_id else "[a]"
-
-
-# -- rendering and validation -----------------------------------------------------------------
-
-def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = "voice") -> str:
-    """Turn a lexicon pattern into a template: ``{S}`` and friends become placeholders."""
-    if deixis:
-        if interaction == "text":
-            # search style: "birth date of {S:o}" -> "[his] birth date"; "{S} spouse" -> "[his] spouse"
-            m = re.fullmatch(r"(.+) of \{S:o\}", pattern)
-            if m:
-                pattern = "{S's} " + m.group(1)
-            if pattern.startswith("{S} "):
-                pattern = "{S's} " + pattern[4:]
-        return (pattern.replace("{S's}", "[his]").replace("{S:o}", "[him]")
-                .replace("{S}", "[he]"))
-    return (pattern.replace("{S's}", f"{subject}'s").replace("{S:o}", subject)
-            .replace("{S}", subject))
-
-
-_DISFLUENCIES = (
-    # filler at the start and after the question word
-    lambda w, rest: f"um, {w}, uh, {rest}",
-    # a repetition with a filler
-    lambda w, rest: f"{w}, uh, {w} {rest}",
-    # a take-back, an apology and thanks
-    lambda w, rest: f"{'where' if w != 'where' else 'when'}, sorry, I mean {w} {rest} thanks",
-)
-
-
-def disfluent(question: str, variant: int) -> str:
-    """A spoken question with fillers, a repetition or a repair (deterministic per variant)."""
-    words = question.split(" ", 1)
-    first, rest = words[0], words[1] if len(words) > 1 else ""
-    return _DISFLUENCIES[variant % len(_DISFLUENCIES)](first, rest).strip()
-
-
 def validate(fact: Fact, interaction: str, phenomenon: str, text: str) -> str | None:
     """Why a template is unusable, or None when it is fine."""
     if not isinstance(text, str) or not text.strip():
         return "empty template"
     found = placeholders(text)
-    allowed = {fact.type_label, *REFERENCES}
+    allowed = {fact.subject_name, *REFERENCES}
     if fact.qualifier_id:
         allowed.add("a")
     unknown = sorted({p for p in found if p not in allowed} - {fact.answer.strip("[]")})
@@ -140,64 +70,7 @@ def validate(fact: Fact, interaction: str, phenomenon: str, text: str) -> str | 
     return None
 
 
-# -- the rules writer -----------------------------------------------------------------------
-
-class RulesWriter:
-    """Deterministic templates: curated lexicon first, grammatical fallbacks from the label."""
-
-    def write(self, fact: Fact, interaction: str) -> dict[str, list[str]]:
-        patterns = self._patterns(fact, interaction)
-        out: dict[str, list[str]] = {}
-        originals = [render_pattern(p, fact.subject, False, interaction) for p in patterns]
-        deixis = [render_pattern(p, fact.subject, True, interaction) for p in patterns]
-        out["original"], out["deixis"] = originals, deixis
-        if interaction == "voice":
-            out["disfluencies"] = [disfluent(q, i) for i, q in enumerate(originals)]
-            out["deixis_disfluencies"] = [disfluent(q, i) for i, q in enumerate(deixis)]
-        return out
-
-    def _patterns(self, fact: Fact, interaction: str) -> tuple[str, str, str]:
-        label = fact.property_label.lower()
-        if fact.qualifier_id:
-            key = (fact.property_id, fact.qualifier_id)
-            table = lexicon.VOICE_QUALIFIED if interaction == "voice" else lexicon.TEXT_QUALIFIED
-            if key in table:
-                return table[key]
-            qlabel = (fact.qualifier_label or fact.qualifier_id).lower()
-            if interaction == "text":
-                return (f"{{S}} [a] {qlabel}", f"{qlabel} of {{S}} {label} [a]",
-                        f"[a] {label} {{S}} {qlabel}")
-            if fact.qualifier_id == "P580":
-                return (f"when did [a] start as {{S's}} {label}?",
-                        f"since when has [a] been {{S's}} {label}?",
-                        f"from what date was [a] {{S's}} {label}?")
-            if fact.qualifier_id == "P582":
-                return (f"when did [a] stop being {{S's}} {label}?",
-                        f"until when was [a] {{S's}} {label}?",
-                        f"at what date did [a] end as {{S's}} {label}?")
-            if fact.qualifier_id == "P585":
-                return (f"when was [a] {{S's}} {label}?",
-                        f"at what time was [a] {{S's}} {label}?",
-                        f"in what year was [a] {{S's}} {label}?")
-            return (f"what was the {qlabel} for {{S's}} {label} [a]?",
-                    f"for {{S's}} {label} [a], what was the {qlabel}?",
-                    f"can you tell me the {qlabel} of {{S's}} {label} [a]?")
-        table = lexicon.VOICE if interaction == "voice" else lexicon.TEXT
-        if fact.property_id in table:
-            return table[fact.property_id]
-        if interaction == "text":
-            return (f"{{S}} {label}", f"{label} of {{S:o}}", f"{{S's}} {label}")
-        if fact.datatype == "time":
-            return (f"what is {{S's}} {label}?", f"when is the {label} of {{S:o}}?",
-                    f"can you tell me the {label} of {{S:o}}?")
-        if fact.datatype == "quantity":
-            return (f"what is {{S's}} {label}?", f"how much is the {label} of {{S:o}}?",
-                    f"can you tell me the {label} of {{S:o}}?")
-        return (f"what is {{S's}} {label}?", f"can you tell me the {label} of {{S:o}}?",
-                f"do you know {{S's}} {label}?")
-
-
-# -- the LLM writer -------------------------------------------------------------------------
+# -- the LLM writer's reply shapes --------------------------------------------------------
 
 class VoiceTurn(BaseModel):
     original: list[str]
@@ -221,12 +94,19 @@ class TextReply(RootModel[dict[str, TextTurn]]):
     pass
 
 
-def describe_fact(n: int, fact: Fact) -> str:
+def describe_fact(n: int, fact: Fact) -> dict[str, Any]:
+    """A fact for the prompt's data block (KG text stays inside JSON strings)."""
+    out: dict[str, Any] = {"n": n, "subject": fact.subject, "property": fact.property_label}
     if fact.qualifier_id:
-        return (f"{n}. ({fact.subject}, {fact.property_label}, {fact.qualifier_label}, [b]) "
-                f"where [a] is the {fact.property_label} and [b] its {fact.qualifier_label}; "
-                f"answer [b]")
-    return f"{n}. ({fact.subject}, {fact.property_label}, [a]); answer [a]"
+        out |= {"value": "[a]", "qualifier": fact.qualifier_label or fact.qualifier_id}
+    out["answer"] = fact.answer
+    return out
+
+
+def template_id(fact: Fact, interaction: str, phenomenon: str, variant: int, text: str) -> str:
+    return hashlib.sha256(json.dumps(
+        [fact.type_id, fact.property_id, fact.qualifier_id, interaction, phenomenon, variant,
+         text]).encode()).hexdigest()[:16]
 
 
 # -- the stage ------------------------------------------------------------------------------
@@ -235,21 +115,27 @@ class GenerateTemplates(Stage):
     """Write, validate and store templates for every selected (type, predicate[, qualifier])."""
 
     name = "templates.generate"
+    reads = ("selected_predicates",)
+    writes = ("templates", "template_inputs")
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, config: TemplatesConfig, llm: LLMConfig,
-                 meter: CostMeter, run_id: str | None = None) -> None:
-        super().__init__(con, run_id)
-        con.execute(TEMPLATES_SCHEMA)
-        self.config = config
+    def __init__(self, ctx, config=None) -> None:
+        super().__init__(ctx, config)
         self.prompts = {i: load_prompt(f"templates_{i}.md") for i in PHENOMENA}
         self.prompt_hash = combined_hash(*self.prompts.values())
-        self.client = build_client(con, llm, "templater", self.prompt_hash, meter)
+        self.client = ctx.client("templater", self.prompt_hash)
         self.rules = RulesWriter()
-        self.now = datetime.now(timezone.utc).replace(tzinfo=None)
+        self.now = utcnow()
+
+    def default_config(self, ctx):
+        return ctx.config.templates
 
     @property
     def writer(self) -> str:
         return "llm" if self.client else "rules"
+
+    @property
+    def model(self) -> str | None:
+        return self.client.model.model if self.client else None
 
     def facts(self) -> list[Fact]:
         rows = self.con.execute(
@@ -270,63 +156,76 @@ class GenerateTemplates(Stage):
         return out
 
     def input_hash(self, fact: Fact, interaction: str) -> str:
-        model = self.client.model.model if self.client else None
-        blob = json.dumps([fact.__dict__, interaction, self.writer, model, self.prompt_hash,
+        blob = json.dumps([fact.__dict__, interaction, self.writer, self.model, self.prompt_hash,
                            self.config.model_dump()], sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def process(self) -> dict[str, Any]:
         stats: dict[str, Any] = {"writer": self.writer, "facts": 0, "unchanged": 0,
                                  "templates": 0, "fallback_templates": 0,
-                                 "accepted_first_try": 0, "llm_variants": 0}
-        existing = dict(((r[0], r[1], r[2], r[3]), r[4]) for r in self.con.execute(
+                                 "accepted_first_try": 0, "llm_variants": 0, "incomplete": 0}
+        facts = self.facts()
+        self._forget_unselected(facts)
+        done = {(r[0], r[1], r[2], r[3]): r[4] for r in self.con.execute(
             "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), interaction, "
-            "any_value(input_hash) FROM templates GROUP BY 1, 2, 3, 4").fetchall())
+            "input_hash FROM template_inputs WHERE complete").fetchall()}
         for interaction in self.config.interactions:
-            todo = []
-            for fact in self.facts():
-                key = (fact.type_id, fact.property_id, fact.qualifier_id or "", interaction)
-                if existing.get(key) == self.input_hash(fact, interaction):
-                    stats["unchanged"] += 1
-                else:
-                    todo.append(fact)
+            todo = [f for f in facts
+                    if done.get((f.type_id, f.property_id, f.qualifier_id or "", interaction))
+                    != self.input_hash(f, interaction)]
+            stats["unchanged"] += len(facts) - len(todo)
             stats["facts"] += len(todo)
             if self.client:
                 written = self._write_llm(todo, interaction, stats)
             else:
-                written = {f: (self.rules.write(f, interaction), {}) for f in todo}
+                written = {f: (self.rules.write(f, interaction), {}, True) for f in todo}
             if self.client and self.client.config.dry_run:
                 continue
-            for fact, (variants, writers) in written.items():
-                self._store(fact, interaction, variants, writers, stats)
-        stats["rejected"] = self.con.execute(
-            "SELECT count(*) FROM template_rejects WHERE run_id = ?", [self.run_id]).fetchone()[0]
+            self._store(interaction, written, stats)
+        stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply")
         return stats
+
+    def _forget_unselected(self, facts: list[Fact]) -> None:
+        """Templates of facts no longer selected go (the selection or the KG changed)."""
+        keep = {(f.type_id, f.property_id, f.qualifier_id or "") for f in facts}
+        stored = self.con.execute(
+            "SELECT DISTINCT type_id, property_id, coalesce(qualifier_property_id, '') "
+            "FROM template_inputs").fetchall()
+        gone = [r for r in stored if tuple(r) not in keep]
+        if not gone:
+            return
+        with transaction(self.con) as con:
+            for type_id, pid, qid in gone:
+                for table in ("templates", "template_inputs"):
+                    con.execute(f"DELETE FROM {table} WHERE type_id = ? AND property_id = ? AND "
+                                "coalesce(qualifier_property_id, '') = ?", [type_id, pid, qid])
 
     # LLM path: five facts a call, bounded re-asks for rejected variants, rules fallback.
     def _write_llm(self, facts: list[Fact], interaction: str, stats: dict) -> dict:
         accepted: dict[Fact, dict[str, list[str]]] = {f: {} for f in facts}
+        unusable: set[Fact] = set()
         pending = list(facts)
         for attempt in range(1, self.config.llm_rounds + 1):
             if not pending:
                 break
             groups = [pending[i:i + FACTS_PER_CALL] for i in range(0, len(pending), FACTS_PER_CALL)]
-            requests = [self._request(g, interaction, accepted if attempt > 1 else None)
-                        for g in groups]
+            requests = [self._request(g, interaction, retry=attempt > 1) for g in groups]
             results = self.client.run(requests)
             still = []
             for group, result in zip(groups, results):
                 if result.dry_run:
                     continue
-                turns = result.parsed.root if result.ok else {}
                 if not result.ok:
                     for fact in group:
-                        self._reject(fact, interaction, "*", -1, result.text or "",
-                                     f"unusable reply: {result.error}", attempt)
+                        unusable.add(fact)
+                        self._reject(fact, interaction, "*", -1, (result.text or "")[:2000],
+                                     "unusable reply", attempt, detail=result.error)
+                    continue
+                turns = result.parsed.root
                 for n, fact in enumerate(group, start=1):
                     turn = turns.get(str(n))
-                    if turn is None and result.ok:
-                        self._reject(fact, interaction, "*", -1, result.text or "",
+                    if turn is None:
+                        self._reject(fact, interaction, "*", -1, (result.text or "")[:2000],
                                      f"reply has no turn {n}", attempt)
                     if self._take(fact, interaction, turn, accepted[fact], attempt, stats):
                         still.append(fact)
@@ -342,15 +241,17 @@ class GenerateTemplates(Stage):
                     fill = [t for t in rules[p] if t not in have][:VARIANTS - len(have)]
                     variants[p] = have + fill
                     writers[p] = (len(have), "rules-fallback")
-            out[fact] = (variants, writers)
+            out[fact] = (variants, writers, fact not in unusable)
         return out
 
-    def _request(self, group: list[Fact], interaction: str, accepted: dict | None) -> LLMRequest:
-        lines = [describe_fact(n, f) for n, f in enumerate(group, start=1)]
-        if accepted is not None:
-            lines.append("\nSome earlier variants were rejected; write fresh ones that follow "
-                         "every rule above.")
-        text = self.prompts[interaction].render(facts="\n".join(lines))
+    def _request(self, group: list[Fact], interaction: str, retry: bool):
+        from convkgyarn.llm import LLMRequest
+
+        text = self.prompts[interaction].render(
+            facts=data_block([describe_fact(n, f) for n, f in enumerate(group, start=1)]))
+        if retry:
+            text += ("\nSome earlier variants were rejected; write fresh ones that follow "
+                     "every rule above.")
         schema = VoiceReply if interaction == "voice" else TextReply
         bias = TEXT_BIAS_WORDS if interaction == "text" else ()
         return LLMRequest([{"role": "user", "content": text}], schema=schema, bias_words=bias)
@@ -368,7 +269,7 @@ class GenerateTemplates(Stage):
                 short = True
                 continue
             if len(texts) != VARIANTS:
-                self._reject(fact, interaction, phenomenon, -1, json.dumps(texts),
+                self._reject(fact, interaction, phenomenon, -1, json.dumps(texts)[:2000],
                              f"expected exactly {VARIANTS} variants, got {len(texts)}", attempt)
             for i, text in enumerate(texts[:VARIANTS]):
                 stats["llm_variants"] += 1
@@ -385,49 +286,64 @@ class GenerateTemplates(Stage):
         return short
 
     def _reject(self, fact: Fact, interaction: str, phenomenon: str, variant: int, text: str,
-                reason: str, attempt: int) -> None:
-        model = self.client.model.model if self.client else None
-        self.con.execute(
-            "INSERT INTO template_rejects VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [fact.type_id, fact.property_id, fact.qualifier_id, interaction, phenomenon,
-             variant, text, reason, attempt, model, self.run_id, self.now])
+                reason: str, attempt: int, detail: str | None = None) -> None:
+        item = "/".join((fact.type_id, fact.property_id, fact.qualifier_id or "", interaction,
+                         phenomenon))
+        self.drop(item, reason, text, type_id=fact.type_id, property_id=fact.property_id,
+                  qualifier_property_id=fact.qualifier_id, tense="present",
+                  interaction=interaction, phenomenon=phenomenon, variant=variant,
+                  attempt=attempt, model=self.model, error=detail)
 
-    def _store(self, fact: Fact, interaction: str, variants: dict[str, list[str]],
-               writers: dict[str, tuple[int, str]], stats: dict) -> None:
-        con = self.con
-        input_hash = self.input_hash(fact, interaction)
-        con.execute("BEGIN")
-        con.execute(
-            "DELETE FROM templates WHERE type_id = ? AND property_id = ? AND "
-            "coalesce(qualifier_property_id, '') = ? AND interaction = ?",
-            [fact.type_id, fact.property_id, fact.qualifier_id or "", interaction])
-        for phenomenon in PHENOMENA[interaction]:
-            first_fallback, fallback = writers.get(phenomenon, (VARIANTS, None))
-            for i, text in enumerate(variants.get(phenomenon, [])):
-                reason = validate(fact, interaction, phenomenon, text)
-                if reason:  # the rules writer must never be the source of an invalid template
-                    raise AssertionError(f"rules writer produced an invalid template: {text!r}: "
-                                         f"{reason}")
-                writer = fallback if i >= first_fallback and fallback else self.writer
-                stats["fallback_templates"] += writer == "rules-fallback"
-                model = self.client.model.model if self.client and writer == "llm" else None
-                tid = hashlib.sha256(json.dumps(
-                    [fact.type_id, fact.property_id, fact.qualifier_id, interaction, phenomenon,
-                     i, text]).encode()).hexdigest()[:16]
-                con.execute(
-                    "INSERT INTO templates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [tid, fact.type_id, fact.property_id, fact.qualifier_id, interaction,
-                     phenomenon, i, text, fact.answer, writer, model,
-                     self.prompt_hash if writer == "llm" else None, input_hash, self.run_id,
-                     self.now])
-                stats["templates"] += 1
-        con.execute("COMMIT")
+    def _store(self, interaction: str, written: dict, stats: dict) -> None:
+        """All facts of one interaction in one transaction (a killed run leaves none half
+        written)."""
+        if not written:
+            return
+        templates, inputs = [], []
+        for fact, (variants, writers, usable) in written.items():
+            complete = usable
+            for phenomenon in PHENOMENA[interaction]:
+                first_fallback, fallback = writers.get(phenomenon, (VARIANTS, None))
+                for i, text in enumerate(variants.get(phenomenon, [])):
+                    reason = validate(fact, interaction, phenomenon, text)
+                    if reason:  # a rules-writer bug: visible in the drops, never a crash
+                        self.drop(f"{fact.type_id}/{fact.property_id}", "rules writer produced "
+                                  "an invalid template", f"{text}: {reason}")
+                        complete = False
+                        continue
+                    writer = fallback if i >= first_fallback and fallback else self.writer
+                    stats["fallback_templates"] += writer == "rules-fallback"
+                    templates.append({
+                        "template_id": template_id(fact, interaction, phenomenon, i, text),
+                        "type_id": fact.type_id, "property_id": fact.property_id,
+                        "qualifier_property_id": fact.qualifier_id, "tense": "present",
+                        "interaction": interaction, "phenomenon": phenomenon, "variant": i,
+                        "text": text, "answer": fact.answer, "writer": writer,
+                        "model": self.model if writer == "llm" else None,
+                        "prompt_hash": self.prompt_hash if writer == "llm" else None,
+                        "input_hash": self.input_hash(fact, interaction),
+                        "run_id": self.run_id, "created_at": self.now})
+            stats["incomplete"] += not complete
+            inputs.append({"type_id": fact.type_id, "property_id": fact.property_id,
+                           "qualifier_property_id": fact.qualifier_id, "tense": "present",
+                           "interaction": interaction,
+                           "input_hash": self.input_hash(fact, interaction),
+                           "complete": complete, "run_id": self.run_id})
+        stats["templates"] += len(templates)
+        keys = {"type_id": [f.type_id for f in written],
+                "property_id": [f.property_id for f in written],
+                "q": [f.qualifier_id or "" for f in written]}
+        with transaction(self.con) as con, registered(con, "_written", keys):
+            for table in ("templates", "template_inputs"):
+                con.execute(f"DELETE FROM {table} t USING _written f WHERE t.interaction = ? "
+                            "AND t.type_id = f.type_id AND t.property_id = f.property_id AND "
+                            "coalesce(t.qualifier_property_id, '') = f.q", [interaction])
+            insert_rows(con, "templates", templates)
+            insert_rows(con, "template_inputs", inputs)
 
 
-def template_rows(con: duckdb.DuckDBPyConnection, type_id: str) -> list[tuple]:
+def template_rows(con, type_id: str) -> list[tuple]:
     return con.execute(
         "SELECT property_id, qualifier_property_id, interaction, phenomenon, variant, text, "
         "writer FROM templates WHERE type_id = ? ORDER BY 1, 2 NULLS FIRST, 3 DESC, 4, 5",
         [type_id]).fetchall()
-
-

@@ -6,7 +6,6 @@ import bz2
 import gzip
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,6 +19,7 @@ from convkgyarn.config import LoadConfig
 from convkgyarn.kg.load import LoadStage
 from convkgyarn.kg.stats import kg_stats
 from convkgyarn.store import connect
+from tests.helpers import context
 from tests.kg.independent import independent_stats
 
 STAT_KEYS = ("entities", "statements", "truthy_statements", "qualified_statements",
@@ -27,7 +27,7 @@ STAT_KEYS = ("entities", "statements", "truthy_statements", "qualified_statement
 
 
 def load(con, *paths: Path, **kw) -> LoadStage:
-    stage = LoadStage(con, LoadConfig(paths=list(paths), **kw))
+    stage = LoadStage(context(con), LoadConfig(paths=list(paths), **kw))
     stage.run()
     return stage
 
@@ -156,6 +156,7 @@ def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_pat
         from convkgyarn.config import LoadConfig
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.store import connect
+        from tests.helpers import context
         calls = 0
         def tick(nbytes, entities):
             global calls
@@ -163,8 +164,8 @@ def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_pat
             if calls == 3:
                 os.kill(os.getpid(), signal.SIGKILL)
         con = connect(Path({str(killed_db)!r}))
-        LoadStage(con, LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000, flush_bytes=50000),
-                  progress=tick).run()
+        LoadStage(context(con), LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000,
+                                           flush_bytes=50000), progress=tick).run()
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2])
     assert proc.returncode == -9
@@ -211,7 +212,7 @@ def test_values_are_rendered_for_people(db, sample_path):
     assert value("Q76", "P19") == ["Honolulu"]
     assert value("Q1299", "P571") == ["1960"]
     assert value("Q54314", "P26") == ["Elsa Pataky"]
-    assert value("Q44578", "P2047") == ["194 minute"]
+    assert value("Q44578", "P2047") == ["194 minute"]  # machine text; answers say "194 minutes"
     assert value("Q60", "P625") == ["40.7128, -74.0060"]
     assert value("Q76", "P1559") == ["Barack Obama"]
     quals = db.execute(

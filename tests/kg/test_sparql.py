@@ -23,6 +23,7 @@ from convkgyarn.kg.load import LoadStage
 from convkgyarn.kg.rdf import dump_to_ntriples
 from convkgyarn.kg.sparql import SparqlError, SparqlLoad
 from convkgyarn.store import connect
+from tests.helpers import context
 
 
 def _port() -> int:
@@ -87,11 +88,11 @@ def tables(con, ids: list[str]) -> dict:
 def test_sparql_load_equals_dump_load(oxigraph, sample_path, tmp_path):
     ids = main_entities(sample_path)
     via_sparql = connect(tmp_path / "s.duckdb")
-    report = SparqlLoad(via_sparql, SparqlConfig(endpoint=oxigraph, entities=ids,
+    report = SparqlLoad(context(via_sparql), SparqlConfig(endpoint=oxigraph, entities=ids,
                                                  batch_size=20)).run()
     assert report.stats["entities"] == len(ids)
     via_dump = connect(tmp_path / "d.duckdb")
-    LoadStage(via_dump, LoadConfig(paths=[sample_path])).run()
+    LoadStage(context(via_dump), LoadConfig(paths=[sample_path])).run()
     a, b = tables(via_sparql, ids), tables(via_dump, ids)
     for key in a:
         assert a[key] == b[key], key
@@ -101,7 +102,7 @@ def test_sparql_load_equals_dump_load(oxigraph, sample_path, tmp_path):
 
 def test_type_selection_is_by_popularity(oxigraph, tmp_path):
     con = connect(tmp_path / "t.duckdb")
-    SparqlLoad(con, SparqlConfig(endpoint=oxigraph, types=["Q11424"], limit=3)).run()
+    SparqlLoad(context(con), SparqlConfig(endpoint=oxigraph, types=["Q11424"], limit=3)).run()
     films = [r[0] for r in con.execute("SELECT id FROM entities WHERE id IN (SELECT entity_id "
                                        "FROM entity_types WHERE type_id = 'Q11424') "
                                        "ORDER BY sitelinks DESC, id").fetchall()]
@@ -155,7 +156,7 @@ def test_rate_limits_are_retried_and_malformed_replies_rejected(tmp_path):
                        entities=["Q76"], backoff_max=0.1)
     t0 = time.perf_counter()
     with pytest.raises(SparqlError) as info:
-        SparqlLoad(con, cfg).run()
+        SparqlLoad(context(con), cfg).run()
     server.shutdown()
     assert len(hits) >= 2 and time.perf_counter() - t0 >= 0.2  # Retry-After honoured
     assert hits[0].startswith("convkgyarn/")  # a descriptive User-Agent

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from convkgyarn.config import LLMConfig, Price, load_project_config
+from convkgyarn.config import LLMConfig, Price
 from convkgyarn.llm import (
     BudgetExceeded, LLMFatalError, LLMRequest, build_client, new_meter)
 from convkgyarn.llm.client import parse_json_reply
@@ -132,10 +132,16 @@ def test_invalid_structured_output_is_reasked_with_the_error_then_parsed(db, ser
     assert result.ok and result.parsed == Answer(answer="Paris", confidence=3)
     assert result.attempts == 3
     third = server.requests[2]["messages"]
-    assert "confidence" in third[-1]["content"] and third[-2]["role"] == "assistant"
+    # the re-ask carries the validation error, never the unusable reply itself
+    assert "confidence" in third[-1]["content"] and [m["role"] for m in third] == ["user", "user"]
+    assert all("Paris" not in m["content"] for m in third)
     reasons = [r[0] for r in db.execute("SELECT reason FROM llm_failures ORDER BY created_at")
                .fetchall()]
-    assert len(reasons) == 2 and "confidence" in reasons[1]
+    assert len(reasons) == 2 and "confidence" in reasons[1]  # each unusable reply kept
+    # a re-run gets the valid reply at once: the unusable ones were never cached as answers
+    again, _ = client_for(db, make_config(server))
+    [cached] = again.run([req("capital of France?", Answer)])
+    assert cached.cached and cached.parsed == result.parsed and len(server.requests) == 3
 
 
 def test_structured_output_that_never_validates_is_recorded_not_dropped(db, server):
@@ -224,19 +230,6 @@ def test_killed_run_resumes_from_cache_with_nothing_lost_or_duplicated(tmp_path,
     assert [r.text for r in results] == [f"answer to q{i}" for i in range(20)]
     keys = con.execute("SELECT count(*), count(DISTINCT key) FROM llm_cache").fetchone()
     assert keys == (20, 20)
-
-
-def test_environment_then_file_then_cli_build_the_endpoint(tmp_path):
-    cfg = tmp_path / "convkgyarn.toml"
-    cfg.write_text('[llm]\nconcurrency = 3\n[llm.stages.judge]\nmodel = "my-judge"\n')
-    env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": SECRET}
-    project = load_project_config(cfg, {"llm.max_cost": 1.5}, environ=env)
-    assert project.llm.base_url == "http://127.0.0.1:9/v1"
-    assert project.llm.api_key.get_secret_value() == SECRET
-    assert SECRET not in repr(project) and SECRET not in project.model_dump_json()
-    assert project.llm.concurrency == 3 and project.llm.max_cost == 1.5
-    assert project.llm.stages.judge.model == "my-judge"
-    assert load_project_config(tmp_path / "none.toml", environ={}).llm.configured is False
 
 
 def test_lenient_json_parsing():

@@ -7,19 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from convkgyarn.config import LoadConfig, PredicatesConfig
-from convkgyarn.kg.load import LoadStage
-from convkgyarn.stages.predicates import ExtractPredicates
 from convkgyarn.store import connect
+from tests.helpers import project
 
 
 @pytest.fixture(scope="session")
 def _sample_db(tmp_path_factory, sample_path) -> Path:
     path = tmp_path_factory.mktemp("sample") / "sample.duckdb"
-    con = connect(path)
-    LoadStage(con, LoadConfig(paths=[sample_path])).run()
-    ExtractPredicates(con, PredicatesConfig()).run()
-    con.close()
+    with project(path) as p:
+        p.load([sample_path], kind="sample")
+        p.extract_predicates()
     return path
 
 

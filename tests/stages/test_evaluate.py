@@ -98,6 +98,7 @@ def test_metrics_equal_hand_computed_values(project):
         "SELECT answer_parsed, na, matcher_verdict, judge_verdict, score, decided_by "
         "FROM eval_turns WHERE answer_raw LIKE '%Nobody%'").fetchone()
     assert len(per_turn[0]) >= 2 and per_turn[2:] == (1, None, 1, "matcher")
+    con.close()
     # the report
     r = CliRunner().invoke(app, ["report", "--db", str(db), "--out", str(tmp / "report")])
     assert r.exit_code == 0, r.output

@@ -9,7 +9,6 @@ import re
 from typer.testing import CliRunner
 
 from convkgyarn.cli import app
-from convkgyarn.convquestions import import_convquestions
 from convkgyarn.stages.rating import majority_agreement
 from convkgyarn.store import connect
 from tests.llm.scripted_server import ScriptedServer, json_reply
@@ -24,19 +23,6 @@ CONVQ = [
           "answer_text": "Leonardo DiCaprio;Kate Winslet"},
          {"turn": 2, "question": "release year?", "answer": "1997", "answer_text": "1997"}]},
 ]
-
-
-def test_convquestions_import(db, tmp_path):
-    path = tmp_path / "cq.json"
-    path.write_text(json.dumps(CONVQ))
-    run, n = import_convquestions(db, path)
-    assert n == 1
-    turns = db.execute("SELECT turn, answer, answer_ids FROM turns ORDER BY turn").fetchall()
-    assert turns == [(1, ["James Cameron"], ["Q42574"]),
-                     (2, ["Leonardo DiCaprio", "Kate Winslet"], ["Q38111", "Q202765"]),
-                     (3, ["1997"], [None])]
-    assert import_convquestions(db, path)[1] == 1  # re-import replaces, no duplicates
-    assert db.execute("SELECT count(*) FROM turns").fetchone()[0] == 3
 
 
 def test_rating_and_pairwise_comparison(tmp_path):
@@ -71,8 +57,9 @@ def test_rating_and_pairwise_comparison(tmp_path):
     con = connect(db)
     assert con.execute("SELECT count(*), avg(relevance) FROM conversation_ratings").fetchone() \
         == (3, 5.0)
+    con.close()
     r = runner.invoke(app, ["report", "--db", db, "--out", str(tmp_path / "rep")])
-    assert r.exit_code == 1  # no evaluation yet: a clear message, not a crash
+    assert r.exit_code == 2  # no evaluation yet: a clear message, not a crash
     assert "no evaluation results" in r.output
 
 

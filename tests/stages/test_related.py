@@ -7,6 +7,7 @@ import pytest
 
 from convkgyarn.config import RelatedConfig
 from convkgyarn.stages.related import BuildRelated, load_pbg_tsv, nearest_neighbours
+from tests.helpers import context
 
 SPECIFIC_PATHS = """
 WITH edges AS (
@@ -31,7 +32,7 @@ def related(tmp_path_factory, _sample_db):
     path = tmp_path_factory.mktemp("rel") / "r.duckdb"
     shutil.copy(_sample_db, path)
     con = connect(path)
-    report = BuildRelated(con, RelatedConfig(), path.parent / "emb").run()
+    report = BuildRelated(context(con, work_dir=path.parent)).run()
     yield con, report, path.parent
     con.close()
 
@@ -56,9 +57,9 @@ def test_popular_people_get_a_related_entity_that_makes_sense(related):
 def test_embeddings_are_saved_with_provenance_and_reused(related):
     con, report, folder = related
     assert report.stats["method"] == "complex" and report.stats["triples"] > 300
-    files = list((folder / "emb").glob("embeddings-*.npy"))
+    files = list((folder / "embeddings").glob("embeddings-*.npy"))
     assert len(files) == 1 and np.load(files[0]).shape[1] == 2 * RelatedConfig().rank
-    again = BuildRelated(con, RelatedConfig(), folder / "emb").run()
+    again = BuildRelated(context(con, work_dir=folder)).run()
     assert again.stats["method"] == "complex (reused)"
 
 
@@ -85,10 +86,10 @@ def test_selection_and_related_run_from_the_cli_on_real_entities(shared_data, tm
     runner = CliRunner()
     steps = [
         ["kg", "load", str(shared_data / "wikidata" / "entities-635.ndjson.bz2"), "--labels",
-         str(shared_data / "labels" / "preferred-labels-en.json")],
+         str(shared_data / "labels" / "preferred-labels-en.json"), "--labels",
+         str(shared_data / "wikidata" / "property-labels-en.json")],
         ["predicates", "extract"], ["predicates", "select"],
-        ["related", "build", "--min-sitelinks", "10", "--epochs", "10",
-         "--out", str(tmp_path / "emb")],
+        ["related", "build", "--min-sitelinks", "10", "--epochs", "10"],
         ["predicates", "show", "Q5"], ["related", "show"],
     ]
     for args in steps:

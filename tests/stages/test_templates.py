@@ -3,28 +3,25 @@ rejects with reasons, re-asks and falls back."""
 
 from __future__ import annotations
 
-import json
-import re
 
 import pytest
 
-from convkgyarn.config import LLMConfig, PredicatesConfig, TemplatesConfig
-from convkgyarn.llm import new_meter
 from convkgyarn.stages.predicates import SelectPredicates
-from convkgyarn.stages.templates import (
-    PHENOMENA, VARIANTS, Fact, GenerateTemplates, RulesWriter, validate)
-from tests.llm.scripted_server import ScriptedServer, json_reply, last_user_message
+from convkgyarn.stages.rules_writer import RulesWriter
+from convkgyarn.stages.templates import PHENOMENA, VARIANTS, GenerateTemplates, validate
+from convkgyarn.text import Fact
+from tests.helpers import context, llm
+from tests.llm.prompts import is_text_prompt, template_facts
+from tests.llm.scripted_server import Reply, ScriptedServer, json_reply, last_user_message
 
-NO_LLM = LLMConfig()
 
-
-def select(con, llm=NO_LLM):
-    SelectPredicates(con, PredicatesConfig(), NO_LLM, new_meter(NO_LLM)).run()
+def select(con):
+    SelectPredicates(context(con)).run()
 
 
 def test_rules_writer_gives_valid_voice_and_text_templates_for_every_selection(sample_db):
     select(sample_db)
-    report = GenerateTemplates(sample_db, TemplatesConfig(), NO_LLM, new_meter(NO_LLM)).run()
+    report = GenerateTemplates(context(sample_db)).run()
     assert report.stats["writer"] == "rules"
     selected = sample_db.execute(
         "SELECT type_id, property_id, coalesce(qualifier_property_id, '') "
@@ -86,36 +83,38 @@ def _good_turn(subject: str, qualified: bool) -> dict:
     }
 
 
+def llm_handler(calls: list, broken: set | None = None, seen_p19: set | None = None):
+    """A scripted templater: good variants, except where the test breaks them."""
+    seen_p19 = set() if seen_p19 is None else seen_p19
+
+    def handler(body, n):
+        prompt = last_user_message(body)
+        facts = template_facts(prompt)
+        calls.append(len(facts))
+        text = is_text_prompt(prompt)
+        reply = {}
+        for fact in facts:
+            subject, prop, qualified = fact["subject"], fact["property"], "qualifier" in fact
+            turn = _good_turn(subject, qualified)
+            if prop == "date of birth":  # always bad: a deixis variant names the subject
+                turn["deixis"][1] = f"when was {subject} born?"
+            if prop == "place of birth" and not text and not seen_p19:  # bad once, then fixed
+                seen_p19.add(n)
+                turn["original"] = turn["original"][:2]
+            if text:
+                turn = {k: v for k, v in turn.items() if k in ("original", "deixis", "answer")}
+                turn["original"] = [t.replace("q ", "info ") for t in turn["original"]]
+            reply[str(fact["n"])] = turn
+        return json_reply(reply)
+    return handler
+
+
 def test_llm_path_stores_validates_rejects_and_falls_back(sample_db):
     select(sample_db)
     sample_db.execute("DELETE FROM selected_predicates WHERE type_id <> 'Q5'")
     calls = []
-    seen_p19 = set()
-
-    def handler(body, n):
-        prompt = last_user_message(body).split("Now the facts:")[1]
-        facts = re.findall(r"^(\d+)\. \((\[[^\]]+\]), ([^,\n]+), (?:([^,\n]+), )?", prompt,
-                           re.M)
-        calls.append(len(facts))
-        reply = {}
-        for num, subject, prop, qual in facts:
-            turn = _good_turn(subject, bool(qual))
-            if prop == "date of birth":  # always bad: a deixis variant names the subject
-                turn["deixis"][1] = f"when was {subject} born?"
-            voice = "search-engine" not in body["messages"][0]["content"][:80]
-            if prop == "place of birth" and voice and not seen_p19:  # bad once, then fixed
-                seen_p19.add(n)
-                turn["original"] = turn["original"][:2]
-            if "search-engine" in body["messages"][0]["content"][:80]:
-                turn = {k: v for k, v in turn.items() if k in ("original", "deixis", "answer")}
-                turn["original"] = [t.replace("q ", "info ") for t in turn["original"]]
-            reply[num] = turn
-        return json_reply(reply)
-
-    with ScriptedServer(handler) as server:
-        llm = LLMConfig(base_url=server.base_url, api_key="k", concurrency=2)
-        meter = new_meter(llm)
-        report = GenerateTemplates(sample_db, TemplatesConfig(), llm, meter).run()
+    with ScriptedServer(llm_handler(calls)) as server:
+        report = GenerateTemplates(context(sample_db, **llm(server, concurrency=2))).run()
     assert max(calls) <= 5  # five facts per call
     s = report.stats
     assert s["writer"] == "llm" and s["templates"] > 0 and s["accepted_first_try"] > 0
@@ -137,7 +136,41 @@ def test_llm_path_stores_validates_rejects_and_falls_back(sample_db):
                              "WHERE writer = 'llm'").fetchall()
     assert prov == [("gpt-3.5-turbo", True)]
     # nothing changed: a second run asks nothing
-    with ScriptedServer(handler) as server2:
-        llm2 = LLMConfig(base_url=server2.base_url, api_key="k")
-        again = GenerateTemplates(sample_db, TemplatesConfig(), llm2, new_meter(llm2)).run()
+    with ScriptedServer(llm_handler([])) as server2:
+        again = GenerateTemplates(context(sample_db, **llm(server2))).run()
         assert server2.requests == [] and again.stats["facts"] == 0
+
+
+def test_facts_whose_replies_were_unusable_are_asked_again_next_run(sample_db):
+    select(sample_db)
+    sample_db.execute("DELETE FROM selected_predicates WHERE type_id <> 'Q5'")
+    garbage = ScriptedServer(lambda body, n: Reply(content="no json here"))
+    with garbage as server:
+        report = GenerateTemplates(context(sample_db, **llm(server, validation_attempts=1,
+                                                            concurrency=2))).run()
+    assert report.stats["incomplete"] == report.stats["facts"] > 0
+    # generation can go on: every fact has rules-fallback templates meanwhile
+    assert {r[0] for r in sample_db.execute("SELECT DISTINCT writer FROM templates")
+            .fetchall()} == \
+        {"rules-fallback"}
+    calls = []
+    with ScriptedServer(llm_handler(calls)) as server:
+        again = GenerateTemplates(context(sample_db, **llm(server, concurrency=2))).run()
+    assert again.stats["facts"] == report.stats["facts"] and sum(calls) >= again.stats["facts"]
+    assert sample_db.execute("SELECT count(*) FROM templates WHERE writer = 'llm'"
+                             ).fetchone()[0] > 0
+    with ScriptedServer(llm_handler([])) as server:  # now complete: nothing more to ask
+        GenerateTemplates(context(sample_db, **llm(server))).run()
+        assert server.requests == []
+
+
+@pytest.mark.parametrize("label", ["film [1999]", "[a]", "[he]", "[b] director", "[]"])
+def test_labels_with_brackets_never_form_placeholders(sample_db, label):
+    sample_db.execute("UPDATE entities SET label = ? WHERE id = 'Q11424'", [label])  # film
+    sample_db.execute("UPDATE properties SET label = ? WHERE id = 'P57'", [label])  # director
+    select(sample_db)
+    GenerateTemplates(context(sample_db)).run()
+    rows = sample_db.execute("SELECT text FROM templates WHERE type_id = 'Q11424'").fetchall()
+    assert rows
+    assert sample_db.execute("SELECT count(*) FROM dropped WHERE reason LIKE 'rules writer%'"
+                             ).fetchone()[0] == 0

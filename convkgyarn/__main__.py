@@ -1,0 +1,3 @@
+from convkgyarn.cli import main
+
+main()

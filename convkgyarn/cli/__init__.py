@@ -1,0 +1,78 @@
+"""Command line: small command modules over one library entry point (``Project``).
+
+Each command turns its options into typed config, makes one library call and prints the
+result. Exit codes are documented in ``convkgyarn.errors`` and the README.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+from rich.logging import RichHandler
+from typer.core import TyperGroup
+
+from convkgyarn import __version__
+from convkgyarn.cli import evaluate, generate, kg, predicates, refresh, related, templates
+from convkgyarn.cli.common import console, out
+
+GLOBAL_FLAGS = ("-v", "--verbose", "--version")
+
+
+class GlobalFlagsFirst(TyperGroup):
+    """``-v`` and ``--version`` work anywhere on the line, not only before the command."""
+
+    def parse_args(self, ctx, args):
+        if "--" in args:
+            head, tail = args[:args.index("--")], args[args.index("--"):]
+        else:
+            head, tail = args, []
+        flags = [a for a in head if a in GLOBAL_FLAGS]
+        rest = [a for a in head if a not in GLOBAL_FLAGS]
+        return super().parse_args(ctx, flags + rest + tail)
+
+
+app = typer.Typer(
+    cls=GlobalFlagsFirst,
+    help="Spin conversational question-answering datasets out of Wikidata "
+    "(the ConvKGYarn method) and measure how well LLMs recall those facts.",
+    rich_markup_mode="rich",
+    pretty_exceptions_show_locals=False,  # locals could hold secrets
+    invoke_without_command=True,
+)
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False, markup=False)], force=True,
+    )
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    ctx: typer.Context,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log each stage.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version.",
+                                          callback=_version, is_eager=True)] = False,
+) -> None:
+    _setup_logging(verbose)
+    if ctx.invoked_subcommand is None:
+        out.print(ctx.get_help())
+        raise typer.Exit()
+
+
+for module in (kg, predicates, templates, related, generate, evaluate, refresh):
+    module.register(app)
+
+
+def main() -> None:
+    """The ``convkgyarn`` console script."""
+    app()

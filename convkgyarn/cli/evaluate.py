@@ -1,0 +1,131 @@
+"""``convkgyarn evaluate``, ``report``, ``rate``, ``compare`` and ``annotations``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from convkgyarn.cli.common import (
+    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    open_project, out, project_config, say)
+from convkgyarn.config import ConversationSelection
+from convkgyarn.errors import UserError
+
+annotations_app = typer.Typer(help="Human annotation: export a sample, compute agreement.",
+                              no_args_is_help=True)
+ConfigNames = Annotated[Optional[list[str]], typer.Option(
+    "--config-name", help="Only these configurations (repeat).")]
+Limit = Annotated[Optional[int], typer.Option(help="At most this many conversations.", min=1)]
+
+
+@command
+def evaluate(
+    models: Annotated[Optional[list[str]], typer.Option(
+        "--model", help="A model under test (repeat for several).")] = None,
+    configs: ConfigNames = None,
+    dataset: Annotated[Optional[Path], typer.Option(
+        help="Evaluate a ConvQuestions JSON file instead of our conversations.")] = None,
+    limit: Limit = None,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Ask each model every turn with the gold history, match and judge the answers."""
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
+                     **{"evaluate.models": models, "evaluate.config_names": configs,
+                        "evaluate.limit": limit})
+    with open_project(cfg, write=True, name="evaluate") as project:
+        report = project.evaluate(dataset)
+    for model, s in report.stats["models"].items():
+        say(f"{model}: {s}")
+    say("write the report with `convkgyarn report`")
+
+
+@command
+def report(
+    out_dir: Annotated[Path, typer.Option("--out", help="Report folder.")] = Path("outputs/report"),
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
+    with open_project(project_config(config, db), write=False, name="report") as project:
+        paths = project.report(out_dir)
+    out.print((out_dir / "report.md").read_text(), markup=False)
+    say("written " + ", ".join(str(p) for p in paths))
+
+
+@command
+def rate(
+    configs: ConfigNames = None, limit: Limit = None,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Rate conversations 1-5 on fluency, relevance, diversity and grammar with an LLM rater."""
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url)
+    with open_project(cfg, write=True, name="rate") as project:
+        r = project.rate(ConversationSelection(config_names=configs or [], limit=limit))
+    say(f"rated {r.stats['rated']} of {r.stats['conversations']} conversations")
+
+
+@command
+def compare(
+    dataset: Annotated[Path, typer.Option(help="Reference conversations (ConvQuestions JSON).")],
+    ours: Annotated[str, typer.Option("--config-name", help="Our configuration to compare.")],
+    pairs: Annotated[int, typer.Option(help="Pairs to compare.", min=1)] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the A/B order.")] = 0,
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Pairwise preference of an LLM rater, ours vs reference, order randomised per pair."""
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url)
+    with open_project(cfg, write=True, name="compare") as project:
+        r = project.compare(dataset, ours, pairs, seed)
+    out.print_json(json.dumps(r.stats))
+
+
+@annotations_app.command("export")
+@command
+def annotations_export(
+    n: Annotated[int, typer.Option("--sample", help="Conversations to sample.", min=1)] = 50,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
+    out_path: Annotated[Path, typer.Option("--out")] = Path("outputs/annotation-sample.csv"),
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Write a CSV sample for human annotators (blank 1-5 columns per dimension)."""
+    from convkgyarn.conversations import select_conversations
+    from convkgyarn.stages.rating import export_annotation_sample
+
+    with open_project(project_config(config, db), write=False) as project:
+        convs = select_conversations(project.con)
+    if not convs:
+        raise UserError("no conversations yet; run `convkgyarn generate` first")
+    say(f"written {export_annotation_sample(convs, n, seed, out_path)}")
+
+
+@annotations_app.command("agree")
+@command
+def annotations_agree(
+    files: Annotated[list[Path], typer.Argument(help="Filled-in CSVs, one per annotator.")],
+) -> None:
+    """Majority agreement per dimension across annotators."""
+    from convkgyarn.stages.rating import majority_agreement
+
+    for f in files:
+        if not f.is_file():
+            raise UserError(f"{f}: no such file")
+    try:
+        out.print_json(json.dumps(majority_agreement(files)))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(evaluate)
+    app.command()(report)
+    app.command()(rate)
+    app.command()(compare)
+    app.add_typer(annotations_app, name="annotations")

@@ -1,0 +1,129 @@
+"""``convkgyarn generate`` (the main job), ``export``, ``stats`` and ``drops``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from convkgyarn.cli.common import (
+    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    open_project, out, project_config, say, table)
+from convkgyarn.config import paper_configs
+from convkgyarn.errors import UserError
+
+DEFAULT_EXPORTS = {"jsonl": Path("outputs/conversations.jsonl"),
+                   "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf")}
+
+
+@command
+def generate(
+    interaction: Annotated[Optional[str], typer.Option(
+        help="voice (spoken questions) or text (search queries).")] = None,
+    deixis: Annotated[Optional[bool], typer.Option(
+        "--deixis/--no-deixis", help="Refer back to the entity (he, she, this film).")] = None,
+    disfluency: Annotated[Optional[bool], typer.Option(
+        "--disfluency/--no-disfluency", help="Voice: fillers, repetitions, repairs.")] = None,
+    typos: Annotated[Optional[bool], typer.Option(
+        "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
+    related: Annotated[Optional[bool], typer.Option(
+        "--related/--no-related", help="End with turns about a related entity.")] = None,
+    turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
+    conversations: Annotated[Optional[int], typer.Option(help="Conversations to make.")] = None,
+    types: Annotated[Optional[list[str]], typer.Option("--type", help="Only entities of these "
+                                                       "types (repeat).")] = None,
+    entities: Annotated[Optional[list[str]], typer.Option("--entity", help="Only these entities "
+                                                          "(repeat).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Random seed.")] = None,
+    same_facts: Annotated[Optional[bool], typer.Option(
+        "--same-facts/--no-same-facts", help="Same facts for every configuration.")] = None,
+    all_configs: Annotated[bool, typer.Option(
+        "--all-configs", help="The paper's eight configurations over the same facts.")] = False,
+    keep_previous: Annotated[bool, typer.Option(
+        "--keep-previous", help="Keep the configuration's previous run (addressable by its run "
+        "id) instead of replacing it.")] = False,
+    out_dir: Annotated[Path, typer.Option("--out", help="Where exports and the summary go.")] = Path(
+        "outputs"),
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """The main job: load the KG if needed, select predicates, write templates, assemble
+    conversations, store them and export JSONL plus a summary to outputs/."""
+    per_config = {"--interaction": interaction, "--deixis": deixis,
+                  "--disfluency": disfluency, "--typos": typos}
+    if all_configs and any(v is not None for v in per_config.values()):
+        given = ", ".join(k for k, v in per_config.items() if v is not None)
+        raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
+    overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
+                 "typos": typos, "related": related, "turns": turns,
+                 "conversations": conversations, "types": types, "entities": entities,
+                 "seed": seed, "same_facts": same_facts}
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
+                     **{f"generate.{k}": v for k, v in overrides.items()})
+    configs = paper_configs(cfg.generate) if all_configs else [cfg.generate]
+    with open_project(cfg, write=True, name="generate") as project:
+        result = project.generate(configs, keep_previous=keep_previous)
+        if cfg.llm.dry_run:
+            say("dry run: nothing was sent, and no conversations were made or stored")
+            return
+        info = project.write_outputs(result.runs, out_dir, result.reports)
+    out.print(table("configuration", "conversations", title="Generated",
+                    rows=info["configurations"].items()))
+    say(f"{info['turns']} turns over {info['distinct_facts']} facts; written "
+        f"{out_dir / 'conversations.jsonl'} and {out_dir / 'summary.json'}")
+
+
+@command
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet or hf.")] = "jsonl",
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="Output file or folder.")] = None,
+    run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
+                                                     "current run of each configuration).")] = None,
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Export conversations for users: JSONL, Parquet, or a Hugging Face dataset folder."""
+    if fmt not in DEFAULT_EXPORTS:
+        raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+    target = out_path or DEFAULT_EXPORTS[fmt]
+    with open_project(project_config(config, db), write=False, name="export") as project:
+        n = project.export(fmt, target, run)
+    say(f"{n} conversations -> {target}")
+
+
+@command
+def stats(
+    db: DbOption = None, config: ConfigOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Counts of the current conversations per type, predicate and phenomenon, and questions
+    per fact."""
+    with open_project(project_config(config, db), write=False, name="stats") as project:
+        info = project.summary(project.records())
+    if as_json:
+        out.print_json(json.dumps(info))
+        return
+    for key in ("configurations", "types", "predicates", "phenomena"):
+        out.print(table(key, "count", rows=info[key].items()))
+    out.print(f"conversations {info['conversations']}, turns {info['turns']}, distinct facts "
+              f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
+
+
+@command
+def drops(
+    stage: Annotated[Optional[str], typer.Option(help="Only this stage.")] = None,
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """What every stage left out, and why (bad dump lines included): counts per reason."""
+    with open_project(project_config(config, db), write=False, name="drops") as project:
+        rows = project.drops(stage)
+    out.print(table("stage", "reason", "count", "example", rows=rows))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(generate)
+    app.command()(export)
+    app.command()(stats)
+    app.command()(drops)

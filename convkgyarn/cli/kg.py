@@ -1,0 +1,121 @@
+"""``convkgyarn kg``: load Wikidata into the project and look at what was loaded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from convkgyarn.cli.common import (
+    ConfigOption, DbOption, command, console, open_project, out, project_config, say, table)
+from convkgyarn.config import SparqlConfig
+from convkgyarn.errors import UserError
+
+kg_app = typer.Typer(help="Load Wikidata into the project database and inspect it.",
+                     no_args_is_help=True)
+
+
+@kg_app.command("load")
+@command
+def kg_load(
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Dump files: .json, .json.bz2, .json.gz; the dump array, one entity per line, "
+        "or a JSON document of entities.")] = None,
+    db: DbOption = None,
+    config: ConfigOption = None,
+    workers: Annotated[int, typer.Option(help="Parser processes.", min=1)] = 1,
+    force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
+    labels: Annotated[Optional[list[Path]], typer.Option(
+        help="JSON of English labels for ids outside the dump: {id: label} or "
+        "{id: {\"label\": ...}} (repeat for several files).")] = None,
+    sparql: Annotated[Optional[str], typer.Option(
+        help="Load from this SPARQL endpoint instead of a dump.")] = None,
+    entities: Annotated[Optional[list[str]], typer.Option(
+        "--entity", help="SPARQL: these entities (repeat).")] = None,
+    types: Annotated[Optional[list[str]], typer.Option(
+        "--type", help="SPARQL: the most popular entities of this type (repeat).")] = None,
+    limit: Annotated[int, typer.Option(help="SPARQL: entities per type.", min=1)] = 100,
+) -> None:
+    """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
+    Wikidata from a SPARQL endpoint (--sparql URL --entity Q.. | --type Q.. --limit N)."""
+    cfg = project_config(config, db)
+    if sparql:
+        sparql_cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
+                                  limit=limit)
+        with open_project(cfg, write=True, name="kg load") as project:
+            report = project.load_sparql(sparql_cfg)
+        s = report.stats
+        say(f"{s['entities']} entities from {s['endpoint']} in {s['queries']} queries "
+            f"({report.seconds:.1f}s) -> {cfg.db}")
+        return
+    if not paths:
+        raise UserError("give dump files to load, or --sparql URL")
+    for p in [*paths, *(labels or [])]:
+        if not p.is_file():
+            raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
+    with open_project(cfg, write=True, name="kg load") as project, Progress(
+            SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+            TextColumn("{task.fields[mb]:.1f} MB, {task.fields[ents]:,} entities"),
+            TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("loading", total=None, mb=0.0, ents=0)
+
+        def tick(nbytes: int, n_entities: int) -> None:
+            progress.update(task, mb=nbytes / 1e6, ents=n_entities)
+
+        stage = project.load(paths, workers=workers, labels=labels or [], force=force,
+                             progress=tick)
+        coverage = project.label_coverage()
+    for f in stage.files:
+        note = "already loaded, unchanged (use --force to reload)" if f.status == "unchanged" \
+            else f"{f.entities:,} entities, {f.rejects:,} rejected lines"
+        say(f"{f.path}: {note}")
+        if f.rejects and f.status == "loaded":
+            say("  see rejects: convkgyarn kg rejects")
+    if stage.labels_loaded:
+        say(f"{stage.labels_loaded:,} labels from {len(labels or [])} file(s)")
+    for warning in coverage.get("warnings", []):
+        say(f"note: {warning}")
+    say(f"done in {stage.report.seconds:.1f}s -> {cfg.db}")
+
+
+@kg_app.command("stats")
+@command
+def kg_stats_cmd(
+    db: DbOption = None,
+    config: ConfigOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Counts of entities, statements (truthy, qualified), properties, types, fact kinds,
+    rejects, label coverage, and the sources the project holds."""
+    with open_project(project_config(config, db), write=False, name="kg stats") as project:
+        stats = project.kg_stats()
+    if as_json:
+        out.print_json(json.dumps(stats))
+        return
+    rows = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v)
+            for k, v in stats.items() if k != "sources"]
+    out.print(table("count", "value", rows=rows, title=f"KG in {db or 'the project'}"))
+    out.print(table("source", "kind", "status", "entities",
+                    rows=[(s["path"], s["kind"], s["status"], s["entities"])
+                          for s in stats["sources"]], title="sources"))
+
+
+@kg_app.command("rejects")
+@command
+def kg_rejects(
+    db: DbOption = None,
+    config: ConfigOption = None,
+    limit: Annotated[int, typer.Option(help="Rows to show.", min=1)] = 50,
+) -> None:
+    """Show rejected dump lines: file, line number, reason and the line's start."""
+    with open_project(project_config(config, db), write=False, name="kg rejects") as project:
+        rows = project.rejects(limit)
+    out.print(table("file", "line", "reason", "start of line",
+                    rows=[(f, line, reason, snippet[:80]) for f, line, reason, snippet in rows]))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(kg_app, name="kg")

@@ -1,0 +1,90 @@
+"""``convkgyarn predicates``: F(t), every property a type's entities use, and G(t, F(t))."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from convkgyarn.cli.common import (
+    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    open_project, out, project_config, say, table)
+from convkgyarn.errors import UserError
+
+predicates_app = typer.Typer(help="Predicates per type: extract F(t), select G(t, F(t)).",
+                             no_args_is_help=True)
+
+
+@predicates_app.command("extract")
+@command
+def predicates_extract(
+    db: DbOption = None,
+    config: ConfigOption = None,
+    min_entities: Annotated[Optional[int], typer.Option(
+        help="Only types with at least this many entities.", min=1)] = None,
+) -> None:
+    """Build F(t): for each type, every property its entities use, with usage counts."""
+    cfg = project_config(config, db, **{"predicates.min_type_entities": min_entities})
+    with open_project(cfg, write=True, name="predicates extract") as project:
+        s = project.extract_predicates().stats
+    say(f"{s['type_predicates']:,} (type, property) pairs over {s['types']:,} types "
+        f"({s['types_below_min_entities']:,} types below the entity minimum)")
+
+
+@predicates_app.command("list")
+@command
+def predicates_list(
+    type_id: Annotated[str, typer.Argument(help="A type id, e.g. Q5 or Q33999.")],
+    db: DbOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Show F(t) for one type: properties by the share of its entities using them."""
+    with open_project(project_config(config, db), write=False) as project:
+        rows = project.type_predicates(type_id)
+    if not rows:
+        raise UserError(f"no predicates for type {type_id}; run `convkgyarn predicates "
+                        "extract` first")
+    out.print(table("property", "label", "datatype", "entities", "share", rows=[
+        (pid, label, dt, n, f"{share:.0%}") for pid, label, dt, n, share in rows]))
+
+
+@predicates_app.command("select")
+@command
+def predicates_select(
+    db: DbOption = None, config: ConfigOption = None,
+    types: Annotated[Optional[list[str]], typer.Option("--type", help="Only these types.")] = None,
+    min_share: Annotated[Optional[float], typer.Option(
+        help="Rules: minimum share of the type's entities using a property.", min=0,
+        max=1)] = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Choose G(t, F(t)): the predicates worth asking about, by LLM when configured, else rules."""
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
+                     **{"predicates.min_share": min_share})
+    with open_project(cfg, write=True, name="predicates select") as project:
+        s = project.select_predicates(types or []).stats
+    say(f"{s['types']} types selected by {s['path']} ({s['unchanged']} unchanged, "
+        f"{s['failed_types']} failed): {s['selected']} predicates, {s['qualifiers']} "
+        f"qualifiers, {s['dropped_ids']} ids dropped")
+
+
+@predicates_app.command("show")
+@command
+def predicates_show(
+    type_id: Annotated[str, typer.Argument(help="A type id, e.g. Q5.")],
+    db: DbOption = None, config: ConfigOption = None,
+) -> None:
+    """Print the selected predicates of a type, with labels and who selected them."""
+    with open_project(project_config(config, db), write=False) as project:
+        rows = project.selection(type_id)
+    if not rows:
+        raise UserError(f"no selection for type {type_id}; run `convkgyarn predicates select`")
+    out.print(table("property", "label", "qualifier", "selected by", "model", "prompt hash",
+                    title=f"G({type_id})", rows=[
+                        (pid, label, f"{qid} {qlabel or ''}" if qid else "", by, model, ph)
+                        for pid, label, qid, qlabel, by, model, ph in rows]))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(predicates_app, name="predicates")

@@ -1,0 +1,76 @@
+"""``convkgyarn refresh``: a new dump in, only what changed costs work or LLM calls."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from convkgyarn.cli.common import (
+    BaseUrl, Concurrency, ConfigOption, DbOption, MaxCost, command, llm_config, open_project,
+    out, say, table)
+from convkgyarn.errors import EXIT_INTERRUPTED, ConvKGYarnError
+
+
+@command
+def refresh(
+    paths: Annotated[list[Path], typer.Argument(help="The new dump file(s).")],
+    db: DbOption = None, config: ConfigOption = None,
+    log_file: Annotated[Optional[Path], typer.Option(
+        help="Also log here [default: the database path + .refresh.log].")] = None,
+    allow_shrink: Annotated[bool, typer.Option(
+        "--allow-shrink", help="Accept a snapshot that removes more entities than "
+        "refresh.max_shrink allows.")] = False,
+    max_cost: MaxCost = None, concurrency: Concurrency = None, base_url: BaseUrl = None,
+) -> None:
+    """Refresh against a new dump: only what changed costs work or LLM calls.
+
+    Exit codes: 0 refreshed, 10 nothing changed, 75 another command holds the project,
+    2 bad input (or a refused snapshot), 3 budget reached, 4 LLM endpoint error, 130
+    interrupted, 1 any other failure."""
+    cfg = llm_config(config, db, max_cost, False, concurrency, base_url)
+    log_path = log_file or Path(str(cfg.db) + ".refresh.log")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(log_path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("convkgyarn")
+    root.addHandler(handler)
+    level = root.level
+    root.setLevel(min(level or logging.INFO, logging.INFO))
+
+    def note(message: str) -> None:
+        say(message)
+        root.info(message)
+
+    try:
+        with open_project(cfg, write=True, name="refresh") as project:
+            project.say = note
+            result = project.refresh(paths, allow_shrink=allow_shrink)
+            root.info("refresh %s: %s", result.status, json.dumps(result.summary))
+    except ConvKGYarnError as exc:  # the log ends with the reason, as the terminal does
+        root.error("refresh stopped (exit %d): %s", exc.exit_code, exc)
+        raise
+    except KeyboardInterrupt:
+        root.error("refresh interrupted (exit %d)", EXIT_INTERRUPTED)
+        raise
+    except Exception:
+        root.exception("refresh failed")
+        raise
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        handler.close()
+    out.print(table("change", "count", title="Refresh", rows=result.diff.items()))
+    conv = result.summary.get("conversations") or {}
+    say(f"{result.status}: LLM calls {result.summary.get('llm_calls', 0)} "
+        f"(${result.summary.get('llm_usd', 0):.4f}); conversations {conv}; "
+        f"seconds {result.summary.get('seconds')}")
+    raise typer.Exit(result.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(refresh)
+

@@ -1,0 +1,119 @@
+"""Stored conversations: runs, their identity, and reading them back.
+
+Invariants (checked by tests over sequences of generate, refresh and export):
+- a run is stored whole or not at all (one transaction);
+- a configuration has exactly one *current* generated run; storing a new run of it makes
+  the new one current and deletes the previous one, unless it is kept on purpose
+  (``keep_previous``), in which case it stays addressable by its run id;
+- within a run, turn numbers are 1..n exactly once per conversation (the table's key).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+from pydantic import BaseModel
+
+from convkgyarn.stage import utcnow
+from convkgyarn.store import insert_rows, transaction
+
+GENERATED, IMPORTED = "generated", "imported"
+
+
+class Conversation(BaseModel):
+    conversation_id: str
+    config_name: str
+    run_id: str = ""
+    turns: list[dict[str, Any]]
+
+
+@dataclass
+class RunRecord:
+    run_id: str
+    config_name: str
+    config: dict[str, Any]
+    seed: int
+    source: str = GENERATED
+    kg_version: str | None = None
+    dump_date: str | None = None
+    code_version: str | None = None
+    writers: dict[str, int] | None = None
+
+
+def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
+    """Remove one run's rows (inside the caller's transaction)."""
+    for table in ("turns", "conversations", "generation_runs"):
+        con.execute(f"DELETE FROM {table} WHERE run_id = ?", [run_id])
+
+
+def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: list[dict],
+              turns: list[dict], keep_previous: bool = False) -> None:
+    """Store a run as the current one of its configuration, atomically.
+
+    ``conversations`` are dicts with the conversation columns; ``turns`` dicts with the
+    turn columns including ``conversation_id``.
+    """
+    with transaction(con):
+        if run.source == GENERATED:
+            previous = [r[0] for r in con.execute(
+                "SELECT run_id FROM generation_runs WHERE config_name = ? AND source = ? "
+                "AND current AND run_id <> ?", [run.config_name, GENERATED, run.run_id]
+            ).fetchall()]
+            for old in previous:
+                if keep_previous:
+                    con.execute("UPDATE generation_runs SET current = false WHERE run_id = ?",
+                                [old])
+                else:
+                    clear_run(con, old)
+        clear_run(con, run.run_id)
+        insert_rows(con, "generation_runs", [{
+            "run_id": run.run_id, "config_name": run.config_name,
+            "config": json.dumps(run.config), "seed": run.seed,
+            "source": run.source, "current": True, "kg_version": run.kg_version,
+            "dump_date": run.dump_date, "code_version": run.code_version,
+            "writers": json.dumps(run.writers or {}, sort_keys=True),
+            "conversations": len(conversations), "turns": len(turns),
+            "created_at": utcnow()}])
+        insert_rows(con, "conversations", [{**c, "run_id": run.run_id} for c in conversations])
+        insert_rows(con, "turns", [{**t, "run_id": run.run_id} for t in turns])
+
+
+def current_runs(con: duckdb.DuckDBPyConnection, source: str = GENERATED) -> list[str]:
+    """The current run of each configuration, by configuration name."""
+    return [r[0] for r in con.execute(
+        "SELECT run_id FROM generation_runs WHERE current AND source = ? ORDER BY config_name",
+        [source]).fetchall()]
+
+
+def run_exists(con: duckdb.DuckDBPyConnection, run_id: str) -> bool:
+    return con.execute("SELECT count(*) FROM generation_runs WHERE run_id = ?",
+                       [run_id]).fetchone()[0] > 0
+
+
+def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
+    rows = con.execute(
+        "SELECT c.run_id, c.conversation_id, c.config_name, t.turn, t.question, t.answer, "
+        "t.answer_ids FROM conversations c JOIN turns t USING (run_id, conversation_id) "
+        "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.run_id, c.ordinal, t.turn",
+        [runs]).fetchall()
+    convs: dict[tuple[str, str], Conversation] = {}
+    for run_id, cid, name, turn, q, ans, ids in rows:
+        conv = convs.setdefault((run_id, cid), Conversation(
+            conversation_id=cid, config_name=name, run_id=run_id, turns=[]))
+        conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
+                           "answer_ids": list(ids or [])})
+    return list(convs.values())
+
+
+def select_conversations(con: duckdb.DuckDBPyConnection, config_names: list[str] | None = None,
+                         runs: list[str] | None = None,
+                         limit: int | None = None) -> list[Conversation]:
+    """Conversations of the given runs (default: the current generated run of each
+    configuration), optionally only some configurations, at most ``limit``."""
+    convs = load_conversations(con, runs or current_runs(con))
+    if config_names:
+        convs = [c for c in convs if c.config_name in config_names]
+    return convs[:limit] if limit else convs

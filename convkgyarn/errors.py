@@ -1,0 +1,56 @@
+"""Every way a command can stop, each with its documented exit code.
+
+The library raises these; the CLI prints ``str(error)`` as one line and exits with
+``error.exit_code``. Anything else that escapes is a bug (exit 1, with the traceback in the
+log). The codes are part of the interface (README, "Exit codes"):
+
+    0   done
+    1   an unexpected failure (a bug)
+    2   bad input: a file, an option, the config, a database that is not a project
+    3   the LLM budget (--max-cost) was reached; finished work is kept
+    4   the LLM endpoint failed (refused, unreachable, gave up after retries)
+    10  nothing to do (refresh found no change)
+    75  the project is busy: another convkgyarn command is using it
+    130 interrupted (Ctrl-C); finished work is kept, nothing half-written
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_BAD_INPUT = 2
+EXIT_BUDGET = 3
+EXIT_ENDPOINT = 4
+EXIT_NOTHING = 10
+EXIT_BUSY = 75
+EXIT_INTERRUPTED = 130
+
+
+class ConvKGYarnError(Exception):
+    """A stop the user should understand from one line."""
+
+    exit_code = EXIT_FAILURE
+
+
+class UserError(ConvKGYarnError):
+    """Bad input: the message names the file, line, option or field."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class BusyError(ConvKGYarnError):
+    """Another convkgyarn command holds the project."""
+
+    exit_code = EXIT_BUSY
+
+
+class BudgetExceeded(ConvKGYarnError):
+    """The next LLM request would take spending past ``--max-cost``."""
+
+    exit_code = EXIT_BUDGET
+
+
+class EndpointError(ConvKGYarnError):
+    """An LLM request that cannot succeed however often it is sent (401, 400, gave up)."""
+
+    exit_code = EXIT_ENDPOINT

@@ -1,0 +1,117 @@
+"""What the loaded KG snapshot is: its identity, its sources, whether it is usable."""
+
+from __future__ import annotations
+
+import hashlib
+
+import duckdb
+
+from convkgyarn.errors import UserError
+
+HUMAN = "Q5"
+
+
+def kg_version(con: duckdb.DuckDBPyConnection) -> str:
+    """Identity of the KG content: changes with every load, label file or refresh that
+    changes it, and is kept by a refresh that found nothing changed."""
+    row = con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'").fetchone()
+    if row:
+        return row[0]
+    return con.execute(
+        "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
+    ).fetchone()[0]
+
+
+def set_kg_version(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    con.execute("INSERT OR REPLACE INTO kg_meta VALUES ('kg_version', ?)", [version])
+
+
+def bump_kg_version(con: duckdb.DuckDBPyConnection, change: str) -> str:
+    """A new identity after a change (inside the caller's transaction)."""
+    version = hashlib.sha256((kg_version(con) + "\x1f" + change).encode()).hexdigest()[:32]
+    set_kg_version(con, version)
+    return version
+
+
+def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str:
+    """The lower-case English label of a type, as subjects are named in templates."""
+    if type_id == HUMAN:
+        return "person"
+    row = con.execute("SELECT label FROM labels WHERE id = ? LIMIT 1", [type_id]).fetchone()
+    return (row[0] if row and row[0] else type_id).lower()
+
+
+def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """Every source loaded into the project, with its kind and counts."""
+    cols = ("path", "kind", "status", "entities", "rejects", "dump_date")
+    return [dict(zip(cols, r)) for r in con.execute(
+        f"SELECT {', '.join(cols)} FROM load_files ORDER BY file_id").fetchall()]
+
+
+def require_usable_kg(con: duckdb.DuckDBPyConnection) -> None:
+    """Stop with a clear message when the KG is half-loaded or empty."""
+    broken = con.execute("SELECT path FROM load_files WHERE status <> 'done' ORDER BY file_id"
+                         ).fetchall()
+    if broken:
+        path = broken[0][0]
+        raise UserError(f"the load of {path} is incomplete (it was interrupted); run "
+                        f"`convkgyarn kg load {path}` again to finish it")
+    if not con.execute("SELECT EXISTS (SELECT 1 FROM entities)").fetchone()[0]:
+        raise UserError("the project holds no entities: its loads yielded none "
+                        "(see `convkgyarn kg stats` and `convkgyarn kg rejects`)")
+
+
+def has_loaded_anything(con: duckdb.DuckDBPyConnection) -> bool:
+    return con.execute("SELECT EXISTS (SELECT 1 FROM load_files)").fetchone()[0]
+
+
+def reject_rows(con: duckdb.DuckDBPyConnection, limit: int = 50) -> list[tuple]:
+    """Rejected dump lines: (file, line, reason, start of the line)."""
+    return con.execute("SELECT file, line_no, reason, snippet FROM load_rejects "
+                       "ORDER BY file, line_no LIMIT ?", [limit]).fetchall()
+
+
+def drop_counts(con: duckdb.DuckDBPyConnection, stage: str | None = None) -> list[tuple]:
+    """What every stage dropped and why: (stage, reason, count, an example item)."""
+    return con.execute(
+        "SELECT stage, reason, count(*), min(item) FROM drops WHERE ? IS NULL OR stage = ? "
+        "GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2", [stage, stage]).fetchall()
+
+
+LOW_COVERAGE = 0.9
+
+
+def label_coverage(con: duckdb.DuckDBPyConnection) -> dict:
+    """How many of the properties, item values and units in use have an English label.
+
+    Unlabelled ones are never shown to users (no raw ids): a property without a label is not
+    asked about, an unlabelled value is left out of its answer. Low coverage is worth a
+    note with the fix."""
+    def share(sql: str) -> dict:
+        n, labelled = con.execute(sql).fetchone()
+        return {"used": n, "labelled": labelled,
+                "share": round(labelled / n, 4) if n else 1.0}
+
+    out = {
+        "properties": share(
+            "SELECT count(*), count(p.label) FROM (SELECT DISTINCT property_id AS id FROM "
+            "statements) s LEFT JOIN property_info p USING (id)"),
+        "item_values": share(
+            "SELECT count(*), count(l.label) FROM (SELECT DISTINCT value_id AS id FROM "
+            "statements WHERE value_id IS NOT NULL) v LEFT JOIN labels l USING (id)"),
+        "units": share(
+            "SELECT count(*), count(l.label) FROM (SELECT DISTINCT unit_id AS id FROM "
+            "statements WHERE unit_id IS NOT NULL) u LEFT JOIN labels l USING (id)"),
+    }
+    fix = ("give --labels with an {id: label} file (for example a Wikidata property list), "
+           "or load a dump that includes these entities")
+    warnings = []
+    for key, what in (("properties", "properties in use"), ("item_values", "item values"),
+                      ("units", "units")):
+        c = out[key]
+        if c["used"] and c["share"] < LOW_COVERAGE:
+            warnings.append(f"only {c['share']:.0%} of the {what} have an English label "
+                            f"({c['labelled']:,} of {c['used']:,}); unlabelled ones are left "
+                            f"out of conversations: {fix}")
+    out["warnings"] = warnings
+    return out

@@ -1,0 +1,168 @@
+"""The project database: opening it (migrating older ones), transactions, bulk inserts.
+
+Every write goes through ``transaction()`` (rolled back on any error, so a failed or killed
+step leaves the previous state) and bulk rows through ``insert_rows()`` (Arrow, by column
+name: never positional, never row by row).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from convkgyarn.errors import BusyError, UserError
+from convkgyarn.store import migrations, schema
+from convkgyarn.store.lock import ProjectLock
+from convkgyarn.store.schema import KG_TABLES, SCHEMA_VERSION, arrow_schema, columns
+
+__all__ = ["KG_TABLES", "SCHEMA_VERSION", "ProjectLock", "arrow_schema", "columns", "connect",
+           "insert_arrow", "insert_rows", "registered", "transaction"]
+
+DEFAULT_MEMORY_LIMIT = "2GB"
+
+
+def _open(db: Path, read_only: bool, memory_limit: str) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(db), read_only=read_only,
+                              config={"memory_limit": memory_limit})
+    except duckdb.IOException as exc:
+        text = str(exc)
+        if "Could not set lock" in text:
+            holder = re.search(r"held in (.+?)(?:\. See|$)", text)
+            raise BusyError(f"another process is using {db}"
+                            + (f" ({holder.group(1)})" if holder else "")) from None
+        if "not a valid DuckDB database" in text:
+            raise UserError(f"{db}: not a convkgyarn project database (not a DuckDB file)") \
+                from None
+        if "Is a directory" in text:
+            raise UserError(f"{db}: is a folder, not a database file") from None
+        if "Permission denied" in text or "Read-only file system" in text:
+            raise UserError(f"{db}: cannot open for {'reading' if read_only else 'writing'} "
+                            "(permission denied)") from None
+        raise UserError(f"{db}: cannot open ({text.removeprefix('IO Error: ')})") from None
+    except duckdb.Error as exc:
+        raise UserError(f"{db}: cannot open ({exc})") from None
+
+
+def connect(db: Path | str, read_only: bool = False, *, create: bool = True,
+            memory_limit: str = DEFAULT_MEMORY_LIMIT) -> duckdb.DuckDBPyConnection:
+    """Open the project database at the current schema, migrating an older one first.
+
+    A reader never creates a database: a missing file is a ``UserError``. DuckDB's buffer
+    pool is capped so that loading a dump of any size keeps memory flat.
+    """
+    from convkgyarn.stage import code_version
+
+    db = Path(db)
+    if read_only or not create:
+        if not db.exists():
+            raise UserError(f"{db}: no project database here (run `convkgyarn kg load` or "
+                            "`convkgyarn generate` first, or give --db)")
+        if db.is_dir():
+            raise UserError(f"{db}: is a folder, not a database file")
+    if read_only:
+        con = _open(db, True, memory_limit)
+        if not migrations.needs_migration(con):
+            return con
+        con.close()
+        try:
+            _migrate(_open(db, False, memory_limit), code_version()).close()
+        except UserError as exc:
+            raise UserError(f"{exc}; the database was written by an older convkgyarn and "
+                            "must be migrated once by a command that can write it") from None
+        return _open(db, True, memory_limit)
+    if create:
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"{db}: cannot create its folder ({exc.strerror})") from None
+    return _migrate(_open(db, False, memory_limit), code_version())
+
+
+def _migrate(con: duckdb.DuckDBPyConnection, version: str) -> duckdb.DuckDBPyConnection:
+    try:
+        migrations.migrate(con, version)
+    except duckdb.Error as exc:
+        con.close()
+        raise UserError(f"cannot migrate the database: {exc}") from None
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """BEGIN ... COMMIT, rolled back on any error or interrupt."""
+    con.begin()
+    try:
+        yield con
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    """Bulk insert an Arrow table by column name (columns it lacks get NULL)."""
+    view = f"_arrow_{table}"
+    con.register(view, data)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {view}")
+    finally:
+        con.unregister(view)
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str,
+                rows: Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]) -> int:
+    """Insert rows (a list of dicts, or a dict of columns) by column name, typed by the
+    table's schema; returns the number of rows."""
+    if isinstance(rows, Mapping):
+        data = dict(rows)
+    else:
+        if not rows:
+            return 0
+        names = list(rows[0])
+        data = {c: [r.get(c) for r in rows] for c in names}
+    if not data:
+        return 0
+    full = arrow_schema(table)
+    unknown = set(data) - set(full.names)
+    if unknown:
+        raise KeyError(f"{table} has no column(s) {sorted(unknown)}")
+    fields = [full.field(c) for c in data]
+    arrays = [pa.array(list(values), type=f.type) for f, values in zip(fields, data.values())]
+    n = len(arrays[0])
+    if n:
+        insert_arrow(con, table, pa.Table.from_arrays(arrays, schema=pa.schema(fields)))
+    return n
+
+
+@contextmanager
+def registered(con: duckdb.DuckDBPyConnection, name: str,
+               data: pa.Table | Mapping[str, Sequence[Any]]) -> Iterator[str]:
+    """Columns visible to SQL as ``name`` for the duration of the block."""
+    con.register(name, data if isinstance(data, pa.Table) else pa.table(dict(data)))
+    try:
+        yield name
+    finally:
+        con.unregister(name)
+
+
+def quote_path(path: Path | str) -> str:
+    """A path as a SQL string literal (ATTACH takes no parameters)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return con.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]
+
+
+def table_names() -> list[str]:
+    return list(schema.TABLES)

@@ -1,0 +1,41 @@
+"""Small helpers the tests share: typed config, stage contexts, projects, the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from convkgyarn.config import ProjectConfig, load_project_config
+from convkgyarn.llm import new_meter
+from convkgyarn.project import Project
+from convkgyarn.stage import Context
+
+
+def config(db: Path | str | None = None, **overrides: Any) -> ProjectConfig:
+    """A project config with dotted overrides (``{"llm.base_url": ...}``), no environment."""
+    return load_project_config(None, {"db": db, **overrides}, environ={})
+
+
+def context(con, work_dir: Path | None = None, **overrides: Any) -> Context:
+    cfg = config(**overrides)
+    return Context(con=con, config=cfg, meter=new_meter(cfg.llm),
+                   work_dir=work_dir or Path("outputs"))
+
+
+def project(db: Path | str, write: bool = True, **overrides: Any) -> Project:
+    """An opened project (close it, or use it in a ``with`` block)."""
+    return Project(config(db, **overrides), write=write).open()
+
+
+def llm(server, **extra: Any) -> dict[str, Any]:
+    """Overrides that point the LLM stages at a scripted server."""
+    return {"llm.base_url": server.base_url, "llm.api_key": "k", "llm.backoff_max": 0.1,
+            **{f"llm.{k}": v for k, v in extra.items()}}
+
+
+def cli(*args: str, env: dict | None = None):
+    from convkgyarn.cli import app
+
+    return CliRunner(env=env or {}).invoke(app, list(map(str, args)))

@@ -1,0 +1,105 @@
+"""A project database from release 0.1.0 opens, migrates to the current schema, keeps its
+conversations, exports them, and can generate again; a migrated database has exactly the
+shape of a fresh one."""
+
+from __future__ import annotations
+
+import bz2
+import json
+
+import duckdb
+import pytest
+
+from convkgyarn.errors import UserError
+from convkgyarn.store import SCHEMA_VERSION, connect, migrations
+from tests.helpers import cli, project
+
+
+@pytest.fixture
+def old_db(shared_data, tmp_path):
+    path = tmp_path / "old.duckdb"
+    path.write_bytes(bz2.decompress((shared_data / "fixtures" / "db-0.1.0.duckdb.bz2").read_bytes()))
+    return path
+
+
+def test_a_migrated_database_has_the_shape_of_a_fresh_one(old_db, tmp_path):
+    fresh = connect(tmp_path / "fresh.duckdb")
+    migrated = connect(old_db)
+    assert migrations.shape(migrated) == migrations.shape(fresh)
+    assert migrated.execute("SELECT max(version) FROM schema_version").fetchone()[0] == \
+        SCHEMA_VERSION
+
+
+def test_the_0_1_0_database_keeps_and_exports_its_conversations(old_db, tmp_path):
+    raw = duckdb.connect(str(old_db), read_only=True)
+    before = raw.execute("SELECT count(*), count(DISTINCT run_id) FROM conversations").fetchone()
+    turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
+    raw.close()
+    assert before == (200, 2)
+    r = cli("export", "--db", old_db, "--out", tmp_path / "c.jsonl")  # a reader migrates too
+    assert r.exit_code == 0, r.output
+    records = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    assert len(records) == 200
+    assert sum(len(r["turns"]) for r in records) == turns
+    assert {r["config"]["name"] for r in records} == {"voice-deixis", "text-typos"}
+    for r in records:
+        assert [t["turn"] for t in r["turns"]] == list(range(1, len(r["turns"]) + 1))
+
+
+def test_generating_on_a_migrated_database_works(old_db, tmp_path):
+    r = cli("generate", "--db", old_db, "--out", tmp_path / "o", "--conversations", "20",
+            "--interaction", "voice", "--deixis")
+    assert r.exit_code == 0, r.output
+    with project(old_db, write=False) as p:
+        runs = p.con.execute("SELECT config_name, count(*) FROM generation_runs GROUP BY 1 "
+                             "ORDER BY 1").fetchall()
+    # the new voice-deixis run replaced the old one; the text-typos run is untouched
+    assert runs == [("text-typos", 1), ("voice-deixis", 1)]
+
+
+def test_0_1_0_turns_stored_twice_are_kept_once(old_db):
+    raw = duckdb.connect(str(old_db))
+    raw.execute("INSERT INTO turns SELECT * FROM turns WHERE conversation_id IN "
+                "(SELECT conversation_id FROM conversations LIMIT 3)")  # the 0.1.0 bug
+    raw.close()
+    con = connect(old_db)
+    dup = con.execute("SELECT count(*) - count(DISTINCT (run_id, conversation_id, turn)) "
+                      "FROM turns").fetchone()[0]
+    assert dup == 0
+
+
+def test_a_failed_migration_leaves_the_database_as_it_was(old_db, monkeypatch):
+    def broken(con):
+        con.execute("ALTER TABLE turns ADD COLUMN half_done INTEGER")
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", (migrations.Migration(2, "broken", broken),))
+    with pytest.raises(RuntimeError, match="power cut"):
+        connect(old_db)
+    raw = duckdb.connect(str(old_db), read_only=True)
+    cols = [r[0] for r in raw.execute("DESCRIBE turns").fetchall()]
+    assert "half_done" not in cols and "schema_version" not in [
+        r[0] for r in raw.execute("SHOW TABLES").fetchall()]
+
+
+def test_a_newer_schema_is_refused_with_a_clear_message(tmp_path):
+    con = connect(tmp_path / "new.duckdb")
+    con.execute("INSERT INTO schema_version VALUES (99, now(), 'future', 'future')")
+    con.close()
+    with pytest.raises(UserError, match="schema 99, newer than this convkgyarn"):
+        connect(tmp_path / "new.duckdb")
+
+
+def test_a_duckdb_file_of_another_program_is_not_taken_for_a_project(tmp_path):
+    other = duckdb.connect(str(tmp_path / "other.duckdb"))
+    other.execute("CREATE TABLE invoices (id INTEGER)")
+    other.close()
+    with pytest.raises(UserError, match="not a convkgyarn project database"):
+        connect(tmp_path / "other.duckdb")
+
+
+def test_views_are_recreated_and_old_views_replaced(old_db):
+    con = connect(old_db)
+    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
+                                       "AND database_name = current_database()").fetchall()}
+    assert {"labels", "facts", "statement_values", "template_rejects", "drops"} <= views

@@ -1,0 +1,61 @@
+"""Typed config: the environment, then the config file, then options; every bad value is
+one line naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from convkgyarn.config import ConfigError, GenerateConfig, load_project_config, paper_configs
+from convkgyarn.errors import EXIT_BAD_INPUT
+
+SECRET = "sk-test-SECRET-0123456789abcdef"
+
+
+def test_environment_then_file_then_cli_build_the_endpoint(tmp_path):
+    cfg = tmp_path / "convkgyarn.toml"
+    cfg.write_text('[llm]\nconcurrency = 3\n[llm.stages.judge]\nmodel = "my-judge"\n')
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": SECRET}
+    project = load_project_config(cfg, {"llm.max_cost": 1.5}, environ=env)
+    assert project.llm.base_url == "http://127.0.0.1:9/v1"
+    assert project.llm.api_key.get_secret_value() == SECRET
+    assert SECRET not in repr(project) and SECRET not in project.model_dump_json()
+    assert project.llm.concurrency == 3 and project.llm.max_cost == 1.5
+    assert project.llm.stages.judge.model == "my-judge"
+    assert load_project_config(None, environ={}).llm.configured is False
+
+
+def test_a_missing_config_file_is_an_error_not_ignored(tmp_path):
+    with pytest.raises(ConfigError, match="none.toml: no such config file") as info:
+        load_project_config(tmp_path / "none.toml", environ={})
+    assert info.value.exit_code == EXIT_BAD_INPUT
+
+
+def test_bad_values_name_the_field(tmp_path):
+    with pytest.raises(ConfigError, match=r"generate\.turns: .*greater than or equal to 1"):
+        load_project_config(None, {"generate.turns": 0}, environ={})
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[predicates]\nmin_share = 2\n")
+    with pytest.raises(ConfigError, match=r"c\.toml: predicates\.min_share"):
+        load_project_config(cfg, environ={})
+    cfg.write_text("[predicates\n")
+    with pytest.raises(ConfigError, match="c.toml"):
+        load_project_config(cfg, environ={})
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"interaction": "text", "disfluency": True}, "disfluency applies to voice"),
+    ({"interaction": "voice", "typos": True}, "typos apply to text"),
+])
+def test_options_that_do_not_fit_the_interaction_are_refused(options, message):
+    with pytest.raises(ConfigError, match=message):
+        load_project_config(None, {f"generate.{k}": v for k, v in options.items()}, environ={})
+
+
+def test_configuration_names_and_the_paper_configurations():
+    assert GenerateConfig(interaction="voice", deixis=True, disfluency=True).name == \
+        "voice-deixis-disfluency"
+    names = [c.name for c in paper_configs(GenerateConfig(turns=7, seed=3))]
+    assert names == ["voice", "voice-deixis", "voice-disfluency", "voice-deixis-disfluency",
+                     "text", "text-deixis", "text-typos", "text-deixis-typos"]
+    assert all(c.turns == 7 and c.seed == 3 and c.same_facts for c in
+               paper_configs(GenerateConfig(turns=7, seed=3)))
