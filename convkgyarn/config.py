@@ -157,6 +157,8 @@ class GenerateConfig(_Strict):
     entities: list[str] = []
     seed: int = 0
     same_facts: bool = True
+    max_label_chars: int = Field(100, ge=10, description="labels longer than this are not "
+                                 "used as subjects or answers")
 
     @model_validator(mode="after")
     def _options_fit_the_interaction(self) -> "GenerateConfig":

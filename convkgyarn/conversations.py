@@ -117,3 +117,14 @@ def select_conversations(con: duckdb.DuckDBPyConnection, config_names: list[str]
     if config_names:
         convs = [c for c in convs if c.config_name in config_names]
     return convs[:limit] if limit else convs
+
+
+def stale_configurations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[str]:
+    """Configurations among ``runs`` made from an earlier KG snapshot than the current one."""
+    from convkgyarn.kg.snapshot import kg_version
+
+    current = kg_version(con)
+    return [name for name, version in con.execute(
+        "SELECT config_name, kg_version FROM generation_runs WHERE list_contains(?, run_id) "
+        "AND source = ? ORDER BY config_name", [runs, GENERATED]).fetchall()
+        if version is not None and version != current]

@@ -49,15 +49,16 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
     run_info = {r[0]: r[1:] for r in con.execute(
         "SELECT run_id, config, seed, dump_date, code_version, config_name FROM generation_runs "
         "WHERE list_contains(?, run_id)", [runs]).fetchall()}
-    template_info = {r[0]: {"writer": r[1], "model": r[2], "prompt_hash": r[3]}
-                     for r in con.execute("SELECT template_id, writer, model, prompt_hash "
-                                          "FROM templates").fetchall()}
     turns: dict[tuple[str, str], list[dict]] = {}
+    made_by: dict[tuple[str, str], set[tuple]] = {}
     for row in con.execute(
-            f"SELECT t.run_id, t.conversation_id, {', '.join('t.' + f for f in TURN_FIELDS)} "
+            f"SELECT t.run_id, t.conversation_id, t.writer, t.model, t.prompt_hash, "
+            f"{', '.join('t.' + f for f in TURN_FIELDS)} "
             "FROM turns t WHERE list_contains(?, t.run_id) "
             "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
-        turns.setdefault((row[0], row[1]), []).append(dict(zip(TURN_FIELDS, row[2:])))
+        key = (row[0], row[1])
+        turns.setdefault(key, []).append(dict(zip(TURN_FIELDS, row[5:])))
+        made_by.setdefault(key, set()).add(row[2:5])
     out = []
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
             "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
@@ -65,8 +66,10 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
             "WHERE list_contains(?, run_id) ORDER BY config_name, ordinal", [runs]).fetchall():
         config, _, dump_date, version, name = run_info[run_id]
         conv_turns = turns.get((run_id, cid), [])
-        used = sorted({json.dumps(template_info.get(t["template_id"], {}), sort_keys=True)
-                       for t in conv_turns})
+        # the writer, model and prompt of each turn's template as it was when the turn was
+        # made (stored with the turn: templates may have been rewritten since)
+        used = sorted({json.dumps({"writer": w, "model": m, "prompt_hash": h}, sort_keys=True)
+                       for w, m, h in made_by.get((run_id, cid), ())})
         out.append({
             "conversation_id": cid,
             "config": {"name": name, **json.loads(config)},

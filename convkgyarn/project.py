@@ -131,8 +131,10 @@ class Project:
         return report
 
     def kg_stats(self) -> dict[str, Any]:
+        from convkgyarn.kg.snapshot import require_complete_loads
         from convkgyarn.kg.stats import kg_stats
 
+        require_complete_loads(self.con)
         return kg_stats(self.con)
 
     def label_coverage(self) -> dict[str, Any]:
@@ -179,8 +181,10 @@ class Project:
         return ExtractPredicates(self.ctx).run()
 
     def select_predicates(self, types: Sequence[str] = ()) -> StageReport:
+        from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.predicates import SelectPredicates
 
+        require_usable_kg(self.con)
         cfg = self.config.predicates.model_copy(update={"types": list(types)}) if types \
             else self.config.predicates
         stage = SelectPredicates(self.ctx, cfg)
@@ -189,16 +193,20 @@ class Project:
         return stage.run()
 
     def write_templates(self) -> StageReport:
+        from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.templates import GenerateTemplates
 
+        require_usable_kg(self.con)
         stage = GenerateTemplates(self.ctx)
         if stage.writer == "rules":
             self.say(NO_LLM + ": templates are written by the built-in rules writer")
         return stage.run()
 
     def build_related(self) -> StageReport:
+        from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.related import BuildRelated
 
+        require_usable_kg(self.con)
         return BuildRelated(self.ctx).run()
 
     def generate(self, configs: Sequence[GenerateConfig],
@@ -231,9 +239,15 @@ class Project:
             missing = [r for r in runs if not run_exists(self.con, r)]
             if missing:
                 raise UserError(f"no generation run {', '.join(missing)} in {self.db}")
+        from convkgyarn.conversations import stale_configurations
+
         runs = list(runs or self.current_runs())
         if not runs:
             raise UserError("no conversations yet; run `convkgyarn generate` first")
+        stale = stale_configurations(self.con, runs)
+        if stale:
+            self.say(f"note: {', '.join(stale)} were made from an earlier KG snapshot; run "
+                     "`convkgyarn generate` again to make them from the current one")
         return records(self.con, runs)
 
     def summary(self, recs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import hashlib
 import json
 import logging
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,7 +145,7 @@ class Refresher:
                      "swapped in")
             refresh_id, diff = pending[0], json.loads(pending[1])
         else:
-            refresh_id = f"refresh-{new_fp[:12]}-{int(time.time())}"
+            refresh_id = f"refresh-{new_fp[:12]}-{uuid.uuid4().hex[:12]}"
             diff = self._timed("load", lambda: self._stage_snapshot(con))
             changed = any(diff.values())
             self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))

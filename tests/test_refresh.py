@@ -87,9 +87,9 @@ EXPECTED_DIFF = {"entities_added": 4, "entities_removed": 0, "labels_changed": 0
                  "entities_with_changed_facts": 11}
 
 
-def cli(*args, server=None, check=True):
-    env = {"OPENAI_API_KEY": "k"} if server else {}
-    extra = ["--base-url", server.base_url] if server else []
+def cli(*args, server=None, check=True, env=None, extra=()):
+    env = env or ({"OPENAI_API_KEY": "k"} if server else {})
+    extra = [*extra, *(["--base-url", server.base_url] if server else [])]
     r = CliRunner(env=env).invoke(app, [*args, *extra])
     if check:
         assert r.exit_code in (0, 10), r.output
@@ -245,3 +245,60 @@ def test_a_second_concurrent_run_fails_fast(base_project, tmp_path):
         assert time.perf_counter() - t0 < 10
     assert r.exit_code == 75 and "another convkgyarn command is using" in r.output
     assert f"pid {os.getpid()}" in r.output
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage that is not json\n" * 50,
+                                     b'{"a": 1}\n[1, 2, 3]\n'])
+def test_a_snapshot_without_entities_is_refused_and_the_project_kept(base_project, tmp_path,
+                                                                     content):
+    tmp, _ = base_project
+    db = tmp_path / "p.duckdb"
+    shutil.copy(tmp / "p.duckdb", db)
+    cli("export", "--db", str(db), "--out", str(tmp_path / "before.jsonl"))
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    r = cli("refresh", str(bad), "--db", str(db), check=False)
+    assert r.exit_code == 2 and "no Wikidata entities" in r.output, r.output
+    cli("export", "--db", str(db), "--out", str(tmp_path / "after.jsonl"))
+    assert (tmp_path / "before.jsonl").read_bytes() == (tmp_path / "after.jsonl").read_bytes()
+    assert Path(str(db) + ".refresh.log").read_text().splitlines()[-1].endswith(
+        "lines rejected, see `convkgyarn kg rejects`")
+
+
+def test_a_snapshot_that_removes_too_much_needs_allow_shrink(base_project, tmp_path):
+    tmp, _ = base_project
+    db = tmp_path / "p.duckdb"
+    shutil.copy(tmp / "p.duckdb", db)
+    lines = (tmp / "same.json").read_text().splitlines()
+    half = tmp_path / "half.json"
+    half.write_text("\n".join(lines[: len(lines) // 2]) + "\n]\n")
+    r = cli("refresh", str(half), "--db", str(db), check=False)
+    assert r.exit_code == 2 and "--allow-shrink" in r.output and "fewer" in r.output
+    with_more_room = tmp_path / "convkgyarn.toml"
+    with_more_room.write_text("[refresh]\nmax_shrink = 0.9\n")
+    r = cli("refresh", str(half), "--db", str(db), "--config", str(with_more_room), check=False)
+    assert r.exit_code == 0, r.output
+    r = cli("refresh", str(tmp / "same.json"), "--db", str(db))
+    r = cli("refresh", str(half), "--db", str(db), "--allow-shrink", check=False)
+    assert r.exit_code == 0, r.output
+
+
+def test_when_the_endpoint_fails_the_refresh_log_ends_with_the_reason(base_project, tmp_path):
+    tmp, _ = base_project
+    db = tmp_path / "p.duckdb"
+    shutil.copy(tmp / "p.duckdb", db)
+    from tests.llm.scripted_server import Reply
+
+    with ScriptedServer(lambda body, n: Reply(status=503)) as server:
+        r = cli("refresh", str(tmp / "new.json"), "--db", str(db), "--base-url",
+                server.base_url, check=False, env={"OPENAI_API_KEY": "k"},
+                extra=["--config", str(fast_retries(tmp_path))])
+    assert r.exit_code == 4, r.output
+    last = Path(str(db) + ".refresh.log").read_text().splitlines()[-1]
+    assert "refresh stopped (exit 4)" in last and "HTTP 503" in last and "gave up" in last
+
+
+def fast_retries(tmp_path: Path) -> Path:
+    cfg = tmp_path / "fast.toml"
+    cfg.write_text("[llm]\nmax_attempts = 2\nbackoff_max = 0.05\n")
+    return cfg

@@ -7,6 +7,7 @@ result. Exit codes are documented in ``convkgyarn.errors`` and the README.
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Annotated
 
 import typer
@@ -16,6 +17,7 @@ from typer.core import TyperGroup
 from convkgyarn import __version__
 from convkgyarn.cli import evaluate, generate, kg, predicates, refresh, related, templates
 from convkgyarn.cli.common import console, out
+from convkgyarn.errors import EXIT_INTERRUPTED
 
 GLOBAL_FLAGS = ("-v", "--verbose", "--version")
 
@@ -31,6 +33,38 @@ class GlobalFlagsFirst(TyperGroup):
         flags = [a for a in head if a in GLOBAL_FLAGS]
         rest = [a for a in head if a not in GLOBAL_FLAGS]
         return super().parse_args(ctx, flags + rest + tail)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        """Usage errors are one line too (exit 2), like every other failure."""
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except typer.Abort:
+            _one_line("interrupted")
+            rv = EXIT_INTERRUPTED
+        except Exception as exc:
+            # click's usage errors (typer vendors click, so matched by their interface)
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                out.print(exc.ctx.get_help())
+                rv = 0
+            elif hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+                ctx = getattr(exc, "ctx", None)
+                where = f" (see `{ctx.command_path} --help`)" if ctx else ""
+                _one_line(exc.format_message() + where)
+                rv = exc.exit_code
+            else:
+                raise
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _one_line(message: str) -> None:
+    from rich.text import Text
+
+    console.print(Text.assemble(("error: ", "bold red"), " ".join(message.split())),
+                  soft_wrap=True)
 
 
 app = typer.Typer(

@@ -48,14 +48,19 @@ def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:
         f"SELECT {', '.join(cols)} FROM load_files ORDER BY file_id").fetchall()]
 
 
-def require_usable_kg(con: duckdb.DuckDBPyConnection) -> None:
-    """Stop with a clear message when the KG is half-loaded or empty."""
+def require_complete_loads(con: duckdb.DuckDBPyConnection) -> None:
+    """Stop with a clear message when a load was interrupted and not yet re-run."""
     broken = con.execute("SELECT path FROM load_files WHERE status <> 'done' ORDER BY file_id"
                          ).fetchall()
     if broken:
         path = broken[0][0]
         raise UserError(f"the load of {path} is incomplete (it was interrupted); run "
                         f"`convkgyarn kg load {path}` again to finish it")
+
+
+def require_usable_kg(con: duckdb.DuckDBPyConnection) -> None:
+    """Stop with a clear message when the KG is half-loaded or empty."""
+    require_complete_loads(con)
     if not con.execute("SELECT EXISTS (SELECT 1 FROM entities)").fetchone()[0]:
         raise UserError("the project holds no entities: its loads yielded none "
                         "(see `convkgyarn kg stats` and `convkgyarn kg rejects`)")

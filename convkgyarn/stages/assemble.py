@@ -86,15 +86,19 @@ def _contains(question: str, label: str) -> bool:
 class KGView:
     """What assembly needs from the KG and the templates, loaded once in bulk."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, interaction: str) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig, drop) -> None:
+        interaction = cfg.interaction
         self.con = con
+        self.max_label = cfg.max_label_chars
+        self.drop = drop
         self.templates: dict[tuple, list[tuple[str, str, str]]] = defaultdict(list)
-        for tid, type_id, pid, qid, phen, text, writer in con.execute(
+        for tid, type_id, pid, qid, phen, text, writer, model, prompt_hash in con.execute(
                 "SELECT template_id, type_id, property_id, qualifier_property_id, phenomenon, "
-                "text, writer FROM templates WHERE interaction = ? "
+                "text, writer, model, prompt_hash FROM templates WHERE interaction = ? "
                 "ORDER BY type_id, property_id, qualifier_property_id, phenomenon, variant",
                 [interaction]).fetchall():
-            self.templates[(type_id, pid, qid, phen)].append((tid, text, writer))
+            self.templates[(type_id, pid, qid, phen)].append(
+                (tid, text, (writer, model, prompt_hash)))
         self.facts_by_type: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
         for (type_id, pid, qid, _), _v in self.templates.items():
             self.facts_by_type[type_id].add((pid, qid))
@@ -137,22 +141,41 @@ class KGView:
                     "SELECT entity_id, property_id, statement_id, value_label, value_id "
                     "FROM statement_values JOIN _wanted w ON w.id = entity_id WHERE truthy "
                     "ORDER BY entity_id, property_id, ordinal").fetchall():
+                if self._unusable(f"{eid}/{pid}", sid, label, vid):
+                    continue
                 st = Statement(sid, label, vid)
                 props[eid][pid].append(st)
                 by_sid[sid] = st
-            for sid, qid, label, vid in con.execute(
-                    "SELECT statement_id, qualifier_property_id, value_label, value_id "
+            for eid, sid, qid, label, vid in con.execute(
+                    "SELECT entity_id, statement_id, qualifier_property_id, value_label, value_id "
                     "FROM qualifier_values JOIN _wanted w ON w.id = entity_id "
                     "ORDER BY statement_id, qualifier_property_id, ordinal").fetchall():
-                if sid in by_sid:
+                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, label, vid):
                     by_sid[sid].qualifiers.setdefault(qid, []).append((label, vid))
         for eid in ids:
             if eid not in info:
                 self._cache[eid] = None
                 continue
             label, gender = info[eid]
+            if len(label) > self.max_label:
+                self.drop(eid, "label too long to ask about", f"{len(label):,} characters")
+                self._cache[eid] = None
+                continue
             t = types.get(eid, [])
             self._cache[eid] = EntityFacts(eid, label, gender, t, "Q5" in t, dict(props[eid]))
+
+    def _unusable(self, item: str, statement_id: str, label: str | None,
+                  value_id: str | None) -> bool:
+        """A value nobody should read: no English label (never a raw id) or an absurdly long
+        one. It is left out of its answer, with the reason kept."""
+        if label is None:
+            self.drop(item, "value without an English label left out", value_id or
+                      statement_id)
+            return True
+        if len(label) > self.max_label:
+            self.drop(item, "value label too long to say", f"{len(label):,} characters")
+            return True
+        return False
 
     def entity(self, eid: str) -> EntityFacts | None:
         self.load([eid])
@@ -348,7 +371,7 @@ class Assembler:
         options = self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, phen), [])
         answer, answer_ids, value, statement_id = self.answer(e, pt)
         first = rng.randrange(len(options)) if options else 0
-        for tid, template, writer in options[first:] + options[:first]:
+        for tid, template, (writer, model, prompt_hash) in options[first:] + options[:first]:
             question = self.fill(template, e, type_id, value)
             if any(_contains(question, a) for a in answer):
                 continue  # the question must not give its answer away
@@ -369,7 +392,7 @@ class Assembler:
                     "answer": answer, "answer_ids": answer_ids, "subject_id": e.id,
                     "property_id": pt.property_id, "qualifier_property_id": pt.qualifier_id,
                     "statement_id": statement_id, "phenomenon": out_phen, "template_id": tid,
-                    "writer": writer}
+                    "writer": writer, "model": model, "prompt_hash": prompt_hash}
         self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                   f"no {phen} template avoids the answer")
         return None
@@ -421,7 +444,7 @@ class AssembleConversations(Stage):
         if stored is not None:
             return {"config": self.config_name, "conversations": stored, "unchanged": True,
                     "run_id": self.run_id}
-        view = KGView(self.con, cfg.interaction)
+        view = KGView(self.con, cfg, self.drop)
         assembler = Assembler(view, cfg, self.drop)
         pool = self.entities(view)
         view.load(pool)

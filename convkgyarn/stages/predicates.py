@@ -187,7 +187,11 @@ class SelectPredicates(Stage):
                 f"type(s) were unusable ({self.client.model.model} at "
                 f"{self.client.config.base_url or 'the OpenAI API'}; see llm_failures); "
                 "nothing was recorded as done, so a re-run asks again")
-        raise UserError("no predicates selected: no type has askable facts "
+        unlabelled = sum(1 for d in self._dropped if d["detail"].startswith("no English label"))
+        hint = (f"; {unlabelled} properties have no English label: give --labels with a "
+                "property list ({id: label}) or load a dump with property entities"
+                if unlabelled else "")
+        raise UserError(f"no predicates selected: no type has askable facts{hint} "
                         "(see `convkgyarn drops`)")
 
     def _forget_other_types(self) -> None:

@@ -111,12 +111,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     """Bulk insert an Arrow table by column name (columns it lacks get NULL)."""
-    view = f"_arrow_{table}"
-    con.register(view, data)
-    try:
+    with registered(con, f"_arrow_{table}", data) as view:
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {view}")
-    finally:
-        con.unregister(view)
 
 
 def insert_rows(con: duckdb.DuckDBPyConnection, table: str,
@@ -152,7 +148,10 @@ def registered(con: duckdb.DuckDBPyConnection, name: str,
     try:
         yield name
     finally:
-        con.unregister(name)
+        try:
+            con.unregister(name)
+        except duckdb.Error:  # an aborted transaction: the error that aborted it matters
+            pass
 
 
 def quote_path(path: Path | str) -> str:

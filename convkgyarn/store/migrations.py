@@ -212,8 +212,10 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     _rebuild(con, "turns",
              "SELECT r.run_id, t.conversation_id, t.turn, t.question, t.question_before_typo, "
              "t.answer, t.answer_ids, NULL, t.subject_id, t.property_id, "
-             "t.qualifier_property_id, t.statement_id, t.phenomenon, t.template_id, t.writer "
-             "FROM {old} t JOIN (SELECT c.conversation_id, arg_max(c.run_id, g.created_at) "
+             "t.qualifier_property_id, t.statement_id, t.phenomenon, t.template_id, t.writer, "
+             "tp.model, tp.prompt_hash FROM {old} t LEFT JOIN (SELECT template_id, "
+             "any_value(model) AS model, any_value(prompt_hash) AS prompt_hash FROM templates "
+             "GROUP BY 1) tp USING (template_id) JOIN (SELECT c.conversation_id, arg_max(c.run_id, g.created_at) "
              "AS run_id FROM conversations c JOIN generation_runs g USING (run_id) GROUP BY 1) r "
              "USING (conversation_id) QUALIFY row_number() OVER (PARTITION BY r.run_id, "
              "t.conversation_id, t.turn) = 1")

@@ -100,7 +100,8 @@ TABLES: dict[str, str] = {
         question_before_typo VARCHAR, answer VARCHAR[], answer_ids VARCHAR[],
         answer_values JSON, subject_id VARCHAR, property_id VARCHAR,
         qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
-        template_id VARCHAR, writer VARCHAR, PRIMARY KEY (run_id, conversation_id, turn)""",
+        template_id VARCHAR, writer VARCHAR, model VARCHAR, prompt_hash VARCHAR,
+        PRIMARY KEY (run_id, conversation_id, turn)""",
     # -- LLM calls
     "llm_cache": """
         key VARCHAR PRIMARY KEY, stage VARCHAR, model VARCHAR, prompt_hash VARCHAR,
