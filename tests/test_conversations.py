@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from convkgyarn.config import GenerateConfig, paper_configs
-from tests.helpers import cli, llm, project
+from tests.helpers import cli, project
 from tests.llm.prompts import data_blocks, is_text_prompt, template_facts
 from tests.llm.scripted_server import ScriptedServer, json_reply, last_user_message
 
