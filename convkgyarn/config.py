@@ -115,6 +115,14 @@ class SparqlConfig(_Strict):
         description="sent with every query, as the Wikidata Query Service asks")
 
 
+class TypesConfig(_Strict):
+    """Which entity types get conversations (rules, then the LLM type selector)."""
+
+    include: list[str] = Field(default_factory=list, description="always selected (science "
+                               "types such as genes or taxa included)")
+    exclude: list[str] = Field(default_factory=list, description="never selected")
+
+
 class PredicatesConfig(_Strict):
     types: list[str] = Field(default_factory=list, description="only these types (default all)")
     min_type_entities: int = Field(3, ge=1, description="types with fewer entities are skipped")
@@ -152,6 +160,8 @@ class GenerateConfig(_Strict):
     typos: bool = False  # text only
     related: bool = False
     turns: int = Field(5, ge=1, le=50)
+    min_turns: int = Field(3, ge=1, le=50, description="an entity needs facts for at least "
+                           "this many turns (or --turns, if fewer) to be a subject")
     conversations: int = Field(100, ge=1)
     types: list[str] = []
     entities: list[str] = []
@@ -159,6 +169,8 @@ class GenerateConfig(_Strict):
     same_facts: bool = True
     max_label_chars: int = Field(100, ge=10, description="labels longer than this are not "
                                  "used as subjects or answers")
+    max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
+                                   "as a whole (its single statements still may be)")
 
     @model_validator(mode="after")
     def _options_fit_the_interaction(self) -> "GenerateConfig":
@@ -227,6 +239,7 @@ class RefreshConfig(_Strict):
 
 class ProjectConfig(_Strict):
     db: Path = DEFAULT_DB
+    types: TypesConfig = TypesConfig()
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()
     templates: TemplatesConfig = TemplatesConfig()

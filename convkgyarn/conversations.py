@@ -54,7 +54,7 @@ def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: lis
     """Store a run as the current one of its configuration, atomically.
 
     ``conversations`` are dicts with the conversation columns; ``turns`` dicts with the
-    turn columns including ``conversation_id``.
+    turn columns including ``conversation_id`` (both get their ``run_id`` set here).
     """
     with transaction(con):
         if run.source == GENERATED:
@@ -77,8 +77,10 @@ def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: lis
             "writers": json.dumps(run.writers or {}, sort_keys=True),
             "conversations": len(conversations), "turns": len(turns),
             "created_at": utcnow()}])
-        insert_rows(con, "conversations", [{**c, "run_id": run.run_id} for c in conversations])
-        insert_rows(con, "turns", [{**t, "run_id": run.run_id} for t in turns])
+        for row in (*conversations, *turns):
+            row["run_id"] = run.run_id
+        insert_rows(con, "conversations", conversations)
+        insert_rows(con, "turns", turns)
 
 
 def current_runs(con: duckdb.DuckDBPyConnection, source: str = GENERATED) -> list[str]:

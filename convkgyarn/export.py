@@ -20,8 +20,9 @@ import pyarrow.parquet as pq
 from convkgyarn.config import LLMConfig
 from convkgyarn.llm import new_meter
 
-TURN_FIELDS = ("turn", "question", "answer", "answer_ids", "subject_id", "property_id",
-               "qualifier_property_id", "phenomenon", "template_id", "question_before_typo")
+TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
+               "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
+               "question_before_typo")
 
 
 @contextmanager
@@ -57,9 +58,13 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
             "FROM turns t WHERE list_contains(?, t.run_id) "
             "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
         key = (row[0], row[1])
-        turns.setdefault(key, []).append(dict(zip(TURN_FIELDS, row[5:])))
+        turn = dict(zip(TURN_FIELDS, row[5:]))
+        turn["answer_values"] = orjson.loads(turn["answer_values"]) if turn["answer_values"] \
+            else None
+        turns.setdefault(key, []).append(turn)
         made_by.setdefault(key, set()).add(row[2:5])
     out = []
+    provenance: dict[frozenset, list[dict]] = {}  # the same few writer sets, built once
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
             "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
             "related_entity_id, related_entity_label, entity_type FROM conversations "
@@ -68,8 +73,12 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
         conv_turns = turns.get((run_id, cid), [])
         # the writer, model and prompt of each turn's template as it was when the turn was
         # made (stored with the turn: templates may have been rewritten since)
-        used = sorted({json.dumps({"writer": w, "model": m, "prompt_hash": h}, sort_keys=True)
-                       for w, m, h in made_by.get((run_id, cid), ())})
+        key = frozenset(made_by.get((run_id, cid), ()))
+        used = provenance.get(key)
+        if used is None:
+            used = provenance[key] = sorted(
+                ({"model": m, "prompt_hash": h, "writer": w} for w, m, h in key),
+                key=lambda d: json.dumps(d, sort_keys=True))
         out.append({
             "conversation_id": cid,
             "config": {"name": name, **json.loads(config)},
@@ -78,7 +87,7 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
             "related_entity": {"id": rid, "label": rlabel} if rid else None,
             "turns": conv_turns,
             "provenance": {"run_id": run_id, "dump_date": dump_date, "code_version": version,
-                           "entity_type": etype, "templates": [json.loads(u) for u in used]},
+                           "entity_type": etype, "templates": used},
         })
     return out
 
@@ -219,8 +228,10 @@ LLM cost recorded for this project (USD from the configured price table):
 ## Record format
 
 One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`, `label`,
-`types`), `related_entity`, `turns` (`turn`, `question`, `answer` (labels), `answer_ids`,
-`subject_id`, `property_id`, `qualifier_property_id`, `phenomenon`, `template_id`,
+`types`), `related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
+labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
+`{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`,
+`property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
 `question_before_typo`) and `provenance` (run, dump date, code version, template writers,
 models and prompt hashes).
 """

@@ -42,9 +42,14 @@ def generation_stages(ctx: Context, configs: Sequence[GenerateConfig],
     from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates
     from convkgyarn.stages.related import BuildRelated
     from convkgyarn.stages.templates import GenerateTemplates
+    from convkgyarn.stages.types import SelectTypes
 
-    stages: list[Stage] = [ExtractPredicates(ctx), SelectPredicates(ctx),
-                           GenerateTemplates(ctx)]
+    # types asked for by name are wanted even where the rules would leave them out
+    asked = sorted({t for c in configs for t in c.types})
+    types_cfg = ctx.config.types.model_copy(
+        update={"include": sorted(set(ctx.config.types.include) | set(asked))})
+    stages: list[Stage] = [ExtractPredicates(ctx), SelectTypes(ctx, types_cfg),
+                           SelectPredicates(ctx), GenerateTemplates(ctx)]
     if any(c.related for c in configs):
         stages.append(BuildRelated(ctx))
     stages += [AssembleConversations(ctx, c, keep_previous) for c in configs]

@@ -180,6 +180,26 @@ class Project:
         require_usable_kg(self.con)
         return ExtractPredicates(self.ctx).run()
 
+    def select_types(self) -> StageReport:
+        from convkgyarn.kg.snapshot import require_usable_kg
+        from convkgyarn.stages.types import SelectTypes
+
+        require_usable_kg(self.con)
+        return SelectTypes(self.ctx).run()
+
+    def types(self, only_selected: bool = False) -> list[tuple]:
+        from convkgyarn.stages.types import selected_type_rows
+
+        return selected_type_rows(self.con, only_selected)
+
+    def quality(self, runs: Sequence[str] | None = None) -> dict[str, Any]:
+        from convkgyarn.quality import quality
+
+        runs = list(runs or self.current_runs())
+        if not runs:
+            raise UserError("no conversations yet; run `convkgyarn generate` first")
+        return quality(self.con, runs)
+
     def select_predicates(self, types: Sequence[str] = ()) -> StageReport:
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.predicates import SelectPredicates

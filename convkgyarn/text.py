@@ -37,8 +37,11 @@ def has_filler(text: str) -> bool:
 
 
 def has_repetition(text: str) -> bool:
+    """A restart: the same one to three words said twice in a row ("when, when was",
+    "what was, what was")."""
     words = re.findall(r"[\w']+", text.lower())
-    return any(a == b for a, b in zip(words, words[1:]))
+    return any(words[i:i + n] == words[i + n:i + 2 * n]
+               for n in (1, 2, 3) for i in range(len(words) - 2 * n + 1))
 
 
 def literal(label: str | None) -> str:
@@ -69,6 +72,8 @@ class Fact:
     datatype: str | None
     qualifier_id: str | None = None
     qualifier_label: str | None = None
+    value_kind: str = "thing"  # person, place, time, count, quantity or thing
+    tense: str = "present"  # present or past
 
     @property
     def subject(self) -> str:

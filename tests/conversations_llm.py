@@ -1,4 +1,4 @@
-"""A healthy scripted LLM for the whole main job: a selector that picks what it is offered
+"""A healthy scripted LLM for the whole main job: selectors that pick what they are offered
 and a templater that writes valid variants."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from tests.llm.scripted_server import json_reply, last_user_message
 
 def healthy(body, n):
     prompt = last_user_message(body)
+    if "describes one entity type" in prompt:  # the type selector: every type offered
+        return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0]]})
     if prompt.startswith("You help build a dataset"):
         return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0][1:]]})
     text = is_text_prompt(prompt)

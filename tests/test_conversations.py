@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from convkgyarn.config import GenerateConfig, paper_configs
 from tests.helpers import cli, project
-from tests.llm.prompts import data_blocks, is_text_prompt, template_facts
-from tests.llm.scripted_server import ScriptedServer, json_reply, last_user_message
+from tests.conversations_llm import healthy
+from tests.llm.scripted_server import ScriptedServer
 
 
 @pytest.fixture(scope="module")
@@ -139,23 +139,6 @@ def test_keep_previous_keeps_the_old_run_addressable(dumps, tmp_path):
         check_invariants(p.con)
 
 
-def selector_and_templater(body, n):
-    prompt = last_user_message(body)
-    if prompt.startswith("You help build a dataset"):
-        return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0][1:]]})
-    text = is_text_prompt(prompt)
-    out = {}
-    for fact in template_facts(prompt):
-        subj, a = fact["subject"], " [a]" if "qualifier" in fact else ""
-        turn = {"original": [f"tell me about {subj}{a} {k}" for k in "xyz"],
-                "deixis": [f"tell me about [him]{a} {k}" for k in "xyz"], "answer": fact["answer"]}
-        if not text:
-            turn["disfluencies"] = [f"um tell me about {subj}{a} {k}" for k in "xyz"]
-            turn["deixis_disfluencies"] = [f"uh tell me about [him]{a} {k}" for k in "xyz"]
-        out[str(fact["n"])] = turn
-    return json_reply(out)
-
-
 def test_rules_then_llm_keeps_stats_and_exports_working(dumps, tmp_path):
     """Templates rewritten by the LLM after a rules run: the earlier run's conversations keep
     their own provenance."""
@@ -163,7 +146,7 @@ def test_rules_then_llm_keeps_stats_and_exports_working(dumps, tmp_path):
     shutil.copy(dumps["base"], db)
     assert cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "5",
                "--interaction", "text").exit_code == 0
-    with ScriptedServer(selector_and_templater) as server:
+    with ScriptedServer(healthy) as server:
         r = cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "5",
                 "--base-url", server.base_url, env={"OPENAI_API_KEY": "k"})
         assert r.exit_code == 0, r.output
@@ -193,6 +176,7 @@ def test_the_bundled_sample_never_mixes_with_user_data(tmp_path, shared_data):
     r = cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "3")
     assert r.exit_code == 2 and "give --labels" in " ".join(r.output.split())
     assert cli("kg", "load", real, "--labels", shared_data / "wikidata" / "property-labels-en.json",
+               "--labels", shared_data / "labels" / "preferred-labels-en.json",
                "--db", db).exit_code == 0
     r = cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "3")
     assert r.exit_code == 0, r.output

@@ -40,9 +40,9 @@ def test_a_stage_before_the_stage_that_writes_its_input_is_refused(db):
 def test_the_main_job_composition_is_in_order(db):
     stages = generation_stages(context(db), [GenerateConfig(related=True), GenerateConfig()])
     Pipeline(stages)  # does not raise
-    assert [s.name for s in stages] == ["predicates.extract", "predicates.select",
-                                        "templates.generate", "related.build", "assemble",
-                                        "assemble"]
+    assert [s.name for s in stages] == ["predicates.extract", "types.select",
+                                        "predicates.select", "templates.generate",
+                                        "related.build", "assemble", "assemble"]
 
 
 def test_the_readme_example_runs(tmp_path, sample_path):
@@ -63,5 +63,5 @@ def test_every_stage_run_is_recorded_with_its_counters(tmp_path, sample_path):
         project.generate([GenerateConfig(conversations=3)])
         stages = [r[0] for r in project.con.execute(
             "SELECT stage FROM stage_runs ORDER BY started_at").fetchall()]
-    assert stages == ["kg.load", "predicates.extract", "predicates.select",
+    assert stages == ["kg.load", "predicates.extract", "types.select", "predicates.select",
                       "templates.generate", "assemble"]

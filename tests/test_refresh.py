@@ -26,6 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 def handler(log):
     def reply(body, n):
         prompt = last_user_message(body)
+        if "describes one entity type" in prompt:
+            log.append("types")
+            return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0]]})
         if prompt.startswith("You help build a dataset"):
             log.append("selector")
             return json_reply({"selected": [row[0] for row in data_blocks(prompt)[0][1:]]})
@@ -189,7 +192,8 @@ def test_refresh_costs_only_what_changed(base_project, tmp_path):
             assert old[e][0] != new[e][0] or e in ("Q1297",)
     summary = json.loads(con.execute("SELECT summary FROM refresh_runs WHERE status = 'done'"
                                      ).fetchone()[0])
-    assert summary["llm_calls"] == 4 and summary["conversations"]["unchanged"] > 40
+    assert log.count("types") == 1  # a new type (river): one call of the type selector
+    assert summary["llm_calls"] == 5 and summary["conversations"]["unchanged"] > 40
     assert set(summary["seconds"]) >= {"load", "swap", "predicates.select", "templates.generate",
                                        "assemble"}
 

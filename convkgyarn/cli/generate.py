@@ -97,13 +97,19 @@ def export(
 def stats(
     db: DbOption = None, config: ConfigOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quality: Annotated[bool, typer.Option("--quality", help="Per configuration: answer kinds, "
+                                          "tense, short conversations, and what was left out "
+                                          "and why.")] = False,
 ) -> None:
     """Counts of the current conversations per type, predicate and phenomenon, and questions
-    per fact."""
+    per fact (or, with --quality, what they hold and what was left out)."""
     with open_project(project_config(config, db), write=False, name="stats") as project:
-        info = project.summary(project.records())
+        info = project.quality() if quality else project.summary(project.records())
     if as_json:
         out.print_json(json.dumps(info))
+        return
+    if quality:
+        print_quality(info)
         return
     for key in ("configurations", "types", "predicates", "phenomena"):
         out.print(table(key, "count", rows=info[key].items()))
@@ -120,6 +126,27 @@ def drops(
     with open_project(project_config(config, db), write=False, name="drops") as project:
         rows = project.drops(stage)
     out.print(table("stage", "reason", "count", "example", rows=rows))
+
+
+def print_quality(info: dict) -> None:
+    rows = []
+    for name, q in info["configurations"].items():
+        kinds = ", ".join(f"{k} {v:.0%}" for k, v in q["answer_kinds"].items())
+        rows.append((name, q["conversations"], f"{q['turns_per_conversation']} of "
+                     f"{q['turns_asked']}", f"{q['short_conversations']:.0%}", kinds,
+                     f"{q['past_tense_turns']:.0%}",
+                     f"{q['present_turns_without_ended_values']:.0%}"))
+    out.print(table("configuration", "conversations", "turns", "short", "answers", "past tense",
+                    "ended values left out", rows=rows, title="Conversations"))
+    for name, q in info["configurations"].items():
+        if q["left_out"] or q["short_because"]:
+            out.print(table("left out while assembling " + name, "count", rows=[
+                *q["left_out"].items(), *((f"short: {k}", v) for k, v in
+                                          q["short_because"].items())]))
+    out.print(table("predicates left out by the rules", "count",
+                    rows=info["predicates_left_out"].items()))
+    out.print(table(f"types left out ({info['types_selected']} selected)", "count",
+                    rows=info["types_left_out"].items()))
 
 
 def register(app: typer.Typer) -> None:

@@ -86,5 +86,40 @@ def predicates_show(
                         for pid, label, qid, qlabel, by, model, ph in rows]))
 
 
+types_app = typer.Typer(help="Which entity types get conversations (rules, or the LLM type "
+                        "selector when configured).", no_args_is_help=True)
+
+
+@types_app.command("select")
+@command
+def types_select(
+    db: DbOption = None, config: ConfigOption = None,
+    max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Decide per type whether its entities get conversations (needs `predicates extract`)."""
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url)
+    with open_project(cfg, write=True, name="types select") as project:
+        s = project.select_types().stats
+    say(f"{s['selected']} of {s['types']} types selected by {s['path']}")
+
+
+@types_app.command("show")
+@command
+def types_show(
+    db: DbOption = None, config: ConfigOption = None,
+    selected: Annotated[bool, typer.Option("--selected", help="Only the selected types.")] = False,
+) -> None:
+    """Every type with predicates: selected or not, and why."""
+    with open_project(project_config(config, db), write=False) as project:
+        rows = project.types(selected)
+    if not rows:
+        raise UserError("no types selected yet; run `convkgyarn types select` or "
+                        "`convkgyarn generate`")
+    out.print(table("type", "label", "entities", "selected", "why", "by", rows=[
+        (t, label, n, "yes" if keep else "no", why, by) for t, label, n, keep, why, by in rows]))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(predicates_app, name="predicates")
+    app.add_typer(types_app, name="types")

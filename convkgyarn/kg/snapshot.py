@@ -33,12 +33,13 @@ def bump_kg_version(con: duckdb.DuckDBPyConnection, change: str) -> str:
     return version
 
 
-def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str:
-    """The lower-case English label of a type, as subjects are named in templates."""
+def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
+    """The lower-case English label of a type, as subjects are named in templates; None for
+    a type without one (its id is never shown)."""
     if type_id == HUMAN:
         return "person"
     row = con.execute("SELECT label FROM labels WHERE id = ? LIMIT 1", [type_id]).fetchone()
-    return (row[0] if row and row[0] else type_id).lower()
+    return row[0].lower() if row and row[0] else None
 
 
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:

@@ -274,6 +274,8 @@ class SparqlLoad(Stage):
             props.add(prop)
             if dv["type"] == "wikibase-entityid":
                 value_ids.add(dv["value"]["id"])
+            elif dv["type"] == "quantity" and dv["value"]["unit"].startswith(WD):
+                value_ids.add(_local(dv["value"]["unit"], WD))  # units need labels too
             qual_by_statement[r["s"]["value"]][prop].append(
                 {"snaktype": "value", "property": prop, "datatype": _datatype_of(dv),
                  "datavalue": dv})

@@ -1,12 +1,23 @@
 """Assemble conversations: pick an entity's facts, slot-fill templates, apply the config.
 
+Shared by the rules and the LLM path (templates differ, slot filling and rendering do not).
+
 Rules: the first turn never uses deixis; a deixis turn follows a turn about the same
-entity; predicates that belong together stay together (date and place of birth, a
-marriage and its date); complex facts are answered with the full list; qualifier
-questions name the fact's value and are answered by the qualifier's value; related
-entities are introduced by name. Randomness comes from generators seeded by
-(seed, entity, index): the same seed and inputs give byte-identical output, and the
-facts do not depend on the interaction config when ``same_facts`` is set.
+entity, and names the entity again when the previous answer could be read as its referent
+(a person of the same gender, or of unknown gender); predicates that belong together stay
+together (date and place of birth, a marriage and its dates); complex facts are answered
+with the full list; qualifier questions name the fact's value and are answered by the
+qualifier's value; related entities are introduced by name.
+
+Values: only values with an English label are used (never a raw id); answers are written
+for people (``convkgyarn.kg.render``) with the exact values kept beside them
+(``answer_values``). Tense comes from the data: a fact whose statements all ended, or of a
+subject that died or was dissolved, is asked in the past; one with current and ended
+statements is asked in the present about the current ones only.
+
+Randomness comes from generators seeded by (seed, entity, index): the same seed and inputs
+give byte-identical output, and the facts do not depend on the interaction config when
+``same_facts`` is set.
 """
 
 from __future__ import annotations
@@ -17,33 +28,47 @@ import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import duckdb
+import orjson
 
 from convkgyarn import __version__
 from convkgyarn.config import GenerateConfig
 from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
+from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.lexicon import THING_REFERENCES
+from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.stages.typos import content_words, typo_in
 from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder
 
-GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her")}
+GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her"),
+          "Q2449503": ("he", "him", "his"), "Q1052281": ("she", "her", "her")}
+GONE = ("P570", "P576")  # date of death; dissolved, abolished or demolished
+END = "P582"
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P580", "P582"), ("P577", "P2047"))
 TRANSITIONS = ("Okay, and ", "Alright, now ", "And ")
+MAX_TEXT_WORDS = 10
+YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
+MAX_TEXT_SUBJECT_WORDS = 6
 
 
 @dataclass
 class Statement:
     statement_id: str
-    value_label: str
-    value_id: str | None
-    qualifiers: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
+    value: Value
+    ended: bool = False
+    qualifiers: dict[str, list[Value]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.value.label or ""
 
 
 @dataclass
@@ -53,6 +78,7 @@ class EntityFacts:
     gender: str | None
     types: list[str]
     human: bool
+    gone: bool  # died, or dissolved / abolished / demolished
     properties: dict[str, list[Statement]]
 
 
@@ -62,6 +88,15 @@ class PlannedTurn:
     property_id: str
     qualifier_id: str | None
     statement_index: int  # which statement a qualifier question is about
+
+
+@dataclass
+class Answer:
+    values: list[Value]
+    statement_id: str
+    tense: str
+    slot_value: Value | None = None  # [a]: the statement's value, in qualifier questions
+    left_out: int = 0  # ended values not asked about in a present-tense question
 
 
 def _seed(*parts: Any) -> int:
@@ -83,30 +118,82 @@ def _contains(question: str, label: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 16)
+def awkward_possessive(label: str) -> bool:
+    """Long names, or names with commas or brackets, read badly as "X's": use "of X"."""
+    return len(label.split()) >= 4 or any(c in label for c in ",()")
+
+
+ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|officer|"
+                        r"delegate|minister|ambassador|councillor|trustee|fellow|professor)\b")
+
+
+def with_article(label: str, before: str, person: bool) -> str:
+    """A value in running text: a common noun ("euro", "mayor of Paris") takes "the", a role
+    one of many ("member of the Bundestag") "a"; a proper name none; never "the the"."""
+    if person or not label:
+        return label
+    if re.search(r"\b(the|a|an)$", before.rstrip(), re.I):
+        return label[4:] if label.lower().startswith("the ") else label
+    if label[0].islower() and not label[:2].isupper() and not label.lower().startswith("the "):
+        return ("a " if ROLE_NOUNS.match(label) else "the ") + label
+    return label
+
+
 class KGView:
     """What assembly needs from the KG and the templates, loaded once in bulk."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig, drop) -> None:
-        interaction = cfg.interaction
         self.con = con
         self.max_label = cfg.max_label_chars
+        self.max_values = cfg.max_answer_values
         self.drop = drop
-        self.templates: dict[tuple, list[tuple[str, str, str]]] = defaultdict(list)
-        for tid, type_id, pid, qid, phen, text, writer, model, prompt_hash in con.execute(
-                "SELECT template_id, type_id, property_id, qualifier_property_id, phenomenon, "
-                "text, writer, model, prompt_hash FROM templates WHERE interaction = ? "
-                "ORDER BY type_id, property_id, qualifier_property_id, phenomenon, variant",
-                [interaction]).fetchall():
-            self.templates[(type_id, pid, qid, phen)].append(
+        self.templates: dict[tuple, list[tuple[str, str, tuple]]] = defaultdict(list)
+        for tid, type_id, pid, qid, tense, phen, text, writer, model, prompt_hash in con.execute(
+                "SELECT template_id, type_id, property_id, qualifier_property_id, tense, "
+                "phenomenon, text, writer, model, prompt_hash FROM templates "
+                "WHERE interaction = ? ORDER BY type_id, property_id, qualifier_property_id, "
+                "tense, phenomenon, variant", [cfg.interaction]).fetchall():
+            self.templates[(type_id, pid, qid, tense, phen)].append(
                 (tid, text, (writer, model, prompt_hash)))
         self.facts_by_type: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
-        for (type_id, pid, qid, _), _v in self.templates.items():
+        for (type_id, pid, qid, _, _), _v in self.templates.items():
             self.facts_by_type[type_id].add((pid, qid))
         self.type_labels = {t: type_label(con, t) for t in self.facts_by_type}
+        self.person_values = {r[0] for r in con.execute(
+            "SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'").fetchall()}
+        # properties whose values are people (by the KG where it knows, else by the label)
+        self.person_properties = {pid for pid, dtype, label, share, n in con.execute(
+            "SELECT p.id, p.datatype, p.label, avg(CAST(s.value_id IN (SELECT entity_id FROM "
+            "entity_types WHERE type_id = 'Q5') AS DOUBLE)) FILTER (WHERE s.value_id IN "
+            "(SELECT id FROM entities)), count(*) FILTER (WHERE s.value_id IN (SELECT id FROM "
+            "entities)) FROM property_info p JOIN statements s ON s.property_id = p.id "
+            "WHERE p.datatype = 'wikibase-item' GROUP BY 1, 2, 3").fetchall()
+            if value_kind(dtype, label or "", share if n and n >= 3 else None) == "person"}
+
+        self.genders = {}
         self.related = dict(con.execute(
             "SELECT entity_id, related_id FROM related_entities").fetchall())
         self._cache: dict[str, EntityFacts | None] = {}
         self._best: dict[str, tuple] = {}
+        self._placeholders: dict[str, str] = {}
+        self._plain: dict[tuple, list] = {}
+
+    def without_possessive(self, type_id: str, options: list) -> list:
+        """The templates that do not say "[subject]'s" (all of them if none is left)."""
+        key = (type_id, id(options))
+        found = self._plain.get(key)
+        if found is None:
+            mark = self.placeholder(type_id) + "'s"
+            found = self._plain[key] = [o for o in options if mark not in o[1]] or options
+        return found
+
+    def placeholder(self, type_id: str) -> str:
+        found = self._placeholders.get(type_id)
+        if found is None:
+            found = self._placeholders[type_id] = subject_placeholder(
+                self.type_labels.get(type_id) or "entity")
+        return found
 
     def candidates(self, types: list[str] | None) -> list[str]:
         wanted = list(self.facts_by_type) if not types else [t for t in types
@@ -126,54 +213,73 @@ class KGView:
         con = self.con
         with registered(con, "_wanted", {"id": ids}):
             info = {r[0]: r[1:] for r in con.execute(
-                "SELECT e.id, e.label, g.value_id FROM entities e JOIN _wanted w ON w.id = e.id "
-                "LEFT JOIN (SELECT entity_id, any_value(value_id) AS value_id FROM statements "
-                "WHERE property_id = 'P21' AND truthy GROUP BY 1) g ON g.entity_id = e.id"
-            ).fetchall()}
+                "SELECT e.id, e.label, g.value_id, EXISTS (SELECT 1 FROM statements d WHERE "
+                "d.entity_id = e.id AND list_contains(?, d.property_id)) FROM entities e "
+                "JOIN _wanted w ON w.id = e.id LEFT JOIN (SELECT entity_id, any_value(value_id) "
+                "AS value_id FROM statements WHERE property_id = 'P21' AND truthy GROUP BY 1) g "
+                "ON g.entity_id = e.id", [list(GONE)]).fetchall()}
             types: dict[str, list[str]] = defaultdict(list)
-            for eid, tid, via in con.execute(
-                    "SELECT entity_id, type_id, via FROM entity_types JOIN _wanted w "
+            for eid, tid in con.execute(
+                    "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
                     "ON w.id = entity_id ORDER BY entity_id, via DESC, type_id").fetchall():
                 types[eid].append(tid)
             props: dict[str, dict[str, list[Statement]]] = defaultdict(lambda: defaultdict(list))
             by_sid: dict[str, Statement] = {}
-            for eid, pid, sid, label, vid in con.execute(
-                    "SELECT entity_id, property_id, statement_id, value_label, value_id "
-                    "FROM statement_values JOIN _wanted w ON w.id = entity_id WHERE truthy "
-                    "ORDER BY entity_id, property_id, ordinal").fetchall():
-                if self._unusable(f"{eid}/{pid}", sid, label, vid):
+            for (eid, pid, sid, vtype, label, vid, precision, unit, unit_label,
+                 ended) in con.execute(
+                    "SELECT s.entity_id, s.property_id, s.statement_id, s.value_type, "
+                    "CASE WHEN s.value_id IS NOT NULL THEN s.value_label ELSE "
+                    "coalesce(s.value_text, s.value_raw) END, s.value_id, s.precision, "
+                    "s.unit_id, s.unit_label, EXISTS (SELECT 1 FROM qualifiers q WHERE "
+                    "q.statement_id = s.statement_id AND q.qualifier_property_id = ?) "
+                    "FROM statement_values s JOIN _wanted w ON w.id = s.entity_id "
+                    "WHERE s.truthy ORDER BY s.entity_id, s.property_id, s.ordinal",
+                    [END]).fetchall():
+                value = Value(vtype, label, vid, precision, unit, unit_label)
+                if self._unusable(f"{eid}/{pid}", sid, value):
                     continue
-                st = Statement(sid, label, vid)
+                st = Statement(sid, value, bool(ended))
                 props[eid][pid].append(st)
                 by_sid[sid] = st
-            for eid, sid, qid, label, vid in con.execute(
-                    "SELECT entity_id, statement_id, qualifier_property_id, value_label, value_id "
-                    "FROM qualifier_values JOIN _wanted w ON w.id = entity_id "
-                    "ORDER BY statement_id, qualifier_property_id, ordinal").fetchall():
-                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, label, vid):
-                    by_sid[sid].qualifiers.setdefault(qid, []).append((label, vid))
+            for eid, sid, qid, vtype, label, vid, precision, unit, unit_label in con.execute(
+                    "SELECT q.entity_id, q.statement_id, q.qualifier_property_id, q.value_type, "
+                    "CASE WHEN q.value_id IS NOT NULL THEN q.value_label ELSE "
+                    "coalesce(q.value_text, q.value_raw) END, q.value_id, q.precision, "
+                    "q.unit_id, q.unit_label FROM qualifier_values q JOIN _wanted w "
+                    "ON w.id = q.entity_id ORDER BY q.statement_id, q.qualifier_property_id, "
+                    "q.ordinal").fetchall():
+                value = Value(vtype, label, vid, precision, unit, unit_label)
+                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value):
+                    by_sid[sid].qualifiers.setdefault(qid, []).append(value)
+            for vid, gender in con.execute(
+                    "SELECT entity_id, any_value(value_id) FROM statements WHERE property_id = "
+                    "'P21' AND truthy AND entity_id IN (SELECT value_id FROM statements s JOIN "
+                    "_wanted w ON w.id = s.entity_id WHERE value_id IS NOT NULL) GROUP BY 1"
+                    ).fetchall():
+                self.genders[vid] = gender
         for eid in ids:
             if eid not in info:
                 self._cache[eid] = None
                 continue
-            label, gender = info[eid]
+            label, gender, gone = info[eid]
             if len(label) > self.max_label:
                 self.drop(eid, "label too long to ask about", f"{len(label):,} characters")
                 self._cache[eid] = None
                 continue
             t = types.get(eid, [])
-            self._cache[eid] = EntityFacts(eid, label, gender, t, "Q5" in t, dict(props[eid]))
+            self._cache[eid] = EntityFacts(eid, label, gender, t, "Q5" in t, bool(gone),
+                                           dict(props[eid]))
 
-    def _unusable(self, item: str, statement_id: str, label: str | None,
-                  value_id: str | None) -> bool:
-        """A value nobody should read: no English label (never a raw id) or an absurdly long
-        one. It is left out of its answer, with the reason kept."""
-        if label is None:
-            self.drop(item, "value without an English label left out", value_id or
-                      statement_id)
+    def _unusable(self, item: str, statement_id: str, value: Value) -> bool:
+        """A value nobody should read: no English label (never a raw id), an amount whose
+        unit has no label, or an absurdly long label. It is left out, with the reason."""
+        if value.label is None or (value.unit_id and not value.unit_label):
+            what = "unit" if value.label is not None else "value"
+            self.drop(item, f"{what} without an English label left out",
+                      value.unit_id if what == "unit" else (value.value_id or statement_id))
             return True
-        if len(label) > self.max_label:
-            self.drop(item, "value label too long to say", f"{len(label):,} characters")
+        if len(value.label) > self.max_label:
+            self.drop(item, "value label too long to say", f"{len(value.label):,} characters")
             return True
         return False
 
@@ -182,27 +288,41 @@ class KGView:
         return self._cache[eid]
 
     def best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
-        """The entity's type with templates that covers most of its facts."""
+        """The entity's type with templates that covers most of its facts (a type with an
+        English label first among equals)."""
         if e.id not in self._best:
             self._best[e.id] = self._best_type(e)
         return self._best[e.id]
 
     def _best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
-        best, best_facts = None, []
+        best, best_facts, best_key = None, [], (-1, False)
         for t in e.types:
             facts = sorted((f for f in self.facts_by_type.get(t, ()) if self._has_fact(e, f)),
                            key=lambda f: (f[0], f[1] or ""))
-            if len(facts) > len(best_facts):
-                best, best_facts = t, facts
+            key = (len(facts), self.type_labels.get(t) is not None)
+            if key > best_key and facts:
+                best, best_facts, best_key = t, facts, key
         return best, best_facts
 
-    @staticmethod
-    def _has_fact(e: EntityFacts, fact: tuple[str, str | None]) -> bool:
+    def _has_fact(self, e: EntityFacts, fact: tuple[str, str | None]) -> bool:
         pid, qid = fact
         stmts = e.properties.get(pid)
         if not stmts:
             return False
+        if qid is None and len(stmts) > self.max_values:
+            self.drop(f"{e.id}/{pid}", "too many values for one answer (generate."
+                      "max_answer_values)", f"{len(stmts)} values")
+            return False
         return qid is None or any(qid in s.qualifiers for s in stmts)
+
+    def is_person(self, value: Value, property_id: str | None = None) -> bool:
+        """A person by the KG, or (for a value the KG does not hold) by its property."""
+        if value.value_id in self.person_values:
+            return True
+        return property_id in self.person_properties and value.value_id is not None
+
+    def gender_of(self, value: Value) -> str | None:
+        return self.genders.get(value.value_id)
 
 
 class Assembler:
@@ -216,6 +336,7 @@ class Assembler:
         self._parts: dict[str, list[str]] = {}
         self._typo_words: dict[str, list] = {}
         self._shapes: dict[str, list[tuple]] = {}
+        self._slots: dict[tuple, dict[str, str]] = {}
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[tuple[str, str | None]],
@@ -273,26 +394,56 @@ class Assembler:
                 break
         return chosen
 
-    # -- realisation (how each fact is asked)
-    def references(self, e: EntityFacts, type_id: str) -> tuple[str, str, str]:
-        if e.gender in GENDER:
-            return GENDER[e.gender]
-        if e.human:
-            return ("this person", "this person", "this person's")
-        phrase = THING_REFERENCES.get(self.view.type_labels.get(type_id, ""))
-        if phrase:
+    # -- what is asked: values, tense
+    def answer(self, e: EntityFacts, t: PlannedTurn) -> Answer | None:
+        stmts = e.properties[t.property_id]
+        if t.qualifier_id is not None:
+            st = stmts[t.statement_index]
+            return Answer(list(st.qualifiers[t.qualifier_id]), st.statement_id,
+                          "past" if st.ended or e.gone else "present", st.value)
+        current = [s for s in stmts if not s.ended]
+        if e.gone or not current:  # everything ended, or the subject is gone: the past
+            chosen, tense = stmts, "past"
+        else:  # "Who is ...?" asks for what holds now
+            chosen, tense = current, "present"
+        return Answer([s.value for s in chosen], ",".join(s.statement_id for s in chosen),
+                      tense, left_out=len(stmts) - len(chosen))
+
+    # -- how it is asked
+    def references(self, e: EntityFacts, type_id: str, tense: str) -> tuple[str, str, str]:
+        if e.human:  # a gender on a non-human (real data has some) is no pronoun
+            return GENDER.get(e.gender, ("this person", "this person", "their"))
+        label = self.view.type_labels.get(type_id) or ""
+        phrase = THING_REFERENCES.get(label) or (f"this {label}" if label and
+                                                 len(label.split()) <= 2 else None)
+        if phrase and tense == "present":
             return (phrase, phrase, phrase + "'s")
+        if phrase:  # "this city's" reads as the present: "its" for what has ended
+            return (phrase, phrase, "its")
         return ("it", "it", "its")
 
-    def fill(self, template: str, e: EntityFacts, type_id: str, value: str | None) -> str:
+    def fill(self, template: str, e: EntityFacts, type_id: str, tense: str,
+             value: Value | None, value_is_person: bool = False) -> str:
         """Slot-fill a template (split into literal text and placeholders once, then cached)."""
-        he, him, his = self.references(e, type_id)
-        slots = {subject_placeholder(self.view.type_labels[type_id]): e.label, "[he]": he, "[him]": him,
-                 "[his]": his, "[a]": value or ""}
+        key = (e.id, type_id, tense)
+        slots = self._slots.get(key)
+        if slots is None:
+            he, him, his = self.references(e, type_id, tense)
+            slots = self._slots[key] = {self.view.placeholder(type_id): e.label, "[he]": he,
+                                        "[him]": him, "[his]": his}
         parts = self._parts.get(template)
         if parts is None:
             parts = self._parts[template] = re.split(r"(\[[^\[\]]+\])", template)
-        return "".join(slots.get(p, p) if i % 2 else p for i, p in enumerate(parts))
+        out = []
+        for i, p in enumerate(parts):
+            if i % 2 == 0:
+                out.append(p)
+            elif p == "[a]":
+                text = render(value) if value is not None else ""
+                out.append(with_article(text, "".join(out)[-6:], value_is_person))
+            else:
+                out.append(slots.get(p, p))
+        return "".join(out)
 
     def typo_words(self, template: str) -> list:
         """Content words of a template, outside its placeholders (cached per template)."""
@@ -302,15 +453,6 @@ class Assembler:
             words = self._typo_words[template] = content_words(template, spans)
         return words
 
-    def answer(self, e: EntityFacts, t: PlannedTurn) -> tuple[list[str], list[str | None], str | None, str]:
-        stmts = e.properties[t.property_id]
-        if t.qualifier_id is None:
-            return ([s.value_label for s in stmts], [s.value_id for s in stmts],
-                    None, ",".join(s.statement_id for s in stmts))
-        st = stmts[t.statement_index]
-        vals = st.qualifiers[t.qualifier_id]
-        return [v[0] for v in vals], [v[1] for v in vals], st.value_label, st.statement_id
-
     def conversation(self, entity_id: str, index: int) -> dict | None:
         cfg = self.cfg
         e = self.view.entity(entity_id)
@@ -319,6 +461,14 @@ class Assembler:
         type_id, facts = self.view.best_type(e)
         if type_id is None:
             self.drop(entity_id, "no type with templates covers its facts")
+            return None
+        if len(facts) < min(cfg.min_turns, cfg.turns):
+            self.drop(entity_id, f"fewer askable facts than generate.min_turns ({cfg.min_turns})",
+                      f"{len(facts)} askable facts")
+            return None
+        if cfg.interaction == "text" and len(e.label.split()) > MAX_TEXT_SUBJECT_WORDS:
+            self.drop(entity_id, "label too long for a search query",
+                      f"{len(e.label.split())} words")
             return None
         fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
         if not cfg.same_facts:
@@ -334,67 +484,110 @@ class Assembler:
         if n_related:
             plan += [(r_entity, r_type, p)
                      for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
-        turns, previous_entity = [], None
+        turns, previous = [], None
         for ent, tid, pt in plan:
-            turn = self.realise(ent, tid, pt, previous_entity, rng_style, len(turns) + 1)
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1)
             if turn is None:
                 continue
             turns.append(turn)
-            previous_entity = ent.id
-        if not turns:
-            self.drop(entity_id, "no turn could be realised")
+            previous = (ent, turn)
+        if len(turns) < min(cfg.min_turns, cfg.turns):
+            self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
         fact_set = hashlib.sha256("\x1e".join(
             f"{t['subject_id']}\x1f{t['property_id']}\x1f{t['qualifier_property_id']}\x1f"
             f"{t['statement_id']}" for t in turns).encode()).hexdigest()[:16]
         conv_id = hashlib.sha256(f"{self.name}\x1f{cfg.seed}\x1f{entity_id}\x1f{index}\x1f"
                                  f"{fact_set}".encode()).hexdigest()[:16]
+        short = None
+        if len(turns) < cfg.turns:
+            short = (f"{len(facts)} askable facts" if len(facts) < cfg.turns - n_related
+                     else f"{len(plan) - len(turns)} planned turns could not be phrased")
         return {
             "conversation_id": conv_id, "config_name": self.name, "seed": cfg.seed,
             "entity_id": e.id, "entity_label": e.label, "entity_type": type_id,
             "entity_types": e.types,
             "related_entity_id": r_entity.id if n_related else None,
             "related_entity_label": r_entity.label if n_related else None,
-            "fact_set_id": fact_set, "turns": turns,
+            "fact_set_id": fact_set, "turns_asked": cfg.turns, "short_reason": short,
+            "turns": turns,
         }
 
-    def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous: str | None,
+    def _ambiguous(self, e: EntityFacts, previous) -> bool:
+        """Would "he", "she" or "this person" point at a person in the previous answer rather
+        than at ``e``? (Only a person known to be of the other gender is safe.)"""
+        if not e.human or previous is None:
+            return False
+        mine = GENDER.get(e.gender, (None,))[0]
+        prop = previous[1]["property_id"] if previous[1]["qualifier_property_id"] is None \
+            else None
+        for value in previous[1]["_values"]:
+            if value.value_id == e.id or not self.view.is_person(value, prop):
+                continue
+            theirs = GENDER.get(self.view.gender_of(value), (None,))[0]
+            if mine is None or theirs is None or theirs == mine:
+                return True
+        return False
+
+    def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous,
                 rng: random.Random, number: int) -> dict | None:
         cfg = self.cfg
-        deixis = cfg.deixis and previous == e.id  # refers back to the entity just discussed
+        ans = self.answer(e, pt)
+        if not ans.values:
+            return None
+        same = previous is not None and previous[0].id == e.id
+        deixis = cfg.deixis and same and not self._ambiguous(e, previous)
         if cfg.interaction == "voice":
             phen = "deixis" if deixis else "original"
             if cfg.disfluency:
                 phen = "deixis_disfluencies" if deixis else "disfluencies"
         else:
             phen = "deixis" if deixis else "original"
-        options = self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, phen), [])
-        answer, answer_ids, value, statement_id = self.answer(e, pt)
+        options = self.view.templates.get(
+            (type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)) or \
+            self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, "present", phen),
+                                    [])
+        if not deixis and awkward_possessive(e.label):
+            options = self.view.without_possessive(type_id, options)
         first = rng.randrange(len(options)) if options else 0
+        slot_person = ans.slot_value is not None and self.view.is_person(ans.slot_value,
+                                                                         pt.property_id)
         for tid, template, (writer, model, prompt_hash) in options[first:] + options[:first]:
-            question = self.fill(template, e, type_id, value)
-            if any(_contains(question, a) for a in answer):
+            question = self.fill(template, e, type_id, ans.tense, ans.slot_value, slot_person)
+            rendered = [render(v, question) for v in ans.values]
+            if any(_contains(question, a) for a in {*rendered, *(v.label or "" for v in
+                                                                   ans.values)}):
                 continue  # the question must not give its answer away
+            if YEAR_QUESTION.search(question) and \
+                    not all(year_question_fits(v) for v in ans.values):
+                continue  # a "what year" question needs an answer that is a year
+            if cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
+                continue
             before_typo = None
             out_phen = phen
             if cfg.interaction == "text" and cfg.typos:
                 # the edit lands on a template word, never on text filled in from the KG
                 typoed, edit = typo_in(template, self.typo_words(template), rng)
                 if edit is not None:
-                    before_typo, question = question, self.fill(typoed, e, type_id, value)
+                    before_typo = question
+                    question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
+                                         slot_person)
                     out_phen = "deixis_typos" if deixis else "typos"
             if cfg.interaction == "voice":
                 question = question[0].upper() + question[1:]
-                if previous is not None and previous != e.id:
+                if previous is not None and previous[0].id != e.id:
                     prefix = rng.choice(TRANSITIONS)
                     question = prefix + question[0].lower() + question[1:]
             return {"turn": number, "question": question, "question_before_typo": before_typo,
-                    "answer": answer, "answer_ids": answer_ids, "subject_id": e.id,
-                    "property_id": pt.property_id, "qualifier_property_id": pt.qualifier_id,
-                    "statement_id": statement_id, "phenomenon": out_phen, "template_id": tid,
-                    "writer": writer, "model": model, "prompt_hash": prompt_hash}
+                    "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
+                    "answer_values": orjson.dumps([machine(v) for v in ans.values]).decode(),
+                    "subject_id": e.id, "property_id": pt.property_id,
+                    "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
+                    "phenomenon": out_phen, "template_id": tid, "writer": writer,
+                    "model": model, "prompt_hash": prompt_hash, "tense": ans.tense,
+                    "left_out": ans.left_out, "_values": ans.values}
         self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
-                  f"no {phen} template avoids the answer")
+                  f"no {phen} template fits the answer")
         return None
 
 
@@ -467,8 +660,9 @@ class AssembleConversations(Stage):
             raise UserError(self.why_empty(view))
         self.store(convs)
         return {"config": self.config_name, "conversations": len(convs),
-                "turns": sum(len(c["turns"]) for c in convs), "dropped": len(self._dropped),
-                "run_id": self.run_id}
+                "turns": sum(len(c["turns"]) for c in convs),
+                "short": sum(c["short_reason"] is not None for c in convs),
+                "dropped": len(self._dropped), "run_id": self.run_id}
 
     def why_empty(self, view: KGView) -> str:
         cfg = self.config
@@ -481,7 +675,15 @@ class AssembleConversations(Stage):
         if cfg.types:
             return (f"no conversations: no entities of type {', '.join(cfg.types)} with facts "
                     "to ask about (see `convkgyarn predicates show TYPE`)")
-        return "no conversations: no entity has facts with templates (see `convkgyarn drops`)"
+        reasons = {}
+        for d in self._dropped:
+            reasons[d["reason"]] = reasons.get(d["reason"], 0) + 1
+        top = "; ".join(f"{n:,} x {reason}" for reason, n in
+                        sorted(reasons.items(), key=lambda x: -x[1])[:3])
+        hint = (" (give --labels with English labels of the values)"
+                if any("English label" in r for r in reasons) else "")
+        return (f"no conversations: no entity has {cfg.min_turns} askable facts; left out: "
+                f"{top}{hint} (see `convkgyarn drops`)")
 
     def store(self, convs: list[dict]) -> None:
         con = self.con
@@ -492,9 +694,14 @@ class AssembleConversations(Stage):
         ).fetchall())
         conv_cols = ["conversation_id", "config_name", "seed", "entity_id", "entity_label",
                      "entity_type", "entity_types", "related_entity_id",
-                     "related_entity_label", "fact_set_id", "ordinal"]
-        turns = [{"conversation_id": c["conversation_id"], **t} for c in convs
-                 for t in c["turns"]]
+                     "related_entity_label", "fact_set_id", "ordinal", "turns_asked",
+                     "short_reason"]
+        turns = []
+        for c in convs:
+            for t in c["turns"]:
+                t.pop("_values", None)
+                t["conversation_id"] = c["conversation_id"]
+                turns.append(t)
         run = RunRecord(self.run_id, self.config_name, self.config.model_dump(mode="json"),
                         self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
                         code_version=code_version(), writers=writers)

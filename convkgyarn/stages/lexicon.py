@@ -103,7 +103,33 @@ VOICE: dict[str, tuple[str, str, str]] = {
     "P527": ("what does {S} consist of?", "what are the parts of {S:o}?",
              "who or what makes up {S:o}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
-              "how high above sea level is {S}?"),
+              "what is the elevation above sea level of {S:o}?"),
+    "P138": ("after what is {S} named?", "where does the name of {S:o} come from?",
+             "what is the name of {S:o} taken from?"),
+    "P206": ("which body of water is {S} near?", "what body of water is {S} next to?",
+             "do you know which body of water {S} is near?"),
+    "P2031": ("when did {S} start working?", "when did the career of {S:o} begin?",
+              "in what year did {S} start working?"),
+    "P2032": ("when did {S} stop working?", "when did the career of {S:o} end?",
+              "in what year did {S} stop working?"),
+    "P413": ("what position does {S} play?", "what position did {S} play on the team?",
+             "which position does {S} play on the team?"),
+    "P1249": ("when was {S} first mentioned?", "when is {S} first mentioned in writing?",
+              "in what year was {S} first mentioned?"),
+    "P1344": ("what did {S} take part in?", "what was {S} a participant in?",
+              "which events did {S} take part in?"),
+    "P607": ("which conflicts did {S} take part in?", "what wars did {S} fight in?",
+             "which conflicts did {S} fight in?"),
+    "P119": ("where was {S} buried?", "where is {S} buried?", "what is the burial place of "
+             "{S:o}?"),
+    "P190": ("which cities are twinned with {S:o}?", "what are the twin towns of {S:o}?",
+             "which towns is {S} twinned with?"),
+    "P112": ("who founded {S:o}?", "who was {S} founded by?", "do you know who founded {S:o}?"),
+    "P170": ("who created {S:o}?", "who is the creator of {S:o}?", "who made {S:o}?"),
+    "P1196": ("how did {S} die?", "what was the manner of death of {S:o}?",
+              "do you know how {S} died?"),
+    "P509": ("what did {S} die of?", "what was the cause of death of {S:o}?",
+             "do you know what {S} died of?"),
 }
 
 # property -> three search-style queries (lower case, never starting with a wh-word)
@@ -141,10 +167,11 @@ TEXT: dict[str, tuple[str, str, str]] = {
 
 # (property, qualifier) -> three spoken questions; [a] is the fact's value, [b] the answer
 VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
-    ("P166", "P585"): ("when did {S} receive [a]?", "in what year was {S} given [a]?",
-                       "when did {S} win [a]?"),
-    ("P1411", "P585"): ("when was {S} nominated for [a]?", "in what year did {S} get a "
-                        "nomination for [a]?", "when did {S} receive a nomination for [a]?"),
+    ("P166", "P585"): ("when did {S} receive the [a]?", "in what year was {S} given the [a]?",
+                       "when did {S} win the [a]?"),
+    ("P1411", "P585"): ("when was {S} nominated for the [a]?", "in what year did {S} get a "
+                        "nomination for the [a]?", "when did {S} receive a nomination for the "
+                        "[a]?"),
     ("P26", "P580"): ("when did {S} marry [a]?", "when did {S} and [a] get married?",
                       "in what year did {S} wed [a]?"),
     ("P26", "P582"): ("when did {S's} marriage to [a] end?", "when did {S} and [a] split up?",
@@ -155,20 +182,28 @@ VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
                        "[a] end?", "when did {S} stop dating [a]?"),
     ("P39", "P580"): ("when did {S} become [a]?", "when did {S} take office as [a]?",
                       "when did {S's} term as [a] begin?"),
-    ("P39", "P582"): ("when did {S's} term as [a] end?", "when did {S} leave office as [a]?",
-                      "until when did {S} serve as [a]?"),
-    ("P35", "P580"): ("when did [a] become head of state of {S:o}?", "since when has [a] been "
-                      "{S's} head of state?", "when did [a] start as head of state of {S:o}?"),
-    ("P35", "P582"): ("when did [a] stop being head of state of {S:o}?", "until when was [a] "
-                      "{S's} head of state?", "when did [a]'s time as head of state of {S:o} end?"),
-    ("P6", "P580"): ("when did [a] become head of government of {S:o}?", "since when has [a] "
-                     "led the government of {S:o}?", "when did [a] take over the government of "
-                     "{S:o}?"),
-    ("P6", "P582"): ("when did [a] stop leading the government of {S:o}?", "until when was [a] "
-                     "head of government of {S:o}?", "when did [a] leave the government of {S:o}?"),
-    ("P1082", "P585"): ("as of when did {S} have [a] inhabitants?", "in what year was the "
+    ("P39", "P582"): ("when did {S's} term as [a] end?", "when did {S} stop serving as [a]?",
+                      "in what year did {S's} term as [a] end?"),
+    ("P35", "P580"): ("when did [a] become the head of state of {S:o}?", "since when has [a] "
+                      "been the head of state of {S:o}?", "in what year did [a] become the head "
+                      "of state of {S:o}?"),
+    ("P35", "P582"): ("when did [a] stop being the head of state of {S:o}?", "when was [a] no "
+                      "longer the head of state of {S:o}?", "in what year did [a] stop being "
+                      "the head of state of {S:o}?"),
+    ("P6", "P580"): ("when did [a] become the head of government of {S:o}?", "since when has "
+                     "[a] led the government of {S:o}?", "when did [a] take over the government "
+                     "of {S:o}?"),
+    ("P6", "P582"): ("when did [a] stop leading the government of {S:o}?", "when was [a] no "
+                     "longer the head of government of {S:o}?", "when did [a] leave the "
+                     "government of {S:o}?"),
+    ("P1082", "P585"): ("when did {S} have [a] inhabitants?", "in what year was the "
                         "population of {S:o} counted as [a]?", "when did {S} have a population "
                         "of [a]?"),
+    ("P166", "P1686"): ("for which work did {S} receive the [a]?", "what work did {S} win the "
+                        "[a] for?", "which work earned {S:o} the [a]?"),
+    ("P1411", "P1686"): ("for which work was {S} nominated for the [a]?", "what work was {S} "
+                         "nominated for the [a] for?", "which work earned {S:o} a nomination "
+                         "for the [a]?"),
     ("P161", "P453"): ("which character did [a] play in {S:o}?", "who did [a] portray in {S:o}?",
                        "what role did [a] have in {S:o}?"),
 }

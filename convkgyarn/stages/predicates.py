@@ -102,38 +102,49 @@ class SelectPredicates(Stage):
             "SELECT DISTINCT type_id FROM type_predicates WHERE type_id NOT IN "
             "(SELECT type_id FROM selected_types WHERE NOT selected) ORDER BY 1").fetchall()]
 
+    def _load(self) -> None:
+        """Property info, type predicates and qualifiers, each read once (not per type)."""
+        if hasattr(self, "_props"):
+            return
+        self._props = {r[0]: r[1:] for r in self.con.execute(
+            "SELECT id, label, datatype, classes FROM property_info").fetchall()}
+        self._class_labels = dict(self.con.execute(
+            "SELECT id, label FROM labels WHERE id IN (SELECT unnest(classes) FROM properties)"
+        ).fetchall())
+        self._by_type: dict[str, list[tuple]] = {}
+        for type_id, pid, share in self.con.execute(
+                "SELECT type_id, property_id, share FROM type_predicates "
+                "ORDER BY type_id, entities DESC, property_id").fetchall():
+            self._by_type.setdefault(type_id, []).append((pid, share))
+        self._quals: dict[tuple[str, str], list[str]] = {}
+        for type_id, pid, qid in self.con.execute(
+                """
+                SELECT t.type_id, q.property_id, q.qualifier_property_id
+                FROM qualifiers q JOIN entity_types t ON t.entity_id = q.entity_id
+                WHERE t.type_id IN (SELECT DISTINCT type_id FROM type_predicates)
+                GROUP BY 1, 2, 3 ORDER BY 1, 2, count(DISTINCT q.statement_id) DESC, 3
+                """).fetchall():
+            self._quals.setdefault((type_id, pid), []).append(qid)
+
     def candidates(self, type_id: str) -> list[dict]:
         """F(t) after the rules pre-filter, each with its qualifier candidates."""
-        rows = self.con.execute(
-            """
-            SELECT tp.property_id, p.label, p.datatype, p.classes, tp.share,
-                   tp.fact_kind_qualified
-            FROM type_predicates tp LEFT JOIN property_info p ON p.id = tp.property_id
-            WHERE tp.type_id = ? ORDER BY tp.entities DESC, tp.property_id
-            """, [type_id]).fetchall()
-        quals_by_prop: dict[str, list[dict]] = {}
-        if any(r[5] for r in rows):
-            for pid, qid, label, datatype, classes in self.con.execute(
-                    """
-                    SELECT q.property_id, q.qualifier_property_id, p.label, p.datatype, p.classes
-                    FROM qualifiers q JOIN entity_types t ON t.entity_id = q.entity_id
-                    LEFT JOIN property_info p ON p.id = q.qualifier_property_id
-                    WHERE t.type_id = ?
-                    GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, count(DISTINCT q.statement_id) DESC, 2
-                    """, [type_id]).fetchall():
-                if housekeeping.reason(qid, label, datatype, classes, qualifier=True) is None:
-                    quals_by_prop.setdefault(pid, []).append(
-                        {"id": qid, "label": label, "datatype": datatype})
+        self._load()
         out = []
-        for pid, label, datatype, classes, share, _n_qualified in rows:
-            reason = housekeeping.reason(pid, label, datatype, classes)
+        for pid, share in self._by_type.get(type_id, []):
+            label, datatype, classes = self._props.get(pid, (None, None, None))
+            reason = housekeeping.reason(pid, label, datatype, classes, class_labels=[
+                self._class_labels.get(c) for c in classes or ()])
             if reason is None and share < self.config.min_share:
                 reason = f"used by {share:.1%} of the type, below {self.config.min_share:.0%}"
             if reason:
                 self.drop(f"{type_id}/{pid}", "rules pre-filter", reason)
                 continue
-            out.append({"id": pid, "label": label, "datatype": datatype,
-                        "qualifiers": quals_by_prop.get(pid, [])})
+            quals = []
+            for qid in self._quals.get((type_id, pid), []):
+                qlabel, qtype, qclasses = self._props.get(qid, (None, None, None))
+                if housekeeping.reason(qid, qlabel, qtype, qclasses, qualifier=True) is None:
+                    quals.append({"id": qid, "label": qlabel, "datatype": qtype})
+            out.append({"id": pid, "label": label, "datatype": datatype, "qualifiers": quals})
         return out
 
     def process(self) -> dict[str, Any]:
@@ -201,7 +212,8 @@ class SelectPredicates(Stage):
         with transaction(self.con):
             for table in ("selected_predicates", "selection_inputs"):
                 self.con.execute(f"DELETE FROM {table} WHERE type_id NOT IN "
-                                 "(SELECT type_id FROM type_predicates)")
+                                 "(SELECT type_id FROM type_predicates) OR type_id IN "
+                                 "(SELECT type_id FROM selected_types WHERE NOT selected)")
 
     def _select_rules(self, candidates: list[dict]) -> list[tuple[str, str | None]]:
         chosen: list[tuple[str, str | None]] = []
@@ -214,7 +226,7 @@ class SelectPredicates(Stage):
 
     def _select_llm(self, type_id: str, candidates: list[dict],
                     stats: dict) -> tuple[list[tuple[str, str | None]], str, bool]:
-        label = type_label(self.con, type_id)
+        label = type_label(self.con, type_id) or "(no English label)"
         segments = [candidates[i:i + MAX_PER_CALL] for i in range(0, len(candidates), MAX_PER_CALL)]
         requests = []
         for seg in segments:

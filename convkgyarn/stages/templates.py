@@ -24,6 +24,7 @@ from pydantic import BaseModel, RootModel
 from convkgyarn.kg.snapshot import type_label
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
+from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.stages.rules_writer import RulesWriter
 from convkgyarn.store import insert_rows, registered, transaction
 from convkgyarn.text import (
@@ -100,13 +101,15 @@ def describe_fact(n: int, fact: Fact) -> dict[str, Any]:
     if fact.qualifier_id:
         out |= {"value": "[a]", "qualifier": fact.qualifier_label or fact.qualifier_id}
     out["answer"] = fact.answer
+    if fact.tense == "past":
+        out["tense"] = "past"
     return out
 
 
 def template_id(fact: Fact, interaction: str, phenomenon: str, variant: int, text: str) -> str:
-    return hashlib.sha256(json.dumps(
-        [fact.type_id, fact.property_id, fact.qualifier_id, interaction, phenomenon, variant,
-         text]).encode()).hexdigest()[:16]
+    key = [fact.type_id, fact.property_id, fact.qualifier_id, interaction, phenomenon, variant,
+           text] + ([fact.tense] if fact.tense != "present" else [])
+    return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
 
 
 # -- the stage ------------------------------------------------------------------------------
@@ -138,21 +141,42 @@ class GenerateTemplates(Stage):
         return self.client.model.model if self.client else None
 
     def facts(self) -> list[Fact]:
+        """Every selected (type, property[, qualifier]) in the tenses the KG needs: the past
+        too when some entity of the type has the fact ended (an end time) or is itself
+        gone (died, dissolved)."""
         rows = self.con.execute(
             """
+            WITH gone AS (SELECT DISTINCT entity_id FROM statements
+                          WHERE property_id IN ('P570', 'P576') AND truthy),
+            ended AS (SELECT DISTINCT entity_id, property_id FROM qualifiers
+                      WHERE qualifier_property_id = 'P582'),
+            past AS (SELECT DISTINCT t.type_id, s.property_id FROM statements s
+                     JOIN entity_types t ON t.entity_id = s.entity_id
+                     WHERE s.entity_id IN (SELECT entity_id FROM gone)
+                        OR (s.entity_id, s.property_id) IN (SELECT * FROM ended)),
+            humans AS (SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'),
+            person_share AS (SELECT property_id, avg(CAST(value_id IN (SELECT entity_id FROM
+                             humans) AS DOUBLE)) AS share, count(*) AS n
+                             FROM statements WHERE value_id IN (SELECT id FROM entities)
+                             GROUP BY 1)
             SELECT s.type_id, s.property_id, coalesce(p.label, s.property_id), p.datatype,
-                   s.qualifier_property_id, coalesce(q.label, s.qualifier_property_id)
+                   s.qualifier_property_id, coalesce(q.label, s.qualifier_property_id),
+                   ps.share, ps.n, (s.type_id, s.property_id) IN (SELECT * FROM past)
             FROM selected_predicates s
             LEFT JOIN property_info p ON p.id = s.property_id
             LEFT JOIN property_info q ON q.id = s.qualifier_property_id
+            LEFT JOIN person_share ps ON ps.property_id = s.property_id
             ORDER BY 1, 2, 5 NULLS FIRST
             """).fetchall()
         labels: dict[str, str] = {}
         out = []
-        for type_id, pid, plabel, dtype, qid, qlabel in rows:
+        for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
             if type_id not in labels:
-                labels[type_id] = type_label(self.con, type_id)
-            out.append(Fact(type_id, labels[type_id], pid, plabel, dtype, qid, qlabel))
+                labels[type_id] = type_label(self.con, type_id) or "entity"
+            kind = value_kind(dtype, plabel, share if n and n >= 3 else None)
+            tenses = ("present", "past") if past and not qid else ("present",)
+            out += [Fact(type_id, labels[type_id], pid, plabel, dtype, qid, qlabel, kind, tense)
+                    for tense in tenses]
         return out
 
     def input_hash(self, fact: Fact, interaction: str) -> str:
@@ -166,39 +190,62 @@ class GenerateTemplates(Stage):
                                  "accepted_first_try": 0, "llm_variants": 0, "incomplete": 0}
         facts = self.facts()
         self._forget_unselected(facts)
-        done = {(r[0], r[1], r[2], r[3]): r[4] for r in self.con.execute(
-            "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), interaction, "
-            "input_hash FROM template_inputs WHERE complete").fetchall()}
+        done = {(r[0], r[1], r[2], r[3], r[4]): r[5] for r in self.con.execute(
+            "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), tense, "
+            "interaction, input_hash FROM template_inputs WHERE complete").fetchall()}
         for interaction in self.config.interactions:
-            todo = [f for f in facts
-                    if done.get((f.type_id, f.property_id, f.qualifier_id or "", interaction))
+            todo = [f for f in facts if done.get(self._key(f) + (interaction,))
                     != self.input_hash(f, interaction)]
             stats["unchanged"] += len(facts) - len(todo)
             stats["facts"] += len(todo)
             if self.client:
                 written = self._write_llm(todo, interaction, stats)
             else:
-                written = {f: (self.rules.write(f, interaction), {}, True) for f in todo}
+                written = self._write_rules(todo, facts, interaction)
             if self.client and self.client.config.dry_run:
                 continue
             self._store(interaction, written, stats)
         stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply")
         return stats
 
+    @staticmethod
+    def _key(f: Fact) -> tuple[str, str, str, str]:
+        return (f.type_id, f.property_id, f.qualifier_id or "", f.tense)
+
+    def _write_rules(self, todo: list[Fact], facts: list[Fact], interaction: str) -> dict:
+        """Rules templates; a type's other questions lend believable false starts to its
+        disfluent variants."""
+        originals: dict[str, list[str]] = {}
+        if interaction == "voice":
+            for f in facts:
+                if f.tense == "present" and not f.qualifier_id:
+                    written = self.rules.write(f, "voice")
+                    if written:
+                        originals.setdefault(f.type_id, []).append(written["original"][0])
+        out = {}
+        for f in todo:
+            written = self.rules.write(f, interaction, originals.get(f.type_id, []))
+            if not written:
+                self._reject(f, interaction, "*", -1, "", "no phrasing reads well for this "
+                             "fact", 0)
+            out[f] = (written, {}, True)
+        return out
+
     def _forget_unselected(self, facts: list[Fact]) -> None:
         """Templates of facts no longer selected go (the selection or the KG changed)."""
-        keep = {(f.type_id, f.property_id, f.qualifier_id or "") for f in facts}
+        keep = {self._key(f) for f in facts}
         stored = self.con.execute(
-            "SELECT DISTINCT type_id, property_id, coalesce(qualifier_property_id, '') "
+            "SELECT DISTINCT type_id, property_id, coalesce(qualifier_property_id, ''), tense "
             "FROM template_inputs").fetchall()
         gone = [r for r in stored if tuple(r) not in keep]
         if not gone:
             return
         with transaction(self.con) as con:
-            for type_id, pid, qid in gone:
+            for type_id, pid, qid, tense in gone:
                 for table in ("templates", "template_inputs"):
                     con.execute(f"DELETE FROM {table} WHERE type_id = ? AND property_id = ? AND "
-                                "coalesce(qualifier_property_id, '') = ?", [type_id, pid, qid])
+                                "coalesce(qualifier_property_id, '') = ? AND tense = ?",
+                                [type_id, pid, qid, tense])
 
     # LLM path: five facts a call, bounded re-asks for rejected variants, rules fallback.
     def _write_llm(self, facts: list[Fact], interaction: str, stats: dict) -> dict:
@@ -238,7 +285,7 @@ class GenerateTemplates(Stage):
                 rules = self.rules.write(fact, interaction)
                 for p in missing:
                     have = variants.get(p, [])
-                    fill = [t for t in rules[p] if t not in have][:VARIANTS - len(have)]
+                    fill = [t for t in rules.get(p, []) if t not in have][:VARIANTS - len(have)]
                     variants[p] = have + fill
                     writers[p] = (len(have), "rules-fallback")
             out[fact] = (variants, writers, fact not in unusable)
@@ -287,10 +334,10 @@ class GenerateTemplates(Stage):
 
     def _reject(self, fact: Fact, interaction: str, phenomenon: str, variant: int, text: str,
                 reason: str, attempt: int, detail: str | None = None) -> None:
-        item = "/".join((fact.type_id, fact.property_id, fact.qualifier_id or "", interaction,
-                         phenomenon))
+        item = "/".join((fact.type_id, fact.property_id, fact.qualifier_id or "", fact.tense,
+                         interaction, phenomenon))
         self.drop(item, reason, text, type_id=fact.type_id, property_id=fact.property_id,
-                  qualifier_property_id=fact.qualifier_id, tense="present",
+                  qualifier_property_id=fact.qualifier_id, tense=fact.tense,
                   interaction=interaction, phenomenon=phenomenon, variant=variant,
                   attempt=attempt, model=self.model, error=detail)
 
@@ -316,7 +363,7 @@ class GenerateTemplates(Stage):
                     templates.append({
                         "template_id": template_id(fact, interaction, phenomenon, i, text),
                         "type_id": fact.type_id, "property_id": fact.property_id,
-                        "qualifier_property_id": fact.qualifier_id, "tense": "present",
+                        "qualifier_property_id": fact.qualifier_id, "tense": fact.tense,
                         "interaction": interaction, "phenomenon": phenomenon, "variant": i,
                         "text": text, "answer": fact.answer, "writer": writer,
                         "model": self.model if writer == "llm" else None,
@@ -325,19 +372,21 @@ class GenerateTemplates(Stage):
                         "run_id": self.run_id, "created_at": self.now})
             stats["incomplete"] += not complete
             inputs.append({"type_id": fact.type_id, "property_id": fact.property_id,
-                           "qualifier_property_id": fact.qualifier_id, "tense": "present",
+                           "qualifier_property_id": fact.qualifier_id, "tense": fact.tense,
                            "interaction": interaction,
                            "input_hash": self.input_hash(fact, interaction),
                            "complete": complete, "run_id": self.run_id})
         stats["templates"] += len(templates)
         keys = {"type_id": [f.type_id for f in written],
                 "property_id": [f.property_id for f in written],
-                "q": [f.qualifier_id or "" for f in written]}
+                "q": [f.qualifier_id or "" for f in written],
+                "tense": [f.tense for f in written]}
         with transaction(self.con) as con, registered(con, "_written", keys):
             for table in ("templates", "template_inputs"):
                 con.execute(f"DELETE FROM {table} t USING _written f WHERE t.interaction = ? "
                             "AND t.type_id = f.type_id AND t.property_id = f.property_id AND "
-                            "coalesce(t.qualifier_property_id, '') = f.q", [interaction])
+                            "coalesce(t.qualifier_property_id, '') = f.q AND t.tense = f.tense",
+                            [interaction])
             insert_rows(con, "templates", templates)
             insert_rows(con, "template_inputs", inputs)
 
@@ -345,5 +394,6 @@ class GenerateTemplates(Stage):
 def template_rows(con, type_id: str) -> list[tuple]:
     return con.execute(
         "SELECT property_id, qualifier_property_id, interaction, phenomenon, variant, text, "
-        "writer FROM templates WHERE type_id = ? ORDER BY 1, 2 NULLS FIRST, 3 DESC, 4, 5",
+        "writer FROM templates WHERE type_id = ? ORDER BY 1, 2 NULLS FIRST, tense DESC, 3 DESC, "
+        "4, 5",
         [type_id]).fetchall()

@@ -205,7 +205,7 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     _rebuild(con, "conversations",
              "SELECT run_id, conversation_id, config_name, seed, entity_id, entity_label, "
              "entity_type, entity_types, related_entity_id, related_entity_label, fact_set_id, "
-             "ordinal FROM {old} QUALIFY row_number() OVER (PARTITION BY run_id, "
+             "ordinal, NULL, NULL FROM {old} QUALIFY row_number() OVER (PARTITION BY run_id, "
              "conversation_id) = 1")
     # 0.1.0 keyed turns by conversation alone: each goes to the latest run holding that id,
     # and a turn number stored twice is kept once
@@ -213,7 +213,7 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
              "SELECT r.run_id, t.conversation_id, t.turn, t.question, t.question_before_typo, "
              "t.answer, t.answer_ids, NULL, t.subject_id, t.property_id, "
              "t.qualifier_property_id, t.statement_id, t.phenomenon, t.template_id, t.writer, "
-             "tp.model, tp.prompt_hash FROM {old} t LEFT JOIN (SELECT template_id, "
+             "tp.model, tp.prompt_hash, NULL, NULL FROM {old} t LEFT JOIN (SELECT template_id, "
              "any_value(model) AS model, any_value(prompt_hash) AS prompt_hash FROM templates "
              "GROUP BY 1) tp USING (template_id) JOIN (SELECT c.conversation_id, arg_max(c.run_id, g.created_at) "
              "AS run_id FROM conversations c JOIN generation_runs g USING (run_id) GROUP BY 1) r "

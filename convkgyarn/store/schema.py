@@ -94,14 +94,15 @@ TABLES: dict[str, str] = {
         run_id VARCHAR, conversation_id VARCHAR, config_name VARCHAR, seed INTEGER,
         entity_id VARCHAR, entity_label VARCHAR, entity_type VARCHAR, entity_types VARCHAR[],
         related_entity_id VARCHAR, related_entity_label VARCHAR, fact_set_id VARCHAR,
-        ordinal INTEGER, PRIMARY KEY (run_id, conversation_id)""",
+        ordinal INTEGER, turns_asked INTEGER, short_reason VARCHAR,
+        PRIMARY KEY (run_id, conversation_id)""",
     "turns": """
         run_id VARCHAR, conversation_id VARCHAR, turn INTEGER, question VARCHAR,
         question_before_typo VARCHAR, answer VARCHAR[], answer_ids VARCHAR[],
         answer_values JSON, subject_id VARCHAR, property_id VARCHAR,
         qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
         template_id VARCHAR, writer VARCHAR, model VARCHAR, prompt_hash VARCHAR,
-        PRIMARY KEY (run_id, conversation_id, turn)""",
+        tense VARCHAR, left_out INTEGER, PRIMARY KEY (run_id, conversation_id, turn)""",
     # -- LLM calls
     "llm_cache": """
         key VARCHAR PRIMARY KEY, stage VARCHAR, model VARCHAR, prompt_hash VARCHAR,

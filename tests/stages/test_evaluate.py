@@ -45,7 +45,7 @@ def project(tmp_path_factory):
         turns = con.execute("SELECT question, answer FROM turns WHERE conversation_id = ? "
                             "ORDER BY turn", [cid]).fetchall()
         questions = [q for q, _ in turns]
-        for i, (q, gold) in enumerate(turns):
+        for i, (_q, gold) in enumerate(turns):
             plan[tuple(questions[:i + 1])] = (PLAN[(name, ordinal)][i], list(gold))
     con.close()
     return tmp, db, plan

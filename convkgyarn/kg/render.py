@@ -1,0 +1,161 @@
+"""Values written for people, and the same values kept machine-readable.
+
+``render()`` turns a stored value into what a person would say: dates in words at their
+precision ("11 June 1993", "June 1993", "1993", "1990s", "19th century", "44 BCE"),
+amounts with thousands separators and their unit in the right number ("142 minutes",
+"1.83 metres", "8,804,190", "12.5%"), item labels as they are. A question that asks for a
+year gets the year ("what year" is answered "1993"). ``machine()`` gives the exact value
+beside it (ids, ISO dates with their precision, amounts with unit ids), so evaluation stays
+exact whatever the wording.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+PERCENT = {"Q11229"}
+# Units whose plural is not the regular one, or that do not change.
+UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz": "hertz",
+                "lux": "lux", "siemens": "siemens", "person": "people",
+                "degree Celsius": "degrees Celsius", "degree Fahrenheit": "degrees Fahrenheit",
+                "square foot": "square feet", "cubic foot": "cubic feet",
+                "century": "centuries", "kilogram-force": "kilograms-force"}
+_DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
+_DECADE = re.compile(r"^(\d+)0s( BCE)?$")
+YEAR_WORDS = re.compile(r"\byears?\b", re.I)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A stored value: an item (id + label), a time (text + precision), an amount (text +
+    unit), or other text."""
+
+    value_type: str | None
+    label: str | None = None  # item label, or the stored text
+    value_id: str | None = None
+    precision: int | None = None
+    unit_id: str | None = None
+    unit_label: str | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.value_id:
+            return "item"
+        if self.value_type == "time":
+            return "time"
+        if self.value_type == "quantity":
+            return "quantity"
+        return "text"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def parse_time(text: str) -> tuple[int, int | None, int | None, bool] | None:
+    """(year, month, day, bce) from the stored ISO-like text of a day, month or year."""
+    m = _DATE.match(text.strip())
+    if not m:
+        return None
+    sign, year, month, day, bce = m.groups()
+    return (int(year), int(month) if month else None, int(day) if day else None,
+            bool(sign or bce))
+
+
+@cache
+def _time(text: str, precision: int | None, year_only: bool) -> str:
+    return render_time(text, precision, year_only)
+
+
+def render_time(text: str, precision: int | None, year_only: bool = False) -> str:
+    """A date in words at its precision; ``year_only`` cuts a finer date to its year."""
+    precision = 11 if precision is None else precision
+    parsed = parse_time(text)
+    if parsed is None:  # decades, centuries, millennia are stored in words already
+        return text
+    year, month, day, bce = parsed
+    era = " BCE" if bce else ""
+    if year_only or precision <= 9 or month is None:
+        return f"{year}{era}"
+    if precision == 10 or day is None:
+        return f"{MONTHS[month - 1]} {year}{era}"
+    return f"{day} {MONTHS[month - 1]} {year}{era}"
+
+
+def format_amount(amount: str) -> str:
+    """Thousands separators; decimals as stored (8,804,190; 1.83; -0.5)."""
+    text = amount.strip().lstrip("+")
+    sign = "-" if text.startswith("-") else ""
+    text = text.lstrip("-")
+    whole, _, frac = text.partition(".")
+    if not whole.isdigit():
+        return amount
+    grouped = f"{int(whole):,}"
+    return f"{sign}{grouped}.{frac}" if frac else f"{sign}{grouped}"
+
+
+@cache
+def plural(unit: str) -> str:
+    """The plural of a unit label: the head noun changes ("square kilometre" ->
+    "square kilometres", "kilometre per hour" -> "kilometres per hour")."""
+    if unit in UNIT_PLURALS:
+        return UNIT_PLURALS[unit]
+    for sep in (" per ", " of "):
+        if sep in unit:
+            head, tail = unit.split(sep, 1)
+            return plural(head) + sep + tail
+    words = unit.split(" ")
+    last = words[-1]
+    if last in UNIT_PLURALS:
+        words[-1] = UNIT_PLURALS[last]
+    elif re.search(r"(s|x|z|ch|sh)$", last):
+        words[-1] = last + "es"
+    elif re.search(r"[^aeiou]y$", last):
+        words[-1] = last[:-1] + "ies"
+    elif last[-1:].isalpha():
+        words[-1] = last + "s"
+    return " ".join(words)
+
+
+def render_quantity(amount: str, unit_id: str | None, unit_label: str | None) -> str:
+    number = format_amount(amount)
+    if not unit_id:
+        return number
+    if unit_id in PERCENT:
+        return f"{number}%"
+    label = unit_label or ""
+    singular = amount.strip().lstrip("+") in ("1", "1.0", "-1")
+    return f"{number} {label if singular else plural(label)}"
+
+
+def render(value: Value, question: str = "") -> str:
+    """What a person says for this value, in answer to ``question``."""
+    if value.kind == "time":
+        return _time(value.label or "", value.precision, bool(YEAR_WORDS.search(question)))
+    if value.kind == "quantity":
+        return render_quantity(value.label or "", value.unit_id, value.unit_label)
+    return value.label or ""
+
+
+@cache
+def machine(value: Value) -> dict:
+    """The exact value, for evaluation and verification."""
+    if value.kind == "item":
+        return {"id": value.value_id}
+    if value.kind == "time":
+        return {"time": value.label, "precision": value.precision}
+    if value.kind == "quantity":
+        return {"amount": (value.label or "").lstrip("+"), "unit": value.unit_id}
+    return {"text": value.label}
+
+
+def year_question_fits(value: Value) -> bool:
+    """Whether a question asking for a year can be answered by this value (a date known at
+    least to the year: a decade is a span, a century is not a year)."""
+    return value.kind == "time" and (value.precision is None or value.precision >= 9
+                                     or _DECADE.match(value.label or "") is not None)

@@ -1,0 +1,66 @@
+"""Quality at a glance: per configuration, what the conversations hold and what was left
+out on the way, and why (``convkgyarn stats --quality``)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import duckdb
+
+
+KINDS = {"id": "item", "time": "date", "amount": "quantity", "text": "text"}
+
+
+def _share(n: int, total: int) -> float:
+    return round(n / total, 4) if total else 0.0
+
+
+def quality(con: duckdb.DuckDBPyConnection, runs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"configurations": {}}
+    for run_id, name in con.execute(
+            "SELECT run_id, config_name FROM generation_runs WHERE list_contains(?, run_id) "
+            "ORDER BY config_name", [runs]).fetchall():
+        convs, short, asked = con.execute(
+            "SELECT count(*), count(short_reason), coalesce(avg(turns_asked), 0) FROM "
+            "conversations WHERE run_id = ?", [run_id]).fetchone()
+        reasons = dict(con.execute(
+            "SELECT regexp_replace(short_reason, '^[0-9]+ ', 'N '), count(*) FROM conversations "
+            "WHERE run_id = ? AND short_reason IS NOT NULL GROUP BY 1 ORDER BY 2 DESC",
+            [run_id]).fetchall())
+        kinds: Counter = Counter()
+        turns = past = left_out = 0
+        for values, tense, left in con.execute(
+                "SELECT answer_values, tense, left_out FROM turns WHERE run_id = ?",
+                [run_id]).fetchall():
+            turns += 1
+            past += tense == "past"
+            left_out += bool(left)
+            for v in json.loads(values or "[]"):
+                kinds[KINDS.get(next(iter(v), "text") if v else "text", "text")] += 1
+        drops = dict(con.execute(
+            "SELECT reason, count(*) FROM dropped WHERE run_id = ? GROUP BY 1 ORDER BY 2 DESC",
+            [run_id]).fetchall())
+        total_values = sum(kinds.values())
+        out["configurations"][name] = {
+            "conversations": convs, "turns": turns,
+            "turns_per_conversation": round(turns / convs, 2) if convs else 0,
+            "turns_asked": round(asked, 2),
+            "short_conversations": _share(short, convs), "short_because": reasons,
+            "answer_kinds": {k: _share(v, total_values) for k, v in sorted(kinds.items())},
+            "past_tense_turns": _share(past, turns),
+            "present_turns_without_ended_values": _share(left_out, turns),
+            "left_out": drops,
+        }
+    out["predicates_left_out"] = dict(con.execute(
+        "SELECT regexp_replace(detail, ':.*$', ''), count(*) FROM dropped "
+        "WHERE stage = 'predicates.select' AND reason = 'rules pre-filter' AND run_id = "
+        "(SELECT max(run_id) FROM stage_runs WHERE stage = 'predicates.select' AND "
+        "json_extract(stats, '$.types') > 0) GROUP BY 1 ORDER BY 2 DESC").fetchall())
+    out["types_left_out"] = dict(con.execute(
+        "SELECT reason, count(*) FROM selected_types WHERE NOT selected GROUP BY 1 "
+        "ORDER BY 2 DESC").fetchall())
+    out["types_selected"] = con.execute(
+        "SELECT count(*) FROM selected_types WHERE selected").fetchone()[0]
+    return out

@@ -1,0 +1,51 @@
+"""Answers written for people, and the exact values beside them."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from convkgyarn.kg.render import (
+    Value, format_amount, machine, plural, render, render_quantity, render_time)
+
+
+def test_dates_at_their_precision_in_words():
+    assert render_time("1993-06-11", 11) == "11 June 1993"
+    assert render_time("1993-06", 10) == "June 1993"
+    assert render_time("1993", 9) == "1993"
+    assert render_time("1990s", 8) == "1990s"
+    assert render_time("19th century", 7) == "19th century"
+    assert render_time("44 BCE", 9) == "44 BCE"
+    assert render_time("0044-03-15 BCE", 11) == "15 March 44 BCE"
+    assert render_time("1993-06-11", 11, year_only=True) == "1993"
+
+
+def test_a_year_question_gets_the_year():
+    v = Value("time", "1993-06-11", precision=11)
+    assert render(v, "In what year was it released?") == "1993"
+    assert render(v, "When was it released?") == "11 June 1993"
+    assert machine(v) == {"time": "1993-06-11", "precision": 11}
+
+
+def test_quantities_with_separators_and_units_in_the_right_number():
+    assert render_quantity("+8804190", None, None) == "8,804,190"
+    assert render_quantity("+142", "Q7727", "minute") == "142 minutes"
+    assert render_quantity("+1", "Q7727", "minute") == "1 minute"
+    assert render_quantity("+1.83", "Q11573", "metre") == "1.83 metres"
+    assert render_quantity("+12.5", "Q11229", "percent") == "12.5%"
+    assert render_quantity("-3", "Q25267", "degree Celsius") == "-3 degrees Celsius"
+    assert plural("square kilometre") == "square kilometres"
+    assert plural("kilometre per hour") == "kilometres per hour"
+    assert plural("United States dollar") == "United States dollars"
+    assert plural("foot") == "feet" and plural("inch") == "inches"
+    assert machine(Value("quantity", "+142", unit_id="Q7727", unit_label="minute")) == \
+        {"amount": "142", "unit": "Q7727"}
+
+
+@given(st.integers(min_value=-10**15, max_value=10**15),
+       st.one_of(st.none(), st.integers(0, 999999)))
+def test_amounts_keep_their_value(whole, frac):
+    text = f"{whole:+d}" + (f".{frac:06d}" if frac is not None else "")
+    out = format_amount(text)
+    assert float(out.replace(",", "")) == float(text)
+    assert all(len(group) == 3 for group in out.lstrip("-").split(".")[0].split(",")[1:])

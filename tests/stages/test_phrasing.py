@@ -1,0 +1,140 @@
+"""The general rules writer: English for any property by the shape of its label, the past
+tense from the present, and disfluencies that keep the question whole."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from convkgyarn.stages.phrasing import (
+    disfluent, is_noun, past_patterns, qualifier_voice, value_kind, voice_patterns)
+from convkgyarn.stages.rules_writer import RulesWriter
+from convkgyarn.stages.templates import validate
+from convkgyarn.text import Fact, has_filler, has_repetition
+
+S = "Paris"
+
+
+def first(label: str, kind: str = "thing") -> str:
+    return voice_patterns(label, kind)[0].replace("{S's}", f"{S}'s").replace(
+        "{S:o}", S).replace("{S}", S)
+
+
+@pytest.mark.parametrize("label,kind,question", [
+    ("spouse", "person", "who is Paris's spouse?"),
+    ("directed by", "person", "who directed Paris?"),
+    ("owned by", "thing", "what is Paris owned by?"),
+    ("educated at", "place", "where was Paris educated?"),
+    ("located in the administrative territorial entity", "place",
+     "which administrative area is Paris located in?"),
+    ("located in or next to body of water", "place", "which body of water is Paris near?"),
+    ("member of sports team", "thing", "which sports team is Paris a member of?"),
+    ("part of", "thing", "what is Paris part of?"),
+    ("shares border with", "place", "what does Paris share a border with?"),
+    ("applies to jurisdiction", "thing", "which jurisdiction does Paris apply to?"),
+    ("participant in", "thing", "what is Paris a participant in?"),
+    ("number of episodes", "count", "how many episodes does Paris have?"),
+    ("follows", "thing", "what does Paris follow?"),
+    ("work period (start)", "time", "what is the work period of Paris?"),
+    ("position played on team / speciality", "thing",
+     "what is Paris's position played on team?"),
+    ("dissolved, abolished or demolished", "time",
+     "when was Paris dissolved, abolished or demolished?"),
+])
+def test_label_shapes_become_english(label, kind, question):
+    assert first(label, kind) == question
+
+
+def test_the_question_word_comes_from_the_values():
+    assert value_kind("wikibase-item", "mother") == "person"
+    assert value_kind("wikibase-item", "founded by") == "person"
+    assert value_kind("wikibase-item", "genre") == "thing"
+    assert value_kind("wikibase-item", "genre", human_share=0.9) == "person"
+    assert value_kind("time", "inception") == "time"
+    assert value_kind("quantity", "number of children") == "count"
+    assert value_kind("wikibase-item", "place of birth") == "place"
+
+
+@pytest.mark.parametrize("label,kind", [("spouse", "person"), ("population", "quantity"),
+                                        ("owned by", "thing"), ("shares border with", "place"),
+                                        ("number of episodes", "count"), ("genre", "thing")])
+def test_past_questions_are_distinct_and_never_present(label, kind):
+    past = past_patterns(voice_patterns(label, kind))
+    assert len(set(past)) == 3
+    for q in past:
+        assert not re.search(r"\b(is|are)\b|\{S's\}", q), q
+
+
+def test_qualifier_questions_frame_any_label_shape():
+    assert qualifier_voice("head of state", "P580", "start time", "person", False)[0] == \
+        "when did [a] become the head of state of {S:o}?"
+    assert qualifier_voice("located in the administrative territorial entity", "P582",
+                           "end time", "place", False)[0] == \
+        "when did {S} stop being located in [a]?"
+    assert qualifier_voice("owned by", "P580", "start time", "thing", False)[0] == \
+        "since when has {S} been owned by [a]?"
+    assert qualifier_voice("member of sports team", "P580", "start time", "thing", False)[0] \
+        == "when did {S} join [a]?"
+    assert qualifier_voice("replaces", "P585", "point in time", "thing", False) is None
+    for q in qualifier_voice("population", "P585", "point in time", "quantity", True):
+        assert "[a]" in q and "as of" not in q
+
+
+def test_noun_and_verb_labels_are_told_apart():
+    assert is_noun("spouse") and is_noun("place of birth") and is_noun("country of origin")
+    assert not is_noun("directed by") and not is_noun("located in time zone")
+    assert not is_noun("shares border with") and not is_noun("member of sports team")
+
+
+def test_deixis_never_says_of_him_and_text_follow_ups_fit_the_label():
+    w = RulesWriter()
+    fact = Fact("Q5", "person", "P412", "voice type", "wikibase-item", value_kind="thing")
+    voice = w.write(fact, "voice")
+    assert all("of [him]" not in q for q in voice["deixis"]) and len(set(voice["deixis"])) == 3
+    named = Fact("Q5", "person", "P138", "named after", "wikibase-item")
+    text = w.write(named, "text")
+    assert all(not q.startswith("[his] named") for q in text["deixis"])
+
+
+QUESTIONS = st.sampled_from([
+    "when was [person] born?", "who is the spouse of [person]?",
+    "which administrative area is [city] located in?", "how many episodes does [series] have?",
+    "what does [country] share a border with?", "do you know who directed [film]?",
+    "what is [he] named after?", "what was [his] occupation?"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(question=QUESTIONS, seed=st.integers(0, 10**9),
+       alternatives=st.lists(QUESTIONS, max_size=3))
+def test_a_disfluent_question_keeps_the_question_and_has_one_repair_at_most(
+        question, seed, alternatives):
+    out = disfluent(question, random.Random(seed), alternatives)
+    assert has_filler(out) or has_repetition(out)
+    # every word of the question is still there, in order
+    words = re.findall(r"[\w\[\]']+", question.lower())
+    said = re.findall(r"[\w\[\]']+", out.lower())
+    it = iter(said)
+    assert all(w in it for w in words), (question, out)
+    repairs = len(re.findall(r"\b(I mean|no wait)\b", out))
+    assert repairs <= 1
+    for placeholder in re.findall(r"\[[^\]]+\]", question):
+        assert out.count(placeholder) == question.count(placeholder)
+
+
+@settings(max_examples=200, deadline=None)
+@given(label=st.sampled_from(["spouse", "directed by", "located in time zone", "part of",
+                              "number of children", "owned by", "shares border with",
+                              "participant in", "named after", "genre", "inception"]),
+       kind=st.sampled_from(["person", "place", "thing", "time", "count", "quantity"]),
+       tense=st.sampled_from(["present", "past"]),
+       interaction=st.sampled_from(["voice", "text"]))
+def test_every_rules_template_is_valid(label, kind, tense, interaction):
+    fact = Fact("Q1", "thing", "P9999", label, "wikibase-item", value_kind=kind, tense=tense)
+    for phenomenon, variants in RulesWriter().write(fact, interaction).items():
+        assert len(set(variants)) == 3
+        for text in variants:
+            assert validate(fact, interaction, phenomenon, text) is None, (phenomenon, text)

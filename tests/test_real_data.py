@@ -1,0 +1,105 @@
+"""Real Wikidata in, readable conversations out: the three real files in ../shared/data,
+loaded as a user would (with the property list and the preferred labels), all eight
+configurations, measured with the black-box tools in ../shared/tools."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from convkgyarn.config import GenerateConfig, paper_configs
+from tests.helpers import cli, project
+
+pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
+FILES = ["real-entities-dev.ndjson.bz2", "entities-635.ndjson.bz2", "dump-sample-100.json.bz2"]
+DEFECT_LIMITS = {"raw_id_q": 0.0, "raw_id_a": 0.0, "housekeeping": 0.005, "year_mismatch": 0.0,
+                 "unit_singular": 0.0, "iso_date": 0.0, "ended_present": 0.005,
+                 "long_text": 0.02, "wh_text": 0.0}
+
+
+@pytest.fixture(scope="module", params=FILES)
+def exported(request, shared_data, tmp_path_factory):
+    name = request.param
+    tmp = tmp_path_factory.mktemp(name.split(".")[0])
+    dump = shared_data / "wikidata" / name
+    with project(tmp / "p.duckdb") as p:
+        p.load([dump], labels=[shared_data / "wikidata" / "property-labels-en.json",
+                               shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate(paper_configs(GenerateConfig(conversations=200, turns=5)))
+        p.write_outputs(result.runs, tmp)
+    return name, dump, tmp / "conversations.jsonl", tmp / "p.duckdb"
+
+
+def measure(export: Path, dump: Path, tools: Path) -> dict:
+    out = subprocess.run([sys.executable, str(tools / "real_quality.py"), str(export),
+                          str(dump), "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_no_defects_on_real_data(exported, shared_data):
+    name, dump, export, _ = exported
+    report = measure(export, dump, shared_data.parent / "tools")
+    for config, figures in report["by_config"].items():
+        for defect, limit in DEFECT_LIMITS.items():
+            assert figures[defect] <= limit, (name, config, defect, figures[defect],
+                                              report["examples"].get(defect))
+
+
+def test_coverage_does_not_pay_for_it(exported, shared_data):
+    name, dump, export, _ = exported
+    if name != "real-entities-dev.ndjson.bz2":
+        pytest.skip("the coverage figures are set for real-entities-dev")
+    report = measure(export, dump, shared_data.parent / "tools")
+    for config, figures in report["by_config"].items():
+        if config == "ALL":
+            continue
+        assert figures["conversations"] == 200
+        assert figures["subjects"] >= 150, (config, figures["subjects"])
+        assert figures["turns_per_conversation"] >= 3.5, (config, figures)
+
+
+def test_voice_questions_parse(exported, shared_data, tmp_path):
+    if shutil.which("link-parser") is None:
+        pytest.skip("link-grammar is not installed (apt-get install link-grammar)")
+    name, _, export, _ = exported
+    voice = tmp_path / "voice.jsonl"
+    voice.write_text("".join(line + "\n" for line in export.read_text().splitlines()
+                             if json.loads(line)["config"]["interaction"] == "voice"))
+    for phenomenon in ("original", "deixis"):
+        out = subprocess.run([sys.executable, str(shared_data.parent / "tools" /
+                                                  "grammar_rate.py"), str(voice),
+                              "--phenomenon", phenomenon], capture_output=True, text=True,
+                             check=True)
+        rate = json.loads(out.stdout)["parsed_without_null_links"]
+        assert rate >= 0.90, (name, phenomenon, rate)
+
+
+def test_answers_keep_exact_values_beside_the_words(exported):
+    _, _, export, _ = exported
+    for line in export.read_text().splitlines()[:400]:
+        for t in json.loads(line)["turns"]:
+            assert len(t["answer_values"]) == len(t["answer"])
+            for spoken, exact in zip(t["answer"], t["answer_values"]):
+                if "id" in exact:
+                    assert spoken and not spoken.startswith("Q")
+                if "time" in exact:
+                    assert exact["precision"] is not None
+
+
+def test_quality_report_explains_what_was_left_out(exported):
+    name, _, _, db = exported
+    r = cli("stats", "--quality", "--json", "--db", db)
+    assert r.exit_code == 0, r.output
+    info = json.loads(r.stdout)
+    assert set(info["configurations"]) == {c.name for c in paper_configs(GenerateConfig())}
+    voice = info["configurations"]["voice"]
+    assert abs(sum(voice["answer_kinds"].values()) - 1) < 0.01
+    assert voice["left_out"]  # real data always has something left out, with its reason
+    assert info["types_left_out"] or name == "dump-sample-100.json.bz2"
+    r = cli("stats", "--quality", "--db", db)
+    assert r.exit_code == 0 and "left out" in r.output
