@@ -11,7 +11,7 @@ LIVE_STAMP := $(VENV)/.installed-live
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON \
 	-DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
 
-.PHONY: install demo test test-live bench clean sample
+.PHONY: install demo test test-live bench quality grammar clean sample
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,15 @@ demo: $(STAMP)
 	$(BIN)/convkgyarn stats --db $(DB)
 
 ## All tests (those reading ../shared/data skip when it is absent, and fail under CI=true).
-test: $(STAMP) $(LIVE_STAMP)
+test: $(STAMP) $(LIVE_STAMP) grammar
 	$(BIN)/python -m pytest -q
+
+## link-grammar, which ../shared/tools/grammar_rate.py runs: installed when missing and
+## apt-get is usable; otherwise the grammar checks skip with that reason.
+grammar:
+	@command -v link-parser >/dev/null || { command -v apt-get >/dev/null && \
+		[ "$$(id -u)" = 0 ] && apt-get install -y -q link-grammar >/dev/null; } || \
+		echo "link-grammar is not installed: the grammar checks will skip"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ingest.py
@@ -44,6 +51,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_templates.py
 	$(BIN)/python benchmarks/bench_assemble.py
 	$(BIN)/python benchmarks/bench_codex.py --minutes $(CODEX_MINUTES)
+
+## Output quality on the real files in ../shared/data, with the shared black-box tools.
+quality: $(STAMP) grammar
+	$(BIN)/python benchmarks/bench_quality.py
 
 sample:
 	$(PYTHON) wikidata/build_sample.py

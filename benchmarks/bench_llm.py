@@ -35,7 +35,7 @@ def main() -> None:
         body = {"model": "m", "messages": [{"role": "user", "content": "warm"}]}
         with httpx.Client() as http:
             raw = []
-            for i in range(n):
+            for _ in range(n):
                 t0 = time.perf_counter()
                 http.post(server.base_url + "/chat/completions", json=body).raise_for_status()
                 raw.append(time.perf_counter() - t0)

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from convkgyarn.config import LLMConfig
 from convkgyarn.llm import new_meter
+from convkgyarn.memory import gc_paused
 
 TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
                "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
@@ -47,29 +48,40 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
     """One record per conversation, in a stable order, with its provenance."""
     if not runs:
         return []
+    with gc_paused():
+        return _records(con, runs)
+
+
+def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
     run_info = {r[0]: r[1:] for r in con.execute(
         "SELECT run_id, config, seed, dump_date, code_version, config_name FROM generation_runs "
         "WHERE list_contains(?, run_id)", [runs]).fetchall()}
+    configs = {run_id: json.loads(info[0]) for run_id, info in run_info.items()}
     turns: dict[tuple[str, str], list[dict]] = {}
     made_by: dict[tuple[str, str], set[tuple]] = {}
+    values_at = TURN_FIELDS.index("answer_values")
+    key, conv_turns, conv_made_by = None, [], set()
     for row in con.execute(
             f"SELECT t.run_id, t.conversation_id, t.writer, t.model, t.prompt_hash, "
             f"{', '.join('t.' + f for f in TURN_FIELDS)} "
             "FROM turns t WHERE list_contains(?, t.run_id) "
             "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
-        key = (row[0], row[1])
-        turn = dict(zip(TURN_FIELDS, row[5:]))
-        turn["answer_values"] = orjson.loads(turn["answer_values"]) if turn["answer_values"] \
-            else None
-        turns.setdefault(key, []).append(turn)
-        made_by.setdefault(key, set()).add(row[2:5])
+        if (row[0], row[1]) != key:  # rows come grouped by conversation
+            key = (row[0], row[1])
+            conv_turns = turns[key] = []
+            conv_made_by = made_by[key] = set()
+        fields = list(row[5:])
+        if fields[values_at]:
+            fields[values_at] = orjson.loads(fields[values_at])
+        conv_turns.append(dict(zip(TURN_FIELDS, fields)))
+        conv_made_by.add(row[2:5])
     out = []
     provenance: dict[frozenset, list[dict]] = {}  # the same few writer sets, built once
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
             "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
             "related_entity_id, related_entity_label, entity_type FROM conversations "
             "WHERE list_contains(?, run_id) ORDER BY config_name, ordinal", [runs]).fetchall():
-        config, _, dump_date, version, name = run_info[run_id]
+        _, _, dump_date, version, name = run_info[run_id]
         conv_turns = turns.get((run_id, cid), [])
         # the writer, model and prompt of each turn's template as it was when the turn was
         # made (stored with the turn: templates may have been rewritten since)
@@ -81,7 +93,7 @@ def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, A
                 key=lambda d: json.dumps(d, sort_keys=True))
         out.append({
             "conversation_id": cid,
-            "config": {"name": name, **json.loads(config)},
+            "config": {"name": name, **configs[run_id]},
             "seed": seed,
             "entity": {"id": eid, "label": elabel, "types": etypes},
             "related_entity": {"id": rid, "label": rlabel} if rid else None,

@@ -31,6 +31,8 @@ def generate(
     related: Annotated[Optional[bool], typer.Option(
         "--related/--no-related", help="End with turns about a related entity.")] = None,
     turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
+    min_turns: Annotated[Optional[int], typer.Option(help="Fewest turns: an entity with facts "
+                                                      "for fewer is not a subject.")] = None,
     conversations: Annotated[Optional[int], typer.Option(help="Conversations to make.")] = None,
     types: Annotated[Optional[list[str]], typer.Option("--type", help="Only entities of these "
                                                        "types (repeat).")] = None,
@@ -58,7 +60,7 @@ def generate(
         given = ", ".join(k for k, v in per_config.items() if v is not None)
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
-                 "typos": typos, "related": related, "turns": turns,
+                 "typos": typos, "related": related, "turns": turns, "min_turns": min_turns,
                  "conversations": conversations, "types": types, "entities": entities,
                  "seed": seed, "same_facts": same_facts}
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,

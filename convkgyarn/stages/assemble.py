@@ -40,6 +40,7 @@ from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
+from convkgyarn.memory import gc_paused
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.lexicon import THING_REFERENCES
 from convkgyarn.stages.phrasing import value_kind
@@ -97,6 +98,9 @@ class Answer:
     tense: str
     slot_value: Value | None = None  # [a]: the statement's value, in qualifier questions
     left_out: int = 0  # ended values not asked about in a present-tense question
+
+
+PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 
 
 def _seed(*parts: Any) -> int:
@@ -236,7 +240,8 @@ class KGView:
                     "WHERE s.truthy ORDER BY s.entity_id, s.property_id, s.ordinal",
                     [END]).fetchall():
                 value = Value(vtype, label, vid, precision, unit, unit_label)
-                if self._unusable(f"{eid}/{pid}", sid, value):
+                if self._unusable(f"{eid}/{pid}", sid, value) or \
+                        self._names_subject(f"{eid}/{pid}", eid, info, value):
                     continue
                 st = Statement(sid, value, bool(ended))
                 props[eid][pid].append(st)
@@ -249,7 +254,8 @@ class KGView:
                     "ON w.id = q.entity_id ORDER BY q.statement_id, q.qualifier_property_id, "
                     "q.ordinal").fetchall():
                 value = Value(vtype, label, vid, precision, unit, unit_label)
-                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value):
+                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value) and \
+                        not self._names_subject(f"{eid}/{qid}", eid, info, value):
                     by_sid[sid].qualifiers.setdefault(qid, []).append(value)
             for vid, gender in con.execute(
                     "SELECT entity_id, any_value(value_id) FROM statements WHERE property_id = "
@@ -282,6 +288,16 @@ class KGView:
             self.drop(item, "value label too long to say", f"{len(value.label):,} characters")
             return True
         return False
+
+    def _names_subject(self, item: str, eid: str, info: dict, value: Value) -> bool:
+        """A value that is the subject itself, or bears its name (Malta's country is Malta,
+        Lisbon lies in Lisbon municipality's "Lisbon"): asking it reads as nonsense."""
+        label = info.get(eid, (None,))[0]
+        if value.value_id != eid and not (label and value.label and value.value_id and
+                                          value.label.casefold() == label.casefold()):
+            return False
+        self.drop(item, "value names the subject itself", value.value_id or "")
+        return True
 
     def entity(self, eid: str) -> EntityFacts | None:
         self.load([eid])
@@ -335,6 +351,7 @@ class Assembler:
         self.drop = drop  # the stage's drop(item, reason, detail)
         self._parts: dict[str, list[str]] = {}
         self._typo_words: dict[str, list] = {}
+        self._machine: dict[tuple, str] = {}
         self._shapes: dict[str, list[tuple]] = {}
         self._slots: dict[tuple, dict[str, str]] = {}
 
@@ -423,8 +440,9 @@ class Assembler:
         return ("it", "it", "its")
 
     def fill(self, template: str, e: EntityFacts, type_id: str, tense: str,
-             value: Value | None, value_is_person: bool = False) -> str:
-        """Slot-fill a template (split into literal text and placeholders once, then cached)."""
+             value: Value | None, value_is_person: bool = False, once: bool = False) -> str:
+        """Slot-fill a template (split into literal text and placeholders once, then cached;
+        ``once``: a template used once, such as one with a typo, is not cached)."""
         key = (e.id, type_id, tense)
         slots = self._slots.get(key)
         if slots is None:
@@ -433,7 +451,9 @@ class Assembler:
                                         "[him]": him, "[his]": his}
         parts = self._parts.get(template)
         if parts is None:
-            parts = self._parts[template] = re.split(r"(\[[^\[\]]+\])", template)
+            parts = PLACEHOLDER_SPLIT.split(template)
+            if not once:
+                self._parts[template] = parts
         out = []
         for i, p in enumerate(parts):
             if i % 2 == 0:
@@ -444,6 +464,14 @@ class Assembler:
             else:
                 out.append(slots.get(p, p))
         return "".join(out)
+
+    def machine_json(self, values: list[Value]) -> str:
+        """The exact values as stored JSON (cached: the same facts recur across turns)."""
+        key = tuple(values)
+        text = self._machine.get(key)
+        if text is None:
+            text = self._machine[key] = orjson.dumps([machine(v) for v in values]).decode()
+        return text
 
     def typo_words(self, template: str) -> list:
         """Content words of a template, outside its placeholders (cached per template)."""
@@ -571,7 +599,7 @@ class Assembler:
                 if edit is not None:
                     before_typo = question
                     question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
-                                         slot_person)
+                                         slot_person, once=True)
                     out_phen = "deixis_typos" if deixis else "typos"
             if cfg.interaction == "voice":
                 question = question[0].upper() + question[1:]
@@ -580,7 +608,7 @@ class Assembler:
                     question = prefix + question[0].lower() + question[1:]
             return {"turn": number, "question": question, "question_before_typo": before_typo,
                     "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
-                    "answer_values": orjson.dumps([machine(v) for v in ans.values]).decode(),
+                    "answer_values": self.machine_json(ans.values),
                     "subject_id": e.id, "property_id": pt.property_id,
                     "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
                     "phenomenon": out_phen, "template_id": tid, "writer": writer,
@@ -637,6 +665,10 @@ class AssembleConversations(Stage):
         if stored is not None:
             return {"config": self.config_name, "conversations": stored, "unchanged": True,
                     "run_id": self.run_id}
+        with gc_paused():
+            return self._assemble(cfg)
+
+    def _assemble(self, cfg: GenerateConfig) -> dict[str, Any]:
         view = KGView(self.con, cfg, self.drop)
         assembler = Assembler(view, cfg, self.drop)
         pool = self.entities(view)

@@ -243,8 +243,33 @@ def is_noun(label: str) -> bool:
         r"(made|built|held|led|won|run|born|buried|known|based) (by|in|at|on)$", label))
 
 
-def text_patterns(label: str, tense: str = "present") -> tuple[str, str, str]:
-    """Three search-style queries: short, lower case, never starting with a wh-word."""
+IRREGULAR_PAST = {"have": "had", "speak": "spoke", "win": "won", "run": "ran", "make": "made",
+                  "lead": "led", "hold": "held", "build": "built", "do": "did", "go": "went",
+                  "write": "wrote", "sing": "sang", "take": "took", "give": "gave",
+                  "become": "became", "begin": "began", "bring": "brought", "buy": "bought",
+                  "fight": "fought", "teach": "taught", "keep": "kept", "meet": "met"}
+
+
+def past_verb(base: str) -> str:
+    """The simple past of an English verb ("share" -> "shared", "carry" -> "carried")."""
+    if base in IRREGULAR_PAST:
+        return IRREGULAR_PAST[base]
+    if base.endswith("e"):
+        return base + "d"
+    if re.search(r"[^aeiou]y$", base):
+        return base[:-1] + "ied"
+    return base + "ed"
+
+
+ROLE_OR_PLACE = re.compile(r"(?:located (?:in|on|at|near)|(?:member|part|capital|citizen|"
+                           r"subsidiary|student|fan|participant|competitor|candidate) "
+                           r"(?:of|in)) (.+)")
+
+
+def text_patterns(label: str, tense: str = "present", kind: str = "thing"
+                  ) -> tuple[str, str, str]:
+    """Three search-style queries: short, lower case, never starting with a wh-word (one
+    may end with one, as typed queries do: "titanic directed by who")."""
     noun = is_noun(label)
     label = simplify(label)
     if noun:
@@ -252,15 +277,36 @@ def text_patterns(label: str, tense: str = "present") -> tuple[str, str, str]:
             return (f"{{S}} {label}", f"{label} of {{S:o}}", f"former {label} of {{S:o}}")
         return (f"{{S}} {label}", f"{label} of {{S:o}}", f"{{S's}} {label}")
     label = re.sub(r"^located (in|on|at|near) (the )?", r"located \1 ", label)
+    wh = "who" if kind == "person" else "what"
+    m = ROLE_OR_PLACE.fullmatch(label)
+    if m:  # ends in a noun: "located in time zone" -> "time zone of Gera"
+        if tense == "past":
+            return (f"{{S}} {label}", f"{{S}} was {label}", f"former {m.group(1)} of {{S:o}}")
+        return (f"{{S}} {label}", f"{m.group(1)} of {{S:o}}", f"{{S}} is {label}")
+    m = re.fullmatch(r"(member|part|capital|citizen|subsidiary|student|fan|participant|"
+                     r"competitor|candidate) (of|in)", label)
+    if m:  # a bare role: "capital of" -> "Mannheim is the capital of what"
+        said = f"{'the ' if m.group(1) == 'capital' else ROLE_ARTICLES.get(m.group(1), 'a ')}{label}"
+        if tense == "past":
+            return (f"{{S}} was {said}", f"{{S}} was {said} {wh}", f"{{S}} formerly {said}")
+        return (f"{{S}} is {said}", f"{{S}} is {said} {wh}", f"{{S}} {label} {wh}")
+    first, _, rest = label.partition(" ")
+    if first in THIRD_PERSON:  # a verb: "shares border with"
+        if tense == "past":
+            said = f"{past_verb(THIRD_PERSON[first])} {rest}".strip()
+            return (f"{{S}} {said}", f"{{S}} {said} {wh}", f"{{S}} formerly {said}")
+        return (f"{{S}} {label}", f"{{S}} {label} {wh}", f"{{S}} {label}?")
+    # a participle: "directed by", "educated at"
     if tense == "past":
-        return (f"{{S}} {label}", f"{{S}} was {label}", f"{{S}} formerly {label}")
-    return (f"{{S}} {label}", f"{{S}} is {label}", f"{label} {{S:o}} answer")
+        return (f"{{S}} {label}", f"{{S}} was {label}", f"{{S}} {label} {wh}")
+    return (f"{{S}} {label}", f"{{S}} is {label}", f"{{S}} {label} {wh}")
 
 
-def text_past(patterns: tuple[str, str, str], label: str) -> tuple[str, str, str]:
+def text_past(patterns: tuple[str, str, str], label: str,
+              kind: str = "thing") -> tuple[str, str, str]:
     """Past-tense queries: no possessive of the subject (it reads as the present)."""
     out = [p for p in patterns if "{S's}" not in p]
-    for extra in text_patterns(label, "past"):
+    for extra in text_patterns(label, "past", kind):
         if len(out) >= 3:
             break
         if extra not in out:
@@ -356,6 +402,8 @@ def to_past(pattern: str) -> str:
                  if m.group(2) in _PAST_OF else m.group(0), out)
     out = re.sub(r"\bdoes (\{S\}|\[he\])", r"did \1", out)
     out = re.sub(r"\bdo (\{S\}|\[he\])", r"did \1", out)
+    # "who has led ...?" -> "who led ...?" (participles that are also the simple past)
+    out = re.sub(r"^(who|what) has (\w+ed|led|held|won|built|made|owned)\b", r"\1 \2", out)
     out = re.sub(r"\bhas (\{S\}|\[he\]) been\b", r"had \1 been", out)
     out = re.sub(r"(\{S\}|\[he\]) has\b", r"\1 had", out)
     out = re.sub(r"(\{S\}|\[he\]) (\w+?)(e?s)( |\?|,)",

@@ -78,7 +78,7 @@ class SelectPredicates(Stage):
     """Choose G(t, F(t)) per type: rules always pre-filter; the LLM decides when configured."""
 
     name = "predicates.select"
-    reads = ("type_predicates",)
+    reads = ("type_predicates", "selected_types")
     writes = ("selected_predicates", "selection_inputs")
 
     def __init__(self, ctx, config=None) -> None:

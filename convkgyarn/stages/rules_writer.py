@@ -16,6 +16,14 @@ from convkgyarn.stages import lexicon, phrasing
 from convkgyarn.text import Fact, literal
 
 
+def _verb_follows(rest: str) -> bool:
+    """Whether the subject is followed by its verb ("founded", "was born in", "shares"),
+    not by a noun it modifies ("population", "[a] start date")."""
+    word = rest.split(" ")[0]
+    return (word in ("was", "is", "has", "had", "born", "died", "won", "became", "left")
+            or word in phrasing.THIRD_PERSON or re.fullmatch(r"[a-z]+ed", word) is not None)
+
+
 def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = "voice",
                    noun: bool = True) -> str:
     """Turn a lexicon pattern into a template: ``{S}`` and friends become placeholders.
@@ -26,12 +34,14 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
     if deixis:
         if interaction == "text":
             m = re.fullmatch(r"(former )?(.+) of \{S:o\}", pattern)
-            if m and noun:  # "former spouse of {S:o}" -> "[his] former spouse"
-                pattern = "{S's} " + (m.group(1) or "") + m.group(2)
+            if m and not _verb_follows(m.group(2)):  # "former spouse of {S:o}" ->
+                pattern = "{S's} " + (m.group(1) or "") + m.group(2)  # "[his] former spouse"
             elif m:
                 pattern = "{S} " + m.group(2)
-            if pattern.startswith("{S} ") and noun:
+            if pattern.startswith("{S} ") and noun and not _verb_follows(pattern[4:]):
                 pattern = "{S's} " + pattern[4:]
+            # "date of {S} population figure" -> "date of [his] population figure"
+            pattern = re.sub(r"\bof \{S\} (?=[a-z])", "of {S's} ", pattern)
         else:
             pattern = re.sub(r"\bthe ([a-z][\w ,'-]*?) of \{S:o\}", r"{S's} \1", pattern)
         return (pattern.replace("{S's}", "[his]").replace("{S:o}", "[him]")
@@ -102,8 +112,9 @@ class RulesWriter:
         if interaction == "text":
             if fact.property_id in lexicon.TEXT:
                 present = lexicon.TEXT[fact.property_id]
-                return phrasing.text_past(present, label) if fact.tense == "past" else present
-            return phrasing.text_patterns(label, fact.tense)
+                return (phrasing.text_past(present, label, fact.value_kind)
+                        if fact.tense == "past" else present)
+            return phrasing.text_patterns(label, fact.tense, fact.value_kind)
         present = lexicon.VOICE.get(fact.property_id) or phrasing.voice_patterns(
             label, fact.value_kind)
         return phrasing.past_patterns(present) if fact.tense == "past" else present

@@ -200,3 +200,38 @@ def test_export_formats(generated, tmp_path):
     stats = json.loads(r.stdout)
     assert stats["conversations"] == 240 and stats["questions_per_fact"] >= 1
     assert set(stats["phenomena"]) >= {"original", "deixis", "deixis_disfluencies", "typos"}
+
+
+def test_a_value_that_names_the_subject_is_never_asked(tmp_path, sample_path):
+    """Real Wikidata says Malta's country is Malta, and a city lies in a municipality of the
+    same name: "Which country is Malta in?" reads as nonsense, so such values are left out."""
+    lines = sample_path.read_text().splitlines()
+    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    by_id = {e["id"]: e for e in ents}
+
+    def claim(eid, prop, value):
+        return {"mainsnak": {"snaktype": "value", "property": prop,
+                             "datatype": "wikibase-item",
+                             "datavalue": {"value": {"entity-type": "item", "id": value},
+                                           "type": "wikibase-entityid"}},
+                "type": "statement", "id": f"{eid}$SELF-{prop}", "rank": "normal"}
+
+    chicago = by_id["Q1297"]["claims"]
+    chicago["P17"] = [claim("Q1297", "P17", "Q1297")]  # itself
+    ents.append({"type": "item", "id": "Q99000001", "labels": {"en": {
+        "language": "en", "value": "chicago"}}})  # another item of the same name
+    chicago["P131"] = [claim("Q1297", "P131", "Q99000001")]
+    dump = tmp_path / "dump.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
+    db = str(tmp_path / "p.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
+    r = runner.invoke(app, ["generate", "--db", db, "--out", str(tmp_path / "out"),
+                            "--entity", "Q1297", "--min-turns", "1"])
+    assert r.exit_code == 0, r.output
+    recs = [json.loads(line) for line in
+            (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()]
+    answers = [a for rec in recs for t in rec["turns"] for a in t["answer"]]
+    assert answers and not any(a.casefold() == "chicago" for a in answers), answers
+    drops = runner.invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
+    assert "value names the subject itself" in drops

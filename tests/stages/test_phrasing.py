@@ -138,3 +138,32 @@ def test_every_rules_template_is_valid(label, kind, tense, interaction):
         assert len(set(variants)) == 3
         for text in variants:
             assert validate(fact, interaction, phenomenon, text) is None, (phenomenon, text)
+
+
+@pytest.mark.parametrize("label,tense,kind,query", [
+    ("shares border with", "present", "place", "Gera shares border with what"),
+    ("shares border with", "past", "place", "Gera shared border with what"),
+    ("directed by", "present", "person", "Gera directed by who"),
+    ("located in time zone", "present", "thing", "time zone of Gera"),
+    ("member of sports team", "past", "thing", "former sports team of Gera"),
+])
+def test_search_queries_about_verbs_stay_english(label, tense, kind, query):
+    fact = Fact("Q1", "city", "P9999", label, "wikibase-item", value_kind=kind, tense=tense)
+    originals = RulesWriter().write(fact, "text")["original"]
+    filled = [q.replace("[city]", "Gera") for q in originals]
+    assert query in filled, filled
+    assert not any(re.search(r"\b(is|was) (shares|shared|follows)\b", q) for q in filled)
+    assert not any(q.endswith(" answer") for q in filled)
+
+
+@pytest.mark.parametrize("pattern,expected", [
+    ("end of {S} marriage to [a]", "end of [his] marriage to [a]"),
+    ("date of {S} population figure [a]", "date of [his] population figure [a]"),
+    ("{S} founded", "[he] founded"),
+    ("{S} founding date", "[his] founding date"),
+    ("year {S} was formed", "year [he] was formed"),
+    ("time zone of {S:o}", "[his] time zone"),
+])
+def test_search_deixis_takes_the_possessive_only_before_a_noun(pattern, expected):
+    from convkgyarn.stages.rules_writer import render_pattern
+    assert render_pattern(pattern, "Gera", True, "text") == expected
