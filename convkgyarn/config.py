@@ -83,6 +83,10 @@ class LLMConfig(_Strict):
     logit_bias: Literal["auto", "off"] = "auto"
     max_cost: float | None = Field(None, ge=0, description="USD budget for one command")
     dry_run: bool = False
+    batch: bool = Field(False, description="send through the OpenAI Batch API (half the "
+                        "price; results within the completion window)")
+    batch_poll: float = Field(30.0, gt=0, description="seconds between batch status checks")
+    batch_window: Literal["24h"] = "24h"
     prices: dict[str, Price] = Field(default_factory=lambda: dict(DEFAULT_PRICES))
     stages: LLMStages = LLMStages()
 
@@ -171,6 +175,9 @@ class GenerateConfig(_Strict):
                                  "used as subjects or answers")
     max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
                                    "as a whole (its single statements still may be)")
+    changed_since: str | None = Field(None, description="stale-knowledge probes: ask only "
+                                      "facts a refresh changed since this snapshot (a refresh "
+                                      "id, 'last', or a dump date YYYY-MM-DD)")
 
     @model_validator(mode="after")
     def _options_fit_the_interaction(self) -> "GenerateConfig":
@@ -187,7 +194,8 @@ class GenerateConfig(_Strict):
         """The configuration's name: interaction and phenomena (voice-deixis-disfluency)."""
         parts = [self.interaction]
         parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
-                                  ("typos", self.typos), ("related", self.related)) if on]
+                                  ("typos", self.typos), ("related", self.related),
+                                  ("changes", self.changed_since is not None)) if on]
         return "-".join(parts)
 
 

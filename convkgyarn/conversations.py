@@ -18,7 +18,7 @@ import duckdb
 from pydantic import BaseModel
 
 from convkgyarn.stage import utcnow
-from convkgyarn.store import insert_rows, transaction
+from convkgyarn.store import insert_rows, registered, transaction
 
 GENERATED, IMPORTED = "generated", "imported"
 
@@ -50,7 +50,8 @@ def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
 
 
 def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: list[dict],
-              turns: list[dict], keep_previous: bool = False) -> None:
+              turns: list[dict], keep_previous: bool = False,
+              queries: dict[str, str] | None = None) -> None:
     """Store a run as the current one of its configuration, atomically.
 
     ``conversations`` are dicts with the conversation columns; ``turns`` dicts with the
@@ -81,6 +82,11 @@ def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: lis
             row["run_id"] = run.run_id
         insert_rows(con, "conversations", conversations)
         insert_rows(con, "turns", turns)
+        if queries:  # each distinct query once, however many runs use it
+            with registered(con, "_queries", {"query_id": list(queries),
+                                              "sparql": list(queries.values())}) as view:
+                con.execute(f"INSERT INTO turn_queries SELECT * FROM {view} WHERE query_id "
+                            "NOT IN (SELECT query_id FROM turn_queries)")
 
 
 def current_runs(con: duckdb.DuckDBPyConnection, source: str = GENERATED) -> list[str]:
@@ -98,15 +104,18 @@ def run_exists(con: duckdb.DuckDBPyConnection, run_id: str) -> bool:
 def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
     rows = con.execute(
         "SELECT c.run_id, c.conversation_id, c.config_name, t.turn, t.question, t.answer, "
-        "t.answer_ids FROM conversations c JOIN turns t USING (run_id, conversation_id) "
+        "t.answer_ids, t.outdated_answer, t.outdated_values FROM conversations c "
+        "JOIN turns t USING (run_id, conversation_id) "
         "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.run_id, c.ordinal, t.turn",
         [runs]).fetchall()
     convs: dict[tuple[str, str], Conversation] = {}
-    for run_id, cid, name, turn, q, ans, ids in rows:
+    for run_id, cid, name, turn, q, ans, ids, outdated, outdated_values in rows:
         conv = convs.setdefault((run_id, cid), Conversation(
             conversation_id=cid, config_name=name, run_id=run_id, turns=[]))
+        old_ids = [v.get("id") for v in json.loads(outdated_values)] if outdated_values else []
         conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
-                           "answer_ids": list(ids or [])})
+                           "answer_ids": list(ids or []), "outdated": list(outdated or []),
+                           "outdated_ids": old_ids})
     return list(convs.values())
 
 

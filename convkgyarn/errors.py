@@ -9,6 +9,7 @@ log). The codes are part of the interface (README, "Exit codes"):
     2   bad input: a file, an option, the config, a database that is not a project
     3   the LLM budget (--max-cost) was reached; finished work is kept
     4   the LLM endpoint failed (refused, unreachable, gave up after retries)
+    5   verify --fail-on-drift: some turns' answers changed or went away
     10  nothing to do (refresh found no change)
     75  the project is busy: another convkgyarn command is using it
     130 interrupted (Ctrl-C); finished work is kept, nothing half-written
@@ -21,6 +22,7 @@ EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
 EXIT_BUDGET = 3
 EXIT_ENDPOINT = 4
+EXIT_DRIFT = 5
 EXIT_NOTHING = 10
 EXIT_BUSY = 75
 EXIT_INTERRUPTED = 130

@@ -20,10 +20,15 @@ import pyarrow.parquet as pq
 from convkgyarn.config import LLMConfig
 from convkgyarn.llm import new_meter
 from convkgyarn.memory import gc_paused
+from convkgyarn.store import registered
 
 TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
                "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
-               "question_before_typo")
+               "question_before_typo", "statement_ids", "sparql", "outdated_answer",
+               "outdated_values", "change")
+# how each exported field is read from the turns table
+_TURN_SQL = {f: f"t.{f}" for f in TURN_FIELDS} | {
+    "statement_ids": "string_split(t.statement_id, ',')", "sparql": "t.query_id"}
 
 
 @contextmanager
@@ -59,11 +64,11 @@ def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, 
     configs = {run_id: json.loads(info[0]) for run_id, info in run_info.items()}
     turns: dict[tuple[str, str], list[dict]] = {}
     made_by: dict[tuple[str, str], set[tuple]] = {}
-    values_at = TURN_FIELDS.index("answer_values")
+    json_at = [TURN_FIELDS.index(f) for f in ("answer_values", "outdated_values", "change")]
     key, conv_turns, conv_made_by = None, [], set()
     for row in con.execute(
             f"SELECT t.run_id, t.conversation_id, t.writer, t.model, t.prompt_hash, "
-            f"{', '.join('t.' + f for f in TURN_FIELDS)} "
+            f"{', '.join(_TURN_SQL[f] for f in TURN_FIELDS)} "
             "FROM turns t WHERE list_contains(?, t.run_id) "
             "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
         if (row[0], row[1]) != key:  # rows come grouped by conversation
@@ -71,10 +76,19 @@ def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, 
             conv_turns = turns[key] = []
             conv_made_by = made_by[key] = set()
         fields = list(row[5:])
-        if fields[values_at]:
-            fields[values_at] = orjson.loads(fields[values_at])
+        for i in json_at:
+            if fields[i]:
+                fields[i] = orjson.loads(fields[i])
         conv_turns.append(dict(zip(TURN_FIELDS, fields)))
         conv_made_by.add(row[2:5])
+    # each query's text once (turns hold its id)
+    with registered(con, "_runs", {"run_id": runs}) as view:
+        queries = dict(con.execute(
+            "SELECT query_id, sparql FROM turn_queries WHERE query_id IN (SELECT query_id FROM "
+            f"turns WHERE run_id IN (SELECT run_id FROM {view}))").fetchall())
+    for conv in turns.values():
+        for t in conv:
+            t["sparql"] = queries.get(t["sparql"])
     out = []
     provenance: dict[frozenset, list[dict]] = {}  # the same few writer sets, built once
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
@@ -244,7 +258,10 @@ One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
 `{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`,
 `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
-`question_before_typo`) and `provenance` (run, dump date, code version, template writers,
+`question_before_typo`, `statement_ids` (the Wikidata statements behind the answer) and
+`sparql` (a query over Wikidata's RDF model whose `?answer` rows are exactly
+`answer_values`: run it, or `convkgyarn verify`, to see whether the fact still holds))
+and `provenance` (run, dump date, code version, template writers,
 models and prompt hashes).
 """
     (folder / "README.md").write_text(card, encoding="utf-8")

@@ -137,6 +137,17 @@ class Project:
         require_complete_loads(self.con)
         return kg_stats(self.con)
 
+    def write_rdf(self, out: Path) -> int:
+        """The loaded KG as N-Triples in Wikidata's RDF model (to serve with Oxigraph or
+        QLever and run turns' queries against); returns the number of triples."""
+        from convkgyarn.export import atomic_path
+        from convkgyarn.kg.rdf import write_snapshot
+        from convkgyarn.kg.snapshot import require_usable_kg
+
+        require_usable_kg(self.con)
+        with atomic_path(out) as tmp:
+            return write_snapshot(self.con, tmp)
+
     def label_coverage(self) -> dict[str, Any]:
         from convkgyarn.kg.snapshot import label_coverage
 
@@ -324,6 +335,13 @@ class Project:
 
         return metrics(self.con, self.config.evaluate.bootstrap)
 
+    def effects(self) -> list[dict[str, Any]]:
+        """Each phenomenon's paired effect against its base, per model."""
+        from convkgyarn.stages.evaluate import paired_effects
+
+        return paired_effects(self.con, self.config.evaluate.bootstrap,
+                              self.config.evaluate.seed)
+
     def report(self, out_dir: Path) -> list[Path]:
         from convkgyarn.report import write_report
         from convkgyarn.stages.rating import rating_summary
@@ -331,7 +349,7 @@ class Project:
         rows = self.metrics()
         if not rows:
             raise UserError("no evaluation results; run `convkgyarn evaluate` first")
-        return write_report(rows, rating_summary(self.con), out_dir)
+        return write_report(rows, rating_summary(self.con), out_dir, self.effects())
 
     def rate(self, selection: ConversationSelection) -> StageReport:
         from convkgyarn.stages.rating import RateConversations

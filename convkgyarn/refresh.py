@@ -108,6 +108,37 @@ SELECT count(DISTINCT id) FROM (
 """
 
 
+_CURRENT = """
+    SELECT s.entity_id, s.property_id, s.value_type, s.value_id, s.value_text, s.unit_id,
+           s.precision, coalesce(s.value_id, s.value_text || '|' || coalesce(s.unit_id, ''))
+           AS k
+    FROM {db}statements s
+    WHERE s.truthy AND NOT EXISTS (SELECT 1 FROM {db}qualifiers q WHERE q.statement_id =
+          s.statement_id AND q.qualifier_property_id = 'P582')"""
+FACT_CHANGES_SQL = f"""
+WITH old AS ({_CURRENT.format(db="")}),
+     new AS ({_CURRENT.format(db="nxt.")}),
+     o AS (SELECT entity_id, property_id, list_sort(list(DISTINCT k)) AS ks,
+                  to_json(list(struct_pack(value_type := o.value_type, value_id := o.value_id,
+                                           value_text := o.value_text, unit_id := o.unit_id,
+                                           precision := o.precision, label := l.label,
+                                           unit_label := u.label) ORDER BY k)) AS vals
+           FROM old o LEFT JOIN labels l ON l.id = o.value_id
+           LEFT JOIN labels u ON u.id = o.unit_id GROUP BY 1, 2),
+     n AS (SELECT entity_id, property_id, list_sort(list(DISTINCT k)) AS ks FROM new
+           GROUP BY 1, 2)
+SELECT o.entity_id, o.property_id, o.vals FROM o JOIN n USING (entity_id, property_id)
+WHERE o.ks <> n.ks ORDER BY 1, 2
+"""
+
+
+def fact_changes(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
+    """(entity, property, old values as JSON) for every fact whose current values (best
+    rank, no end time) differ between the project (old) and ``nxt`` (new) snapshots, where
+    both hold some: what a model trained on the old snapshot would answer out of date."""
+    return con.execute(FACT_CHANGES_SQL).fetchall()
+
+
 def compute_diff(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     diff = {k: con.execute(sql.format(q=_Q)).fetchone()[0] for k, sql in DIFF_SQL.items()}
     diff["entities_with_changed_facts"] = con.execute(CHANGED_ENTITIES_SQL).fetchone()[0]
@@ -123,6 +154,8 @@ class Refresher:
         self.db = project.db
         self.staging = Path(str(self.db) + ".next.duckdb")
         self.times: dict[str, float] = {}
+        self.changes: list[tuple[str, str, str]] = []
+        self.dump_dates: list[str | None] = [None, None]
 
     def _timed(self, name: str, fn):
         t0 = time.perf_counter()
@@ -182,6 +215,10 @@ class Refresher:
             staging.close()
         con.execute(f"ATTACH {quote_path(self.staging)} AS nxt (READ_ONLY)")
         try:
+            self.changes = fact_changes(con)
+            self.dump_dates = [con.execute(
+                f"SELECT max(dump_date) FROM {db}load_files WHERE status = 'done'").fetchone()[0]
+                for db in ("", "nxt.")]
             return compute_diff(con)
         finally:
             con.execute("DETACH nxt")
@@ -218,6 +255,12 @@ class Refresher:
                 insert_rows(con, "refresh_runs", [{
                     "refresh_id": refresh_id, "new_fingerprint": new_fp, "status": "swapped",
                     "diff": json.dumps(diff), "started_at": utcnow()}])
+                now = utcnow()
+                insert_rows(con, "fact_changes", [{
+                    "refresh_id": refresh_id, "entity_id": e, "property_id": p,
+                    "old_values": values, "old_dump_date": self.dump_dates[0],
+                    "new_dump_date": self.dump_dates[1], "created_at": now}
+                    for e, p, values in self.changes])
         finally:
             con.execute("DETACH nxt")
 

@@ -17,13 +17,14 @@ def _fmt(value: float, ci: tuple[float, float] | None = None) -> str:
     return text
 
 
-def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out: Path) -> list[Path]:
+def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out: Path,
+                 effects: list[dict[str, Any]] = ()) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "results.csv"
     fields = ["model", "config", "conversations", "turns", "mean_turn", "mean_turn_lo",
               "mean_turn_hi", "mean_conversation", "mean_conversation_lo", "mean_conversation_hi",
               "na_ratio", "na_ratio_lo", "na_ratio_hi", "decided_by_matcher", "decided_by_judge",
-              "undecided"]
+              "undecided", "current_share", "outdated_share", "wrong_share", "na_share"]
     with open(csv_path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields)
         w.writeheader()
@@ -56,6 +57,45 @@ def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out:
     undecided = sum(r["undecided"] for r in rows)
     lines += ["", f"Turns decided by the deterministic matcher: {matcher}; by the LLM judge: "
               f"{judge}; undecided (judge reply unusable, scored 0): {undecided}."]
+    if any(r.get("outdated_share") for r in rows) or any("changes" in c for c in configs):
+        lines += ["", "## Current or outdated knowledge", "",
+                  "Share of turns answered with the current value, with a value the fact held "
+                  "before (an ended statement's, or the older snapshot's in stale-knowledge "
+                  "probes, configurations ending in `-changes`), with something else, or NA.",
+                  "", "| model | configuration | turns | current | outdated | wrong | NA |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in rows:
+            lines.append(f"| {r['model']} | {r['config']} | {r['turns']} | "
+                         f"{r.get('current_share', 0):.3f} | {r.get('outdated_share', 0):.3f} | "
+                         f"{r.get('wrong_share', 0):.3f} | {r.get('na_share', 0):.3f} |")
+    paths = []
+    if effects:
+        lines += ["", "## Phenomenon effects (paired, same facts)", "",
+                  "Each phenomenon against its base configuration, over turns asking about "
+                  "the same statement: effect = mean(phenomenon - base) with a 95% bootstrap "
+                  "interval over subject entities; McNemar's exact test on the turns only one "
+                  "side got right.", "",
+                  "| model | configuration | base | pairs | base | with phenomenon | effect | "
+                  "right only in base | right only with phenomenon | McNemar p |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for e in effects:
+            lines.append(f"| {e['model']} | {e['config']} | {e['base']} | {e['pairs']} | "
+                         f"{e['base_mean']:.3f} | {e['mean']:.3f} | "
+                         f"{_fmt(e['effect'], e['effect_ci'])} | {e['base_only_right']} | "
+                         f"{e['phenomenon_only_right']} | {e['mcnemar_p']:.3g} |")
+        effects_csv = out / "effects.csv"
+        with open(effects_csv, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["model", "config", "base", "pairs", "base_mean", "mean", "effect",
+                        "effect_lo", "effect_hi", "base_only_right", "phenomenon_only_right",
+                        "mcnemar_p"])
+            for e in effects:
+                w.writerow([e["model"], e["config"], e["base"], e["pairs"], e["base_mean"],
+                            e["mean"], e["effect"], *e["effect_ci"], e["base_only_right"],
+                            e["phenomenon_only_right"], e["mcnemar_p"]])
+        effects_png = out / "effects.png"
+        _plot_effects(effects, effects_png)
+        paths += [effects_csv, effects_png]
     if ratings:
         lines += ["", "## Automatic psychometric ratings (1-5)", "",
                   "| configuration | rater | conversations | fluency | relevance | diversity | "
@@ -67,7 +107,41 @@ def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out:
     md_path.write_text("\n".join(lines) + "\n")
     png_path = out / "recall.png"
     _plot(rows, models, configs, png_path)
-    return [md_path, csv_path, png_path]
+    return [md_path, csv_path, png_path, *paths]
+
+
+def _plot_effects(effects: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    models = sorted({e["model"] for e in effects})
+    configs = sorted({e["config"] for e in effects})
+    by = {(e["model"], e["config"]): e for e in effects}
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(configs) * max(1, len(models))), 4))
+    height = 0.8 / max(1, len(models))
+    for k, m in enumerate(models):
+        ys, xs, errs = [], [], [[], []]
+        for i, c in enumerate(configs):
+            e = by.get((m, c))
+            if not e:
+                continue
+            ys.append(i + k * height)
+            xs.append(e["effect"])
+            lo, hi = e["effect_ci"]
+            errs[0].append(max(0.0, e["effect"] - lo) if not math.isnan(lo) else 0.0)
+            errs[1].append(max(0.0, hi - e["effect"]) if not math.isnan(hi) else 0.0)
+        ax.barh(ys, xs, height, xerr=errs, capsize=3, label=m)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks([i + height * (len(models) - 1) / 2 for i in range(len(configs))])
+    ax.set_yticklabels(configs)
+    ax.set_xlabel("effect on the mean turn score (phenomenon - base)")
+    ax.set_title("Phenomenon effects, paired over the same facts")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def _plot(rows, models, configs, path: Path) -> None:

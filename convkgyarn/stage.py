@@ -68,7 +68,8 @@ class Context:
         """The LLM client for one stage, or None on the rules path: built only here."""
         from convkgyarn.llm import build_client
 
-        return build_client(self.con, self.config.llm, stage, prompt_hash, self.meter, model)
+        return build_client(self.con, self.config.llm, stage, prompt_hash, self.meter, model,
+                            say=self.say)
 
 
 @dataclass

@@ -15,7 +15,8 @@ from rich.logging import RichHandler
 from typer.core import TyperGroup
 
 from convkgyarn import __version__
-from convkgyarn.cli import evaluate, generate, kg, predicates, refresh, related, templates
+from convkgyarn.cli import (
+    evaluate, generate, kg, predicates, refresh, related, templates, verify)
 from convkgyarn.cli.common import console, out
 from convkgyarn.errors import EXIT_INTERRUPTED
 
@@ -103,7 +104,7 @@ def main_callback(
         raise typer.Exit()
 
 
-for module in (kg, predicates, templates, related, generate, evaluate, refresh):
+for module in (kg, predicates, templates, related, generate, evaluate, refresh, verify):
     module.register(app)
 
 

@@ -41,6 +41,9 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Estimate LLM calls and 
                                       "send nothing.")]
 Concurrency = Annotated[Optional[int], typer.Option(
     "--concurrency", help="LLM requests in flight.", min=1)]
+Batch = Annotated[bool, typer.Option(
+    "--batch", help="Send through the OpenAI Batch API: half the price, results within 24 "
+    "hours; an interrupted command resumes the same batch.")]
 BaseUrl = Annotated[Optional[str], typer.Option(
     "--base-url", help="OpenAI-compatible endpoint (overrides OPENAI_BASE_URL and the config "
     "file).")]

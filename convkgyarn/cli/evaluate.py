@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from convkgyarn.cli.common import (
-    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    BaseUrl, Batch, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
     open_project, out, project_config, say)
 from convkgyarn.config import ConversationSelection
 from convkgyarn.errors import UserError
@@ -31,12 +31,12 @@ def evaluate(
     limit: Limit = None,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
-    base_url: BaseUrl = None,
+    base_url: BaseUrl = None, batch: Batch = False,
 ) -> None:
     """Ask each model every turn with the gold history, match and judge the answers."""
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
                      **{"evaluate.models": models, "evaluate.config_names": configs,
-                        "evaluate.limit": limit})
+                        "evaluate.limit": limit, "llm.batch": batch or None})
     with open_project(cfg, write=True, name="evaluate") as project:
         report = project.evaluate(dataset)
     for model, s in report.stats["models"].items():
@@ -61,10 +61,11 @@ def rate(
     configs: ConfigNames = None, limit: Limit = None,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
-    base_url: BaseUrl = None,
+    base_url: BaseUrl = None, batch: Batch = False,
 ) -> None:
     """Rate conversations 1-5 on fluency, relevance, diversity and grammar with an LLM rater."""
-    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url)
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
+                     **{"llm.batch": batch or None})
     with open_project(cfg, write=True, name="rate") as project:
         r = project.rate(ConversationSelection(config_names=configs or [], limit=limit))
     say(f"rated {r.stats['rated']} of {r.stats['conversations']} conversations")
@@ -78,10 +79,11 @@ def compare(
     seed: Annotated[int, typer.Option(help="Seed of the A/B order.")] = 0,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
-    base_url: BaseUrl = None,
+    base_url: BaseUrl = None, batch: Batch = False,
 ) -> None:
     """Pairwise preference of an LLM rater, ours vs reference, order randomised per pair."""
-    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url)
+    cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
+                     **{"llm.batch": batch or None})
     with open_project(cfg, write=True, name="compare") as project:
         r = project.compare(dataset, ours, pairs, seed)
     out.print_json(json.dumps(r.stats))

@@ -39,6 +39,10 @@ def generate(
     entities: Annotated[Optional[list[str]], typer.Option("--entity", help="Only these entities "
                                                           "(repeat).")] = None,
     seed: Annotated[Optional[int], typer.Option(help="Random seed.")] = None,
+    changed_since: Annotated[Optional[str], typer.Option(
+        help="Stale-knowledge probes: ask only facts a refresh changed since this snapshot "
+        "(a refresh id, 'last', or the old dump's date YYYY-MM-DD); each turn carries the "
+        "earlier values.")] = None,
     same_facts: Annotated[Optional[bool], typer.Option(
         "--same-facts/--no-same-facts", help="Same facts for every configuration.")] = None,
     all_configs: Annotated[bool, typer.Option(
@@ -62,7 +66,7 @@ def generate(
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
                  "typos": typos, "related": related, "turns": turns, "min_turns": min_turns,
                  "conversations": conversations, "types": types, "entities": entities,
-                 "seed": seed, "same_facts": same_facts}
+                 "seed": seed, "same_facts": same_facts, "changed_since": changed_since}
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
                      **{f"generate.{k}": v for k, v in overrides.items()})
     configs = paper_configs(cfg.generate) if all_configs else [cfg.generate]

@@ -117,5 +117,20 @@ def kg_rejects(
                     rows=[(f, line, reason, snippet[:80]) for f, line, reason, snippet in rows]))
 
 
+@kg_app.command("rdf")
+@command
+def kg_rdf(
+    out_path: Annotated[Path, typer.Option("--out", help="N-Triples file to write.")],
+    db: DbOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Write the loaded KG as N-Triples in Wikidata's RDF model (wd:, wdt:, p:, ps:, pq:,
+    psv:, pqv:, ranks), labels from --labels files included: serve it with Oxigraph or
+    QLever and every exported turn's `sparql` query returns its gold answer."""
+    with open_project(project_config(config, db), write=False, name="kg rdf") as project:
+        n = project.write_rdf(out_path)
+    say(f"{n:,} triples -> {out_path}")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(kg_app, name="kg")

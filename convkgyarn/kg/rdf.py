@@ -1,19 +1,25 @@
-"""Render a Wikidata JSON dump as N-Triples in Wikidata's RDF shape (for SPARQL stores).
+"""N-Triples in Wikidata's RDF shape (for SPARQL stores), from a JSON dump or from a
+project's loaded KG (``convkgyarn kg rdf``).
 
 Follows the Wikibase RDF mapping: ``wdt:`` truthy values, ``p:`` / ``ps:`` / ``pq:``
-statements with ``wikibase:rank``, full value nodes (``psv:`` / ``pqv:``) for time
-precision and quantity units, ``rdfs:label`` / ``schema:description`` / ``skos:altLabel``,
-``wikibase:sitelinks`` and, for property entities, ``wikibase:propertyType``.
+statements with ``wikibase:rank`` (best-rank ones also typed ``wikibase:BestRank``), full
+value nodes (``psv:`` / ``pqv:``) for time precision and quantity units, ``rdfs:label`` /
+``schema:description`` / ``skos:altLabel``, ``wikibase:sitelinks`` and, for property
+entities, ``wikibase:propertyType``. A project's snapshot also carries the English labels
+its label files gave ids outside the dump, so a turn's query finds every label assembly
+used.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import duckdb
 import orjson
 
 from convkgyarn.kg.reader import iter_blocks
@@ -28,6 +34,7 @@ SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 SCHEMA = "http://schema.org/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RANKS = {"preferred": "PreferredRank", "normal": "NormalRank", "deprecated": "DeprecatedRank"}
 PROPERTY_TYPES = {
     "wikibase-item": "WikibaseItem", "string": "String", "external-id": "ExternalId",
@@ -129,6 +136,7 @@ def entity_triples(e: dict) -> Iterator[str]:
                 yield from extra
             if c in values and c.get("rank", "normal") == best:
                 yield f"{s} {_iri(P + 'direct/' + prop)} {obj} ."
+                yield f"{st} {_iri(RDF_TYPE)} {_iri(WIKIBASE + 'BestRank')} ."
             quals = c.get("qualifiers") or {}
             if isinstance(quals, dict):
                 for qprop, snaks in quals.items():
@@ -154,4 +162,117 @@ def dump_to_ntriples(dump: Path, out: Path) -> int:
                 for triple in entity_triples(orjson.loads(line)):
                     fh.write(triple + "\n")
                     n += 1
+    return n
+
+
+# -- a project's snapshot ------------------------------------------------------------------
+
+_ISO = re.compile(r"^(-?)(\d+)(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
+_DECADE = re.compile(r"^(\d+)0s( BCE)?$")
+_ORDINAL_SPAN = re.compile(r"^(\d+)(?:st|nd|rd|th) (century|millennium)( BCE)?$")
+
+
+def time_literal(text: str) -> str | None:
+    """An xsd:dateTime for a stored time text ("1952-03-11", "1952-03", "44 BCE", "1950s",
+    "19th century"): the first day of the span, as Wikidata writes a value of that
+    precision. None for a text that is no date."""
+    m = _ISO.match(text)
+    if m:
+        sign, year, month, day, bce = m.groups()
+        return (f"{'-' if sign or bce else ''}{int(year):04d}-{month or '01'}-{day or '01'}"
+                "T00:00:00Z")
+    m = _DECADE.match(text)
+    if m:
+        return f"{'-' if m.group(2) else ''}{int(m.group(1)) * 10:04d}-01-01T00:00:00Z"
+    m = _ORDINAL_SPAN.match(text)
+    if m:
+        size = 100 if m.group(2) == "century" else 1000
+        year = (int(m.group(1)) - 1) * size + 1
+        return f"{'-' if m.group(3) else ''}{year:04d}-01-01T00:00:00Z"
+    return None
+
+
+def _stored_value(vtype, value_id, text, unit_id, precision) -> tuple[str, list[str], str | None]:
+    """(object term, triples of the full value node, value node IRI) of a stored value."""
+    if value_id is not None:
+        return _iri(WD + value_id), [], None
+    if vtype == "time" and text is not None and (t := time_literal(text)) is not None:
+        node = WDV + hashlib.sha1(f"time|{t}|{precision}".encode()).hexdigest()
+        obj = _lit(t, dtype=XSD + "dateTime")
+        return obj, [f"{_iri(node)} {_iri(WIKIBASE + 'timeValue')} {obj} .",
+                     f"{_iri(node)} {_iri(WIKIBASE + 'timePrecision')} "
+                     f"{_lit(str(precision if precision is not None else 11), dtype=XSD + 'integer')} ."
+                     ], node
+    if vtype == "quantity" and text is not None:
+        unit = WD + (unit_id or "Q199")
+        node = WDV + hashlib.sha1(f"quantity|{text}|{unit}".encode()).hexdigest()
+        obj = _lit(text.lstrip("+"), dtype=XSD + "decimal")
+        return obj, [f"{_iri(node)} {_iri(WIKIBASE + 'quantityAmount')} {obj} .",
+                     f"{_iri(node)} {_iri(WIKIBASE + 'quantityUnit')} {_iri(unit)} ."], node
+    if text is not None:
+        return _lit(text), [], None
+    return "", [], None
+
+
+def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
+    """The project's loaded KG as N-Triples (labels from the label files included)."""
+    def rows(sql: str) -> Iterator[tuple]:
+        cur = con.execute(sql)
+        while batch := cur.fetchmany(10_000):
+            yield from batch
+
+    for eid, label in rows("SELECT id, label FROM labels WHERE label IS NOT NULL ORDER BY id"):
+        yield f"{_iri(WD + eid)} {_iri(RDFS_LABEL)} {_lit(label, lang='en')} ."
+    for eid, desc, aliases, sitelinks in rows(
+            "SELECT id, description, aliases, sitelinks FROM entities ORDER BY id"):
+        s = _iri(WD + eid)
+        if desc:
+            yield f"{s} {_iri(SCHEMA + 'description')} {_lit(desc, lang='en')} ."
+        for alias in aliases or ():
+            yield f"{s} {_iri(SKOS_ALT)} {_lit(alias, lang='en')} ."
+        yield (f"{s} {_iri(WIKIBASE + 'sitelinks')} "
+               f"{_lit(str(sitelinks or 0), dtype=XSD + 'integer')} .")
+    for pid, datatype in rows("SELECT id, datatype FROM properties WHERE datatype IS NOT NULL "
+                              "ORDER BY id"):
+        yield (f"{_iri(WD + pid)} {_iri(WIKIBASE + 'propertyType')} "
+               f"{_iri(WIKIBASE + PROPERTY_TYPES.get(datatype, 'String'))} .")
+    for (sid, eid, prop, rank, vtype, value_id, text, unit_id, precision,
+         truthy) in rows("SELECT statement_id, entity_id, property_id, rank, value_type, "
+                         "value_id, value_text, unit_id, precision, truthy FROM statements "
+                         "ORDER BY entity_id, property_id, ordinal"):
+        st = _iri(WDS + sid.replace("$", "-"))
+        yield f"{_iri(WD + eid)} {_iri(P + prop)} {st} ."
+        yield f"{st} {_iri(WIKIBASE + 'rank')} {_iri(WIKIBASE + RANKS.get(rank, 'NormalRank'))} ."
+        obj, extra, node = _stored_value(vtype, value_id, text, unit_id, precision)
+        if not obj:
+            continue
+        yield f"{st} {_iri(P + 'statement/' + prop)} {obj} ."
+        if node:
+            yield f"{st} {_iri(P + 'statement/value/' + prop)} {_iri(node)} ."
+            yield from extra
+        if truthy:
+            yield f"{_iri(WD + eid)} {_iri(P + 'direct/' + prop)} {obj} ."
+            yield f"{st} {_iri(RDF_TYPE)} {_iri(WIKIBASE + 'BestRank')} ."
+    for sid, qprop, vtype, value_id, text, unit_id, precision in rows(
+            "SELECT statement_id, qualifier_property_id, value_type, value_id, value_text, "
+            "unit_id, precision FROM qualifiers ORDER BY statement_id, qualifier_property_id, "
+            "ordinal"):
+        obj, extra, node = _stored_value(vtype, value_id, text, unit_id, precision)
+        if not obj:
+            continue
+        st = _iri(WDS + sid.replace("$", "-"))
+        yield f"{st} {_iri(P + 'qualifier/' + qprop)} {obj} ."
+        if node:
+            yield f"{st} {_iri(P + 'qualifier/value/' + qprop)} {_iri(node)} ."
+            yield from extra
+
+
+def write_snapshot(con: duckdb.DuckDBPyConnection, out: Path) -> int:
+    """Write the project's KG as N-Triples; returns the number of triples (duplicates of a
+    shared value node are written once per use, which stores collapse)."""
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for triple in snapshot_triples(con):
+            fh.write(triple + "\n")
+            n += 1
     return n

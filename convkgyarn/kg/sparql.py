@@ -71,8 +71,9 @@ class SparqlClient:
         self.config = config
         self.queries = 0
 
-    def select(self, query: str) -> list[dict[str, dict]]:
-        """Run a SELECT with retries on 429/5xx/timeouts; return the bindings."""
+    def select(self, query: str, prefixes: bool = True) -> list[dict[str, dict]]:
+        """Run a SELECT with retries on 429/5xx/timeouts; return the bindings. ``prefixes``:
+        put our PREFIX lines first (a complete query brings its own)."""
         def transient(exc: BaseException) -> bool:
             if isinstance(exc, HttpStatus):
                 return exc.code in (429, 500, 502, 503, 504)
@@ -90,7 +91,7 @@ class SparqlClient:
                                     stop=stop_after_attempt(self.config.max_attempts),
                                     reraise=True):
                 with attempt:
-                    return self._once(query)
+                    return self._once(PREFIXES + query if prefixes else query)
         except HttpStatus as exc:
             raise SparqlError(f"{self.config.endpoint}: {exc}") from None
         except (socket.timeout, TimeoutError) as exc:
@@ -103,7 +104,7 @@ class SparqlClient:
     def _once(self, query: str) -> list[dict[str, dict]]:
         self.queries += 1
         client = SPARQLWrapper(self.config.endpoint, agent=self.config.user_agent)
-        client.setQuery(PREFIXES + query)
+        client.setQuery(query)
         client.setMethod(POST)
         client.setReturnFormat(JSON)
         client.setTimeout(int(self.config.timeout))

@@ -19,11 +19,12 @@ def new_meter(config: LLMConfig) -> CostMeter:
 
 
 def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
-                 prompt_hash: str, meter: CostMeter, model: str | None = None) -> LLMClient | None:
+                 prompt_hash: str, meter: CostMeter, model: str | None = None,
+                 say=None) -> LLMClient | None:
     """The client for one stage, or None when no endpoint is configured (rules path)."""
     if not config.configured:
         return None
     settings = getattr(config.stages, stage)
     if model is not None:
         settings = settings.model_copy(update={"model": model})
-    return LLMClient(con, config, stage, settings, prompt_hash, meter)
+    return LLMClient(con, config, stage, settings, prompt_hash, meter, say=say)

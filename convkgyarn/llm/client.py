@@ -13,7 +13,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,14 +126,16 @@ class CostMeter:
             self.reserved += estimate
         return estimate
 
-    def settle(self, stage: str, model: str, reserved: float, prompt: int, completion: int) -> None:
+    def settle(self, stage: str, model: str, reserved: float, prompt: int, completion: int,
+               discount: float = 1.0) -> None:
+        """Record a finished request (``discount``: the Batch API's half price)."""
         with self._lock:
             self.reserved -= reserved
             u = self.stage(stage)
             u.calls += 1
             u.prompt_tokens += prompt
             u.completion_tokens += completion
-            u.usd += self.cost(model, prompt, completion)
+            u.usd += self.cost(model, prompt, completion) * discount
 
     def count(self, stage: str, what: str, n: int = 1) -> None:
         with self._lock:
@@ -203,11 +205,12 @@ class ResponseCache:
             cur = self._local.cursor = self._con.cursor()
         return cur
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: str) -> tuple[str, str | None] | None:
+        """(response, the model the server said served it), or None."""
         with self._lock:
             row = self._cursor().execute(
-                "SELECT response FROM llm_cache WHERE key = ?", [key]).fetchone()
-        return row[0] if row else None
+                "SELECT response, served_by FROM llm_cache WHERE key = ?", [key]).fetchone()
+        return (row[0], row[1]) if row else None
 
     def put(self, key: str, stage: str, model: str, prompt_hash: str, request: dict,
             response: str, prompt_tokens: int, completion_tokens: int, latency: float,
@@ -250,6 +253,7 @@ class LLMClient:
         prompt_hash: str,
         meter: CostMeter,
         http: openai.OpenAI | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.config = config
         self.stage = stage
@@ -263,6 +267,7 @@ class LLMClient:
             timeout=config.timeout, max_retries=0)
         self._bias_note_logged = False
         self.served_by: set[str] = set()
+        self.say = say or (lambda message: None)
 
     @property
     def reply_cap(self) -> int:
@@ -278,6 +283,8 @@ class LLMClient:
         """
         if not requests:
             return []
+        if self.config.batch and not self.config.dry_run:
+            self._prefill_by_batch(requests)
         if len(requests) == 1 or self.config.concurrency == 1:
             return [self.one(r) for r in requests]
         stop = threading.Event()
@@ -311,6 +318,23 @@ class LLMClient:
             if first_error is not None:
                 raise first_error
             return results
+
+    def _prefill_by_batch(self, requests: Sequence[LLMRequest]) -> None:
+        """Answer the uncached requests through the Batch API first (see ``llm.batch``)."""
+        from convkgyarn.llm.batch import BatchRunner
+
+        shown: dict[str, tuple] = {}
+
+        def progress(status: str, done: int, total: int) -> None:
+            if shown.get("last") != (status, done):
+                shown["last"] = (status, done)
+                self.say(f"{self.stage}: batch {status}, {done:,} of {total:,} requests done")
+
+        counts = BatchRunner(self, progress).prefill(requests)
+        if counts["submitted"]:
+            self.say(f"{self.stage}: {counts['cached']:,} replies from the batch"
+                     + (f"; {counts['failed']:,} unusable, asked directly" if counts["failed"]
+                        else ""))
 
     def one(self, request: LLMRequest) -> LLMResult:
         """One request, with structured-output validation and bounded re-asks (each re-ask
@@ -370,7 +394,9 @@ class LLMClient:
         hit = self.cache.get(key)
         if hit is not None:
             self.meter.count(self.stage, "cached")
-            return _Reply(key, hit, cached=True)
+            if hit[1]:
+                self.served_by.add(hit[1])
+            return _Reply(key, hit[0], cached=True, served_by=hit[1])
         est_prompt = estimate_tokens(messages)
         if self.config.dry_run:
             self.meter.count(self.stage, "estimated_calls")
@@ -392,8 +418,11 @@ class LLMClient:
         usage = response.usage
         prompt_tokens = usage.prompt_tokens if usage else est_prompt
         completion_tokens = usage.completion_tokens if usage else len(text) // 4
-        self.meter.settle(self.stage, self.model.model, reserved, prompt_tokens, completion_tokens)
-        served_by = getattr(response, "model", None)
+        # priced as the model the server says served the request (another server may serve
+        # "gpt-4o" with a model of its own: unknown models cost 0, with a note)
+        served_by = getattr(response, "model", None) or None
+        self.meter.settle(self.stage, served_by or self.model.model, reserved, prompt_tokens,
+                          completion_tokens)
         if served_by:
             self.served_by.add(served_by)
         return _Reply(key, text, request={"messages": messages, "params": params},
@@ -428,6 +457,11 @@ class LLMClient:
         return completion
 
     def _send(self, messages: list[dict], params: dict) -> ChatCompletion:
+        return self._retrying(lambda: self._post(messages, params), "")
+
+    def _retrying(self, call: Callable[[], Any], what: str) -> Any:
+        """``call`` with retries on 429/5xx/timeouts/broken bodies (honouring Retry-After);
+        a failure that cannot succeed, or the last one, is one EndpointError line."""
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome else None
             after = _retry_after(exc) if exc else None
@@ -444,20 +478,23 @@ class LLMClient:
         retrying = Retrying(retry=retry_if_exception(is_transient),
                             stop=stop_after_attempt(self.config.max_attempts), wait=wait,
                             before_sleep=before_sleep, reraise=True)
+        doing = f" ({what})" if what else ""
         try:
             for attempt in retrying:
                 with attempt:
-                    return self._post(messages, params)
+                    return call()
         except openai.APIStatusError as exc:
             if is_transient(exc):
                 raise EndpointError(self._describe(exc, "gave up after "
-                                                   f"{self.config.max_attempts} attempts")) from None
-            raise EndpointError(self._describe(exc, "cannot succeed; not retried")) from None
+                                                   f"{self.config.max_attempts} attempts{doing}")
+                                    ) from None
+            raise EndpointError(self._describe(exc, f"cannot succeed; not retried{doing}")
+                                ) from None
         except (openai.APITimeoutError, openai.APIConnectionError,
                 openai.APIResponseValidationError, json.JSONDecodeError, EmptyChoices,
                 ValidationError) as exc:
             raise EndpointError(self._describe(exc, f"gave up after {self.config.max_attempts} "
-                                               "attempts")) from None
+                                               f"attempts{doing}")) from None
         raise AssertionError("unreachable")
 
     def _describe(self, exc: BaseException, what: str) -> str:

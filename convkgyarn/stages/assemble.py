@@ -26,6 +26,7 @@ import hashlib
 import json
 import random
 import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +39,7 @@ from convkgyarn import __version__
 from convkgyarn.config import GenerateConfig
 from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
+from convkgyarn.kg.queries import turn_query
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
 from convkgyarn.memory import gc_paused
@@ -98,6 +100,51 @@ class Answer:
     tense: str
     slot_value: Value | None = None  # [a]: the statement's value, in qualifier questions
     left_out: int = 0  # ended values not asked about in a present-tense question
+    outdated: list[Value] = field(default_factory=list)  # what held before, not now
+
+
+@dataclass
+class FactChange:
+    """A fact a refresh changed: the values it held in the older snapshot."""
+
+    refresh_id: str
+    old_values: list[Value]
+    old_dump_date: str | None
+    new_dump_date: str | None
+
+
+def load_changes(con: duckdb.DuckDBPyConnection, since: str) -> dict[tuple[str, str], FactChange]:
+    """The facts changed since a snapshot: ``since`` is a refresh id (or its start), "last"
+    (the latest refresh), or a dump date (every refresh from a snapshot dumped that day or
+    later). Over several refreshes a fact keeps its oldest values."""
+    refreshes = con.execute(
+        "SELECT r.refresh_id, min(f.old_dump_date) FROM refresh_runs r JOIN fact_changes f "
+        "USING (refresh_id) WHERE r.status IN ('done', 'swapped') GROUP BY 1, r.started_at "
+        "ORDER BY r.started_at").fetchall()
+    if since == "last":
+        chosen = [r for r, _ in refreshes[-1:]]
+    elif re.fullmatch(r"\d{4}-?\d\d-?\d\d", since):
+        day = since.replace("-", "")
+        chosen = [r for r, old in refreshes if (old or "").replace("-", "")[:8] >= day]
+    else:
+        chosen = [r for r, _ in refreshes if r == since or r.startswith(since)]
+    if not chosen:
+        known = ", ".join(r for r, _ in refreshes[-3:]) or "none yet"
+        raise UserError(f"no refresh with changed facts matches --changed-since {since} "
+                        f"(latest: {known}); run `convkgyarn refresh NEW_DUMP` first")
+    out: dict[tuple[str, str], FactChange] = {}
+    for refresh_id, eid, pid, values, old_date, new_date in con.execute(
+            "SELECT f.refresh_id, entity_id, property_id, old_values, old_dump_date, "
+            "new_dump_date FROM fact_changes f JOIN refresh_runs r USING (refresh_id) "
+            "WHERE list_contains(?, f.refresh_id) ORDER BY r.started_at", [chosen]).fetchall():
+        old = [Value(v["value_type"], v["label"] if v["value_id"] else v["value_text"],
+                     v["value_id"], v["precision"], v["unit_id"], v["unit_label"])
+               for v in json.loads(values)]
+        if (eid, pid) in out:  # an older refresh already gave the oldest values
+            out[(eid, pid)].new_dump_date = new_date
+            continue
+        out[(eid, pid)] = FactChange(refresh_id, old, old_date, new_date)
+    return out
 
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
@@ -344,14 +391,18 @@ class KGView:
 class Assembler:
     """Turns a KG view into conversations for one configuration."""
 
-    def __init__(self, view: KGView, cfg: GenerateConfig, drop) -> None:
+    def __init__(self, view: KGView, cfg: GenerateConfig, drop,
+                 changes: dict[tuple[str, str], FactChange] | None = None) -> None:
         self.view = view
         self.cfg = cfg
         self.name = cfg.name
         self.drop = drop  # the stage's drop(item, reason, detail)
+        self.changes = changes  # stale-knowledge probes: only these facts are asked
         self._parts: dict[str, list[str]] = {}
         self._typo_words: dict[str, list] = {}
         self._machine: dict[tuple, str] = {}
+        self._query_ids: dict[tuple, str] = {}
+        self.queries: dict[str, str] = {}  # query id -> SPARQL text
         self._shapes: dict[str, list[tuple]] = {}
         self._slots: dict[tuple, dict[str, str]] = {}
 
@@ -423,8 +474,20 @@ class Assembler:
             chosen, tense = stmts, "past"
         else:  # "Who is ...?" asks for what holds now
             chosen, tense = current, "present"
-        return Answer([s.value for s in chosen], ",".join(s.statement_id for s in chosen),
-                      tense, left_out=len(stmts) - len(chosen))
+        # two statements may hold the same value (with different qualifiers): said once
+        values = [chosen[0].value] if len(chosen) == 1 else \
+            list(dict.fromkeys(s.value for s in chosen))
+        outdated: list[Value] = []
+        change = self.changes.get((e.id, t.property_id)) if self.changes else None
+        if tense == "present" and (change or len(current) < len(stmts)):
+            # what held before: ended statements, the older snapshot of a probe
+            now = [machine(v) for v in values]
+            for v in [s.value for s in stmts if s.ended] + (change.old_values if change else []):
+                if machine(v) not in now and all(machine(v) != machine(o) for o in outdated):
+                    outdated.append(v)
+        sid = chosen[0].statement_id if len(chosen) == 1 else \
+            ",".join(s.statement_id for s in chosen)
+        return Answer(values, sid, tense, left_out=len(stmts) - len(chosen), outdated=outdated)
 
     # -- how it is asked
     def references(self, e: EntityFacts, type_id: str, tense: str) -> tuple[str, str, str]:
@@ -465,6 +528,31 @@ class Assembler:
                 out.append(slots.get(p, p))
         return "".join(out)
 
+    def query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> str:
+        """The id of the turn's SPARQL query (made once per fact: facts recur)."""
+        kind = ans.values[0].kind
+        key = (e.id, pt.property_id, pt.qualifier_id, ans.tense, kind,
+               ans.statement_id if pt.qualifier_id else None)
+        query_id = self._query_ids.get(key)
+        if query_id is None:
+            text = turn_query(e.id, pt.property_id, kind, ans.tense,
+                              qualifier_id=pt.qualifier_id, statement_id=ans.statement_id,
+                              max_label=self.cfg.max_label_chars)
+            query_id = self._query_ids[key] = hashlib.sha256(text.encode()).hexdigest()[:20]
+            self.queries[query_id] = text
+        return query_id
+
+    def change_json(self, e: EntityFacts, pt: PlannedTurn, change: FactChange) -> str:
+        """When a probe's fact changed: between which dumps, and since when its current
+        values hold where the KG says (their start time)."""
+        since = sorted({machine(q)["time"] for s in e.properties[pt.property_id]
+                        if not s.ended for q in s.qualifiers.get("P580", ())
+                        if q.kind == "time"})
+        return orjson.dumps({"refresh_id": change.refresh_id,
+                             "old_dump_date": change.old_dump_date,
+                             "new_dump_date": change.new_dump_date,
+                             "current_since": since or None}).decode()
+
     def machine_json(self, values: list[Value]) -> str:
         """The exact values as stored JSON (cached: the same facts recur across turns)."""
         key = tuple(values)
@@ -490,7 +578,11 @@ class Assembler:
         if type_id is None:
             self.drop(entity_id, "no type with templates covers its facts")
             return None
-        if len(facts) < min(cfg.min_turns, cfg.turns):
+        least = min(cfg.min_turns, cfg.turns)
+        if self.changes is not None:  # probes: the changed facts, however few
+            facts = [(p, q) for p, q in facts if q is None and (e.id, p) in self.changes]
+            least = 1
+        if len(facts) < least:
             self.drop(entity_id, f"fewer askable facts than generate.min_turns ({cfg.min_turns})",
                       f"{len(facts)} askable facts")
             return None
@@ -504,7 +596,8 @@ class Assembler:
         rng_facts = random.Random(_seed("facts", *fact_key))
         rng_style = random.Random(_seed("style", self.name, cfg.seed, entity_id, index))
 
-        related = self.view.related.get(entity_id) if cfg.related else None
+        related = self.view.related.get(entity_id) if cfg.related and \
+            self.changes is None else None
         r_entity = self.view.entity(related) if related else None
         r_type, r_facts = self.view.best_type(r_entity) if r_entity else (None, [])
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
@@ -519,7 +612,7 @@ class Assembler:
                 continue
             turns.append(turn)
             previous = (ent, turn)
-        if len(turns) < min(cfg.min_turns, cfg.turns):
+        if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
         fact_set = hashlib.sha256("\x1e".join(
@@ -562,6 +655,12 @@ class Assembler:
         cfg = self.cfg
         ans = self.answer(e, pt)
         if not ans.values:
+            return None
+        change = self.changes.get((e.id, pt.property_id)) if self.changes else None
+        if self.changes is not None and (ans.tense != "present" or not ans.outdated):
+            self.drop(f"{e.id}/{pt.property_id}", "changed fact not askable as a probe",
+                      "its values have all ended" if ans.tense != "present"
+                      else "no earlier value differs from the current ones")
             return None
         same = previous is not None and previous[0].id == e.id
         deixis = cfg.deixis and same and not self._ambiguous(e, previous)
@@ -609,6 +708,11 @@ class Assembler:
             return {"turn": number, "question": question, "question_before_typo": before_typo,
                     "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
                     "answer_values": self.machine_json(ans.values),
+                    "query_id": self.query(e, pt, ans),
+                    "outdated_answer": [render(v, question) for v in ans.outdated],
+                    "outdated_values": self.machine_json(ans.outdated) if ans.outdated
+                    else None,
+                    "change": self.change_json(e, pt, change) if change else None,
                     "subject_id": e.id, "property_id": pt.property_id,
                     "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
                     "phenomenon": out_phen, "template_id": tid, "writer": writer,
@@ -650,10 +754,14 @@ class AssembleConversations(Stage):
                                "AND current", [self.run_id]).fetchone()
         return row[0] if row else None
 
-    def entities(self, view: KGView) -> list[str]:
+    def entities(self, view: KGView, changes=None) -> list[str]:
         cfg = self.config
         if cfg.entities:
             return list(cfg.entities)
+        if changes is not None:
+            with_changes = {e for e, _ in changes}
+            return sorted((e for e in view.candidates(cfg.types) if e in with_changes),
+                          key=lambda e: _seed("entity", cfg.seed, e))
         # A stable order per entity (not a shuffle of the whole pool): entities added to the
         # KG later do not reorder the others, so their conversations keep their ids.
         return sorted(view.candidates(cfg.types), key=lambda e: _seed("entity", cfg.seed, e))
@@ -670,8 +778,9 @@ class AssembleConversations(Stage):
 
     def _assemble(self, cfg: GenerateConfig) -> dict[str, Any]:
         view = KGView(self.con, cfg, self.drop)
-        assembler = Assembler(view, cfg, self.drop)
-        pool = self.entities(view)
+        changes = load_changes(self.con, cfg.changed_since) if cfg.changed_since else None
+        assembler = Assembler(view, cfg, self.drop, changes)
+        pool = self.entities(view, changes)
         view.load(pool)
         convs: list[dict] = []
         index = 0
@@ -685,19 +794,24 @@ class AssembleConversations(Stage):
                     produced += 1
                     if len(convs) >= cfg.conversations:
                         break
-            if not produced or cfg.entities:
-                break
+            if not produced or cfg.entities or changes is not None:
+                break  # probes: each changed fact once
             index += 1
         if not convs:
             raise UserError(self.why_empty(view))
-        self.store(convs)
+        t0 = time.perf_counter()
+        self.store(convs, assembler.queries)
         return {"config": self.config_name, "conversations": len(convs),
+                "store_seconds": round(time.perf_counter() - t0, 2),
                 "turns": sum(len(c["turns"]) for c in convs),
                 "short": sum(c["short_reason"] is not None for c in convs),
                 "dropped": len(self._dropped), "run_id": self.run_id}
 
     def why_empty(self, view: KGView) -> str:
         cfg = self.config
+        if cfg.changed_since:
+            return (f"no conversations: none of the facts changed since {cfg.changed_since} "
+                    "can be asked now (see `convkgyarn drops --stage assemble`)")
         if cfg.entities:
             missing = [e for e in cfg.entities if view.entity(e) is None]
             if missing:
@@ -717,7 +831,7 @@ class AssembleConversations(Stage):
         return (f"no conversations: no entity has {cfg.min_turns} askable facts; left out: "
                 f"{top}{hint} (see `convkgyarn drops`)")
 
-    def store(self, convs: list[dict]) -> None:
+    def store(self, convs: list[dict], queries: dict[str, str]) -> None:
         con = self.con
         dump_date = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
                                 ).fetchone()[0]
@@ -738,4 +852,4 @@ class AssembleConversations(Stage):
                         self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
                         code_version=code_version(), writers=writers)
         store_run(con, run, [{k: c[k] for k in conv_cols} for c in convs], turns,
-                  keep_previous=self.keep_previous)
+                  keep_previous=self.keep_previous, queries=queries)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import math
 import re
 import unicodedata
 from collections import defaultdict
@@ -28,6 +29,7 @@ from convkgyarn.resources import load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.store import insert_rows, transaction
 
+OUTCOMES = ("current", "outdated", "wrong", "na")
 NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
 _MONTHS = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december"
@@ -138,7 +140,8 @@ def match(candidates: list[str], golds: list[list[str]]) -> int | None:
 
 def gold_variants(con: duckdb.DuckDBPyConnection, convs: list[Conversation]) -> dict[str, list[str]]:
     """Labels and Wikidata aliases of every answer id, for the matcher."""
-    ids = sorted({i for c in convs for t in c.turns for i in t["answer_ids"] if i})
+    ids = sorted({i for c in convs for t in c.turns
+                  for i in [*t["answer_ids"], *t.get("outdated_ids", [])] if i})
     if not ids:
         return {}
     return {r[0]: [r[1], *(r[2] or [])] for r in con.execute(
@@ -154,6 +157,22 @@ def history_messages(system: str, conv: Conversation, upto: int) -> list[dict[st
         msgs.append({"role": "assistant", "content": f"Answer: {shown}"})
     msgs.append({"role": "user", "content": conv.turns[upto]["question"]})
     return msgs
+
+
+def outcome_of(parsed: ParsedAnswer, score: int | None, turn: dict,
+               variants: dict[str, list[str]]) -> str:
+    """current (right), outdated (a value the fact held before: an ended statement's, or the
+    older snapshot's of a stale-knowledge probe), wrong, or na."""
+    if parsed.na:
+        return "na"
+    if score == 1:
+        return "current"
+    labels = turn.get("outdated") or []
+    ids = turn.get("outdated_ids") or [None] * len(labels)
+    old = [[label] + (variants.get(oid, []) if oid else []) for label, oid in zip(labels, ids)]
+    if old and match(parsed.candidates, old) == 1:
+        return "outdated"
+    return "wrong"
 
 
 def ratings_model(n: int) -> type[BaseModel]:
@@ -217,6 +236,7 @@ class Evaluate(Stage):
             score = r["matcher"] if r["matcher"] is not None else r.get("judge")
             decided = "matcher" if r["matcher"] is not None else (
                 "judge" if r.get("judge") is not None else "undecided")
+            outcome = outcome_of(r["parsed"], score, r["turn"], variants)
             out.append({
                 "eval_id": eval_id, "model": model, "config_name": r["conv"].config_name,
                 "conversation_id": r["conv"].conversation_id, "turn": r["turn"]["turn"],
@@ -226,7 +246,8 @@ class Evaluate(Stage):
                 "matcher_verdict": r["matcher"], "judge_verdict": r.get("judge"),
                 "score": score, "decided_by": decided,
                 "answer_prompt_hash": self.answer_prompt.hash,
-                "judge_model": judge_model if decided == "judge" else None, "created_at": now})
+                "judge_model": judge_model if decided == "judge" else None, "created_at": now,
+                "outcome": outcome})
         with transaction(self.con) as con:
             con.execute("DELETE FROM eval_turns WHERE eval_id = ?", [eval_id])
             insert_rows(con, "eval_turns", out)
@@ -291,13 +312,15 @@ def metrics(con: duckdb.DuckDBPyConnection, bootstrap: int = 1000) -> list[dict[
     """Per model and configuration: mean turn score, mean conversation score, NA ratio
     (with 95% bootstrap intervals), and how many turns the matcher and the judge decided."""
     rows = con.execute(
-        "SELECT model, config_name, conversation_id, turn, coalesce(score, 0), na, decided_by "
-        "FROM eval_turns ORDER BY model, config_name, conversation_id, turn").fetchall()
+        "SELECT model, config_name, conversation_id, turn, coalesce(score, 0), na, decided_by, "
+        "outcome FROM eval_turns ORDER BY model, config_name, conversation_id, turn").fetchall()
     grouped: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     decided: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for model, config, cid, _turn, score, na, by in rows:
+    outcomes: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for model, config, cid, _turn, score, na, by, outcome in rows:
         grouped[(model, config)][cid].append((float(score), 1.0 if na else 0.0))
         decided[(model, config)][by] += 1
+        outcomes[(model, config)][outcome or "unknown"] += 1
     out = []
     for (model, config), convs in sorted(grouped.items()):
         scores = [[s for s, _ in turns] for turns in convs.values()]
@@ -314,6 +337,79 @@ def metrics(con: duckdb.DuckDBPyConnection, bootstrap: int = 1000) -> list[dict[
             "decided_by_matcher": decided[(model, config)]["matcher"],
             "decided_by_judge": decided[(model, config)]["judge"],
             "undecided": decided[(model, config)]["undecided"],
+            **{f"{o}_share": outcomes[(model, config)][o] / max(1, sum(len(s) for s in scores))
+               for o in OUTCOMES},
         })
     return out
 
+
+
+# -- paired phenomenon effects --------------------------------------------------------------
+
+def base_config(name: str) -> str | None:
+    """The configuration a phenomenon is measured against: its interaction alone
+    ("voice-deixis" -> "voice"); None for a base itself or a configuration with other parts
+    (related entities, imported datasets)."""
+    parts = name.split("-")
+    if parts[0] not in ("voice", "text") or len(parts) == 1 or "related" in parts:
+        return None
+    return parts[0]
+
+
+def mcnemar_p(b: int, c: int) -> float:
+    """Exact two-sided McNemar test: b pairs right only in the base, c right only with the
+    phenomenon; under no effect each discordant pair goes either way with probability 1/2."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    k = min(b, c)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def paired_effects(con: duckdb.DuckDBPyConnection, bootstrap: int = 1000,
+                   seed: int = 0) -> list[dict[str, Any]]:
+    """Per model, each phenomenon's effect on the turn score against its base configuration,
+    over the same facts: turns are paired by the statement they ask about (configurations
+    generated with the same facts share them). Effect = mean(phenomenon - base) with a 95%
+    bootstrap interval resampling subject entities, and the exact McNemar test."""
+    rows = con.execute(
+        """
+        SELECT e.model, e.config_name, c.entity_id, t.subject_id, t.property_id,
+               coalesce(t.qualifier_property_id, ''), t.statement_id,
+               any_value(coalesce(e.score, 0))
+        FROM eval_turns e
+        JOIN conversations c ON c.conversation_id = e.conversation_id
+                             AND c.config_name = e.config_name
+        JOIN turns t ON t.run_id = c.run_id AND t.conversation_id = e.conversation_id
+                     AND t.turn = e.turn
+        GROUP BY ALL
+        """).fetchall()
+    scores: dict[tuple[str, str], dict[tuple, tuple[str, int]]] = defaultdict(dict)
+    for model, config, entity, *fact, score in rows:
+        scores[(model, config)][tuple(fact)] = (entity, int(score))
+    out = []
+    for (model, config), mine in sorted(scores.items()):
+        base = base_config(config)
+        theirs = scores.get((model, base)) if base else None
+        if not theirs:
+            continue
+        pairs = [(mine[f][0], theirs[f][1], mine[f][1]) for f in mine.keys() & theirs.keys()]
+        if not pairs:
+            continue
+        by_entity: dict[str, list[float]] = defaultdict(list)
+        for entity, b, p in pairs:
+            by_entity[entity].append(p - b)
+        diffs = [d for ds in by_entity.values() for d in ds]
+        b_only = sum(1 for _, b, p in pairs if b == 1 and p == 0)
+        p_only = sum(1 for _, b, p in pairs if b == 0 and p == 1)
+        out.append({
+            "model": model, "config": config, "base": base, "pairs": len(pairs),
+            "base_mean": float(np.mean([b for _, b, _ in pairs])),
+            "mean": float(np.mean([p for _, _, p in pairs])),
+            "effect": float(np.mean(diffs)),
+            "effect_ci": bootstrap_ci(list(by_entity.values()), mean_turn, bootstrap, seed),
+            "base_only_right": b_only, "phenomenon_only_right": p_only,
+            "mcnemar_p": mcnemar_p(b_only, p_only),
+        })
+    return out

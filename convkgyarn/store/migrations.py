@@ -213,7 +213,8 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
              "SELECT r.run_id, t.conversation_id, t.turn, t.question, t.question_before_typo, "
              "t.answer, t.answer_ids, NULL, t.subject_id, t.property_id, "
              "t.qualifier_property_id, t.statement_id, t.phenomenon, t.template_id, t.writer, "
-             "tp.model, tp.prompt_hash, NULL, NULL FROM {old} t LEFT JOIN (SELECT template_id, "
+             "tp.model, tp.prompt_hash, NULL, NULL, NULL, NULL, NULL, NULL FROM {old} t "
+             "LEFT JOIN (SELECT template_id, "
              "any_value(model) AS model, any_value(prompt_hash) AS prompt_hash FROM templates "
              "GROUP BY 1) tp USING (template_id) JOIN (SELECT c.conversation_id, arg_max(c.run_id, g.created_at) "
              "AS run_id FROM conversations c JOIN generation_runs g USING (run_id) GROUP BY 1) r "
@@ -234,6 +235,10 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
              "SELECT * FROM {old} QUALIFY row_number() OVER (PARTITION BY refresh_id "
              "ORDER BY started_at DESC) = 1")
     con.execute(f"CREATE TABLE selected_types ({schema.TABLES['selected_types'].strip()})")
+    con.execute(f"CREATE TABLE llm_batches ({schema.TABLES['llm_batches'].strip()})")
+    con.execute(f"CREATE TABLE fact_changes ({schema.TABLES['fact_changes'].strip()})")
+    con.execute(f"CREATE TABLE turn_queries ({schema.TABLES['turn_queries'].strip()})")
+    con.execute("ALTER TABLE eval_turns ADD COLUMN outcome VARCHAR")
     con.execute(f"CREATE TABLE schema_version ({schema.TABLES['schema_version'].strip()})")
 
 

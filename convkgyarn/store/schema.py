@@ -102,12 +102,20 @@ TABLES: dict[str, str] = {
         answer_values JSON, subject_id VARCHAR, property_id VARCHAR,
         qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
         template_id VARCHAR, writer VARCHAR, model VARCHAR, prompt_hash VARCHAR,
-        tense VARCHAR, left_out INTEGER, PRIMARY KEY (run_id, conversation_id, turn)""",
+        tense VARCHAR, left_out INTEGER, query_id VARCHAR, outdated_answer VARCHAR[],
+        outdated_values JSON, change JSON, PRIMARY KEY (run_id, conversation_id, turn)""",
+    # Each distinct SPARQL query of a turn, stored once (turns refer to it by id).
+    "turn_queries": """
+        query_id VARCHAR PRIMARY KEY, sparql VARCHAR""",
     # -- LLM calls
     "llm_cache": """
         key VARCHAR PRIMARY KEY, stage VARCHAR, model VARCHAR, prompt_hash VARCHAR,
         request JSON, response VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT,
         latency_s DOUBLE, served_by VARCHAR, created_at TIMESTAMP""",
+    "llm_batches": """
+        batch_key VARCHAR PRIMARY KEY, batch_id VARCHAR, stage VARCHAR, model VARCHAR,
+        input_file_id VARCHAR, output_file_id VARCHAR, status VARCHAR, requests INTEGER,
+        created_at TIMESTAMP, finished_at TIMESTAMP""",
     "llm_failures": """
         key VARCHAR PRIMARY KEY, stage VARCHAR, model VARCHAR, reason VARCHAR, raw VARCHAR,
         occurrences INTEGER, created_at TIMESTAMP, last_at TIMESTAMP""",
@@ -117,7 +125,7 @@ TABLES: dict[str, str] = {
         turn INTEGER, question VARCHAR, gold VARCHAR[], answer_raw VARCHAR,
         answer_parsed VARCHAR[], na BOOLEAN, unparsable BOOLEAN, matcher_verdict INTEGER,
         judge_verdict INTEGER, score INTEGER, decided_by VARCHAR, answer_prompt_hash VARCHAR,
-        judge_model VARCHAR, created_at TIMESTAMP""",
+        judge_model VARCHAR, created_at TIMESTAMP, outcome VARCHAR""",
     "conversation_ratings": """
         conversation_id VARCHAR, config_name VARCHAR, model VARCHAR, prompt_hash VARCHAR,
         fluency INTEGER, relevance INTEGER, diversity INTEGER, grammar INTEGER""",
@@ -125,6 +133,12 @@ TABLES: dict[str, str] = {
         ours_id VARCHAR, theirs_id VARCHAR, ours_config VARCHAR, theirs_config VARCHAR,
         ours_shown_first BOOLEAN, model VARCHAR, dimension VARCHAR, winner VARCHAR""",
     # -- refresh, runs, drops
+    # What a refresh changed, fact by fact: the values a fact held in the old snapshot where
+    # the new one holds others (for stale-knowledge probes: generate --changed-since).
+    "fact_changes": """
+        refresh_id VARCHAR, entity_id VARCHAR, property_id VARCHAR, old_values JSON,
+        old_dump_date VARCHAR, new_dump_date VARCHAR, created_at TIMESTAMP,
+        PRIMARY KEY (refresh_id, entity_id, property_id)""",
     "refresh_runs": """
         refresh_id VARCHAR PRIMARY KEY, new_fingerprint VARCHAR, status VARCHAR, diff JSON,
         summary JSON, started_at TIMESTAMP, finished_at TIMESTAMP""",

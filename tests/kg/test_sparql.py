@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import http.server
 import json
-import shutil
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -24,40 +18,16 @@ from convkgyarn.kg.rdf import dump_to_ntriples
 from convkgyarn.kg.sparql import SparqlError, SparqlLoad
 from convkgyarn.store import connect
 from tests.helpers import context
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.oxigraph import _port, serve
 
 
 @pytest.fixture(scope="module")
 def oxigraph(tmp_path_factory, sample_path):
-    beside = Path(sys.executable).parent / "oxigraph"  # the venv's bin may not be on PATH
-    binary = str(beside) if beside.exists() else shutil.which("oxigraph")
-    if binary is None:
-        pytest.fail("the oxigraph server binary (pip install oxigraph) is missing")
     tmp = tmp_path_factory.mktemp("oxigraph")
     nt = tmp / "sample.nt"
     assert dump_to_ntriples(sample_path, nt) > 1000
-    store = tmp / "store"
-    subprocess.run([binary, "load", "--location", str(store), "--file", str(nt)], check=True,
-                   capture_output=True)
-    port = _port()
-    proc = subprocess.Popen([binary, "serve-read-only", "--location", str(store), "--bind",
-                             f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/query"
-    for _ in range(100):
-        try:
-            httpx.get(url, params={"query": "ASK {}"}, timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    with serve(nt, tmp) as url:
+        yield url
 
 
 def main_entities(sample_path) -> list[str]:

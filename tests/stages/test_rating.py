@@ -93,3 +93,23 @@ def test_annotation_export_and_majority_agreement(tmp_path):
     bad.write_text(sample.read_text().replace(",,,,", ",9,,,", 1))
     r = runner.invoke(app, ["annotations", "agree", str(bad), str(filled[0])])
     assert r.exit_code == 2 and re.search(r"bad\.csv:\d+: fluency must be 1-5", r.output)
+
+
+def test_rating_through_the_batch_api_sends_nothing_directly(tmp_path):
+    db = str(tmp_path / "r.duckdb")
+    r = CliRunner().invoke(app, ["generate", "--db", db, "--out", str(tmp_path / "o"),
+                                 "--conversations", "3", "--turns", "3"])
+    assert r.exit_code == 0, r.output
+    conf = tmp_path / "c.toml"
+    conf.write_text("[llm]\nbatch_poll = 0.05\n")
+    with ScriptedServer(lambda body, n: json_reply(
+            {"fluency": 4, "relevance": 5, "diversity": 3, "grammar": 2})) as server:
+        r = CliRunner(env={"OPENAI_API_KEY": "k"}).invoke(
+            app, ["rate", "--db", db, "--base-url", server.base_url, "--batch", "--config",
+                  str(conf)])
+        assert r.exit_code == 0, r.output
+        assert server.requests == [] and len(server.batches) == 1
+    con = connect(db)
+    assert con.execute("SELECT count(*), avg(grammar) FROM conversation_ratings").fetchone() \
+        == (3, 2.0)
+    con.close()

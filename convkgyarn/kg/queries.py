@@ -1,0 +1,165 @@
+"""A SPARQL query per turn, over Wikidata's RDF model, whose answers are the turn's gold.
+
+Each exported turn carries one complete SELECT (its PREFIX lines included). Its ``?answer``
+rows (with ``?precision`` for times and ``?unit`` for amounts) are exactly the values in the
+turn's ``answer_values``, because the query states every rule assembly applied:
+
+- a fact's values are its best-rank statements (``wikibase:BestRank``); a present-tense
+  question leaves out statements with an end time (``pq:P582``), a past-tense one keeps all;
+- an item value needs an English label of at most ``max_label_chars`` characters, and is
+  neither the subject itself nor an item bearing the subject's name;
+- an amount's unit needs an English label (or is the unit "1", ``wd:Q199``);
+- a qualifier question is about one statement (its id is in the query, the question names
+  its value): its answers are that statement's values of the qualifier.
+
+Run against the snapshot the turn came from (``convkgyarn kg rdf``), every query returns its
+gold answer; run against a later Wikidata (``convkgyarn verify``), a different answer is
+drift. ``values_of()`` turns result rows into the same exact values as ``answer_values``.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, InvalidOperation
+
+from convkgyarn.kg.values import render_value
+
+WD = "http://www.wikidata.org/entity/"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+_PREFIXES = {
+    "wd": "http://www.wikidata.org/entity/",
+    "wds": "http://www.wikidata.org/entity/statement/",
+    "p": "http://www.wikidata.org/prop/",
+    "ps": "http://www.wikidata.org/prop/statement/",
+    "psv": "http://www.wikidata.org/prop/statement/value/",
+    "pq": "http://www.wikidata.org/prop/qualifier/",
+    "pqv": "http://www.wikidata.org/prop/qualifier/value/",
+    "wikibase": "http://wikiba.se/ontology#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+}
+KINDS = ("item", "time", "quantity", "text")
+
+
+def statement_node(statement_id: str) -> str:
+    """The statement's IRI local name, as Wikidata's RDF writes it (``$`` becomes ``-``)."""
+    return "wds:" + statement_id.replace("$", "-")
+
+
+def _value_pattern(subject: str, prefix: str, prop: str, kind: str, max_label: int) -> str:
+    """Bind ?answer (and ?precision or ?unit) to the value ``subject prefix:prop``."""
+    vprefix = "psv" if prefix == "ps" else "pqv"
+    if kind == "time":
+        return (f"{subject} {vprefix}:{prop} ?node .\n"
+                "  ?node wikibase:timeValue ?answer ; wikibase:timePrecision ?precision .")
+    if kind == "quantity":
+        return (f"{subject} {vprefix}:{prop} ?node .\n"
+                "  ?node wikibase:quantityAmount ?answer ; wikibase:quantityUnit ?unit .\n"
+                "  FILTER(?unit = wd:Q199 || EXISTS { ?unit rdfs:label ?unitLabel . "
+                "FILTER(lang(?unitLabel) = \"en\") })")
+    if kind == "item":
+        return (f"{subject} {prefix}:{prop} ?answer .\n"
+                "  ?answer rdfs:label ?label .\n"
+                f"  FILTER(lang(?label) = \"en\" && strlen(?label) <= {max_label})")
+    return (f"{subject} {prefix}:{prop} ?answer .\n"
+            f"  FILTER(isLiteral(?answer) && strlen(str(?answer)) <= {max_label})")
+
+
+def _not_the_subject(subject_id: str) -> str:
+    return (f"  FILTER(?answer != wd:{subject_id})\n"
+            f"  FILTER NOT EXISTS {{ wd:{subject_id} rdfs:label ?own . FILTER(lang(?own) = "
+            "\"en\" && lcase(str(?own)) = lcase(str(?label))) }")
+
+
+def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
+               qualifier_id: str | None = None, statement_id: str | None = None,
+               max_label: int = 100) -> str:
+    """The SELECT whose ``?answer`` rows are a turn's gold values (see the module notes)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown value kind {kind!r}")
+    columns = "?answer" + {"time": " ?precision", "quantity": " ?unit"}.get(kind, "")
+    if qualifier_id is None:
+        body = [f"wd:{subject_id} p:{property_id} ?statement .",
+                "  ?statement a wikibase:BestRank .",
+                "  " + _value_pattern("?statement", "ps", property_id, kind, max_label)]
+        if tense == "present":
+            body.append("  FILTER NOT EXISTS { ?statement pq:P582 ?end }")
+    else:
+        if statement_id is None:
+            raise ValueError("a qualifier question's query needs its statement id")
+        body = [f"VALUES ?statement {{ {statement_node(statement_id)} }}",
+                f"  wd:{subject_id} p:{property_id} ?statement .",
+                "  ?statement a wikibase:BestRank .",
+                "  " + _value_pattern("?statement", "pq", qualifier_id, kind, max_label)]
+    if kind == "item":
+        body.append(_not_the_subject(subject_id))
+    text = "\n".join(body)
+    used = [name for name, iri in _PREFIXES.items() if f"{name}:" in text or name == "wd"]
+    prefixes = "".join(f"PREFIX {name}: <{_PREFIXES[name]}>\n" for name in used)
+    return f"{prefixes}SELECT DISTINCT {columns} WHERE {{\n  {text}\n}}"
+
+
+def _datavalue(row: dict) -> tuple[str, dict] | None:
+    """A SPARQL JSON result row as a Wikidata JSON datavalue (type, value)."""
+    term = row.get("answer")
+    if term is None:
+        return None
+    kind, v = term.get("type"), term.get("value", "")
+    if kind == "uri":
+        if v.startswith(WD):
+            return "wikibase-entityid", {"id": v[len(WD):]}
+        return "string", v
+    dtype = term.get("datatype", "")
+    if dtype == XSD + "dateTime":
+        precision = int(row["precision"]["value"]) if "precision" in row else 11
+        return "time", {"time": v if v.startswith(("+", "-")) else "+" + v,
+                        "precision": precision}
+    if "unit" in row or dtype in (XSD + "decimal", XSD + "integer", XSD + "double"):
+        unit = row.get("unit", {}).get("value", "1")
+        try:
+            amount = format(Decimal(v), "f")
+        except InvalidOperation:
+            amount = v
+        return "quantity", {"amount": amount if amount.startswith("-") else "+" + amount,
+                            "unit": "1" if unit.endswith("/Q199") else unit}
+    if term.get("xml:lang"):
+        return "monolingualtext", {"text": v, "language": term["xml:lang"]}
+    return "string", v
+
+
+def values_of(rows: list[dict]) -> list[dict]:
+    """Result rows as exact values, in the shape of a turn's ``answer_values``: ``{"id"}``,
+    ``{"time", "precision"}``, ``{"amount", "unit"}`` or ``{"text"}`` (sorted, distinct)."""
+    out = set()
+    for row in rows:
+        dv = _datavalue(row)
+        if dv is None:
+            continue
+        vtype, value = dv
+        r = render_value(vtype, json.dumps(value).encode())
+        if r.value_id is not None:
+            v = {"id": r.value_id}
+        elif vtype == "time":
+            v = {"time": r.value_text, "precision": r.precision}
+        elif vtype == "quantity":
+            v = {"amount": (r.value_text or "").lstrip("+"), "unit": r.unit_id}
+        else:
+            v = {"text": r.value_text if r.value_text is not None else r.raw}
+        out.add(json.dumps(v, sort_keys=True))
+    return canonical([json.loads(v) for v in out])
+
+
+def canonical(values: list[dict]) -> list[dict]:
+    """A turn's ``answer_values`` in the order and form ``values_of()`` gives."""
+    out = set()
+    for v in values:
+        if "amount" in v:
+            v = {"amount": _amount(v["amount"]), "unit": v.get("unit")}
+        out.add(json.dumps(v, sort_keys=True))
+    return [json.loads(v) for v in sorted(out)]
+
+
+def _amount(text: str) -> str:
+    try:
+        return format(Decimal(text.lstrip("+")).normalize(), "f")
+    except InvalidOperation:
+        return text

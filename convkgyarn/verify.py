@@ -1,0 +1,152 @@
+"""Re-run every exported turn's SPARQL query against an endpoint and report drift.
+
+A turn is ``same`` when the endpoint's answer values equal the turn's ``answer_values``,
+``changed`` when they differ (old and new values are written), ``gone`` when the query
+finds nothing (the statement or the fact went away). Each distinct query is sent once,
+one at a time (the public Wikidata Query Service asks for that), with the client's retries
+honouring ``Retry-After``. Results are cached per endpoint and query in a file beside the
+report, one JSON line each as it arrives, so a stopped run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from convkgyarn.errors import EXIT_DRIFT, ConvKGYarnError, UserError
+from convkgyarn.kg.queries import canonical, values_of
+
+
+class DriftFound(ConvKGYarnError):
+    """``verify --fail-on-drift`` found turns whose answer changed or went away."""
+
+    exit_code = EXIT_DRIFT
+
+
+@dataclass
+class VerifyReport:
+    path: Path
+    summary: dict[str, Any]
+    turns: list[dict] = field(default_factory=list)
+
+    @property
+    def drifted(self) -> int:
+        return self.summary["changed"] + self.summary["gone"]
+
+
+def read_export(path: Path) -> Iterator[tuple[int, dict]]:
+    """(line number, record) of a JSONL export; a bad line is a one-line error naming it."""
+    if not path.is_file():
+        raise UserError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise UserError(f"{path}, line {n}: not JSON ({exc.msg})") from None
+            if not isinstance(record, dict) or not isinstance(record.get("turns"), list):
+                raise UserError(f"{path}, line {n}: not a convkgyarn conversation record "
+                                "(no 'turns' list)")
+            yield n, record
+
+
+class QueryCache:
+    """Result rows per (endpoint, query), kept in a JSONL file written as results arrive."""
+
+    def __init__(self, path: Path, endpoint: str) -> None:
+        self.path, self.endpoint = path, endpoint
+        self.rows: dict[str, list[dict]] = {}
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a killed run: asked again
+                if entry.get("endpoint") == endpoint:
+                    self.rows[entry["key"]] = entry["rows"]
+
+    @staticmethod
+    def key(query: str) -> str:
+        return hashlib.sha256(query.encode()).hexdigest()[:24]
+
+    def get(self, query: str) -> list[dict] | None:
+        return self.rows.get(self.key(query))
+
+    def put(self, query: str, rows: list[dict]) -> None:
+        key = self.key(query)
+        self.rows[key] = rows
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"endpoint": self.endpoint, "key": key, "rows": rows}) + "\n")
+            fh.flush()
+
+
+def verify(export: Path, endpoint: str, out: Path, select: Callable[[str], list[dict]],
+           progress: Callable[[int, int], None] | None = None) -> VerifyReport:
+    """Check every turn of ``export`` against ``endpoint`` (``select`` runs one query and
+    returns its SPARQL JSON bindings); write the report to ``out``."""
+    turns = []
+    for n, record in read_export(export):
+        config = record.get("config") or {}
+        for t in record["turns"]:
+            turns.append({"line": n, "conversation_id": record.get("conversation_id"),
+                          "config": config.get("name") if isinstance(config, dict) else None,
+                          "turn": t.get("turn"), "subject_id": t.get("subject_id"),
+                          "property_id": t.get("property_id"),
+                          "qualifier_property_id": t.get("qualifier_property_id"),
+                          "sparql": t.get("sparql"), "gold": t.get("answer_values")})
+    cache = QueryCache(out.with_name(out.name + ".cache.jsonl"), endpoint)
+    queries = list(dict.fromkeys(t["sparql"] for t in turns if t["sparql"]))
+    asked = 0
+    for i, query in enumerate(queries):
+        if cache.get(query) is None:
+            cache.put(query, select(query))
+            asked += 1
+        if progress:
+            progress(i + 1, len(queries))
+    counts: Counter = Counter()
+    by_config: dict[str, Counter] = {}
+    results = []
+    for t in turns:
+        entry = {k: t[k] for k in ("conversation_id", "config", "turn", "subject_id",
+                                   "property_id", "qualifier_property_id")}
+        if not t["sparql"] or t["gold"] is None:
+            status = "no_query"
+        else:
+            new = values_of(cache.get(t["sparql"]) or [])
+            old = canonical(t["gold"])
+            status = "same" if new == old else ("gone" if not new else "changed")
+            if status != "same":
+                entry |= {"old": old, "new": new}
+        entry["status"] = status
+        counts[status] += 1
+        by_config.setdefault(t["config"] or "", Counter())[status] += 1
+        results.append(entry)
+    summary = {"turns": len(turns), **{s: counts.get(s, 0) for s in
+                                       ("same", "changed", "gone", "no_query")},
+               "queries": len(queries), "queries_sent": asked,
+               "by_config": {k: dict(v) for k, v in sorted(by_config.items())}}
+    report = {"endpoint": endpoint, "input": str(export),
+              "checked_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+              "summary": summary, "turns": results}
+    _write_json(report, out)
+    return VerifyReport(out, summary, results)
+
+
+def _write_json(data: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+    os.replace(tmp, path)
