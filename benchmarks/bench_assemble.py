@@ -34,8 +34,12 @@ def main() -> None:
     p.write_templates()
     con = p.con
     for cfg in (GenerateConfig(interaction="voice", deixis=True, disfluency=True),
-                GenerateConfig(interaction="text", deixis=True, typos=True)):
-        cfg = cfg.model_copy(update={"conversations": args.conversations, "turns": 5})
+                GenerateConfig(interaction="text", deixis=True, typos=True),
+                # conversations that move: twelve turns over up to three entities
+                GenerateConfig(interaction="voice", deixis=True, hops=True, ellipsis=True,
+                               turns=12)):
+        cfg = cfg.model_copy(update={"conversations": args.conversations,
+                                     "turns": cfg.turns if cfg.hops else 5})
         t0 = time.perf_counter()
         stage = AssembleConversations(p.ctx, cfg)
         report = stage.run()

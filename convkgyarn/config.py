@@ -175,6 +175,18 @@ class GenerateConfig(_Strict):
                                  "used as subjects or answers")
     max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
                                    "as a whole (its single statements still may be)")
+    hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
+                       "(the director, the spouse) and ask about it")
+    topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "
+                        "a conversation talks about (its subject and the items it moves to)")
+    hop_share: float = Field(0.6, ge=0, le=1, description="with --hops: the chance that an "
+                             "answer naming an item with facts of its own leads to questions "
+                             "about it")
+    ellipsis: bool = Field(False, description="some follow-ups leave the subject out "
+                           "(\"the spouse?\", \"when was that?\")")
+    ellipsis_share: float = Field(0.5, ge=0, le=1, description="with --ellipsis: the share of "
+                                  "follow-ups about the same subject asked elliptically, where "
+                                  "the fact has such a question")
     changed_since: str | None = Field(None, description="stale-knowledge probes: ask only "
                                       "facts a refresh changed since this snapshot (a refresh "
                                       "id, 'last', or a dump date YYYY-MM-DD)")
@@ -195,6 +207,7 @@ class GenerateConfig(_Strict):
         parts = [self.interaction]
         parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
                                   ("typos", self.typos), ("related", self.related),
+                                  ("hops", self.hops), ("ellipsis", self.ellipsis),
                                   ("changes", self.changed_since is not None)) if on]
         return "-".join(parts)
 

@@ -23,7 +23,7 @@ from convkgyarn.memory import gc_paused
 from convkgyarn.store import registered
 
 TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
-               "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
+               "hop_from", "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
                "question_before_typo", "statement_ids", "sparql", "outdated_answer",
                "outdated_values", "change")
 # how each exported field is read from the turns table
@@ -158,10 +158,26 @@ def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) ->
         "predicates": dict(sorted(Counter(t["property_id"] for t in turns).items())),
         "phenomena": dict(sorted(Counter(t["phenomenon"] for t in turns).items())),
         "distinct_facts": len(facts),
+        "flow": flow(recs),
         "questions_per_fact": round(len(turns) / len(facts), 3) if facts else 0,
         "dump_date": recs[0]["provenance"]["dump_date"] if recs else None,
         "template_writers": dict(sorted(writers.items())),
         "llm_cost_usd": cost,
+    }
+
+
+def flow(recs: list[dict]) -> dict[str, Any]:
+    """How conversations move: turns per conversation, entities talked about, the share of
+    follow-ups that move to an earlier answer (hops) or leave the subject out (ellipsis)."""
+    followups = [t for r in recs for t in r["turns"] if t["turn"] > 1]
+    n = max(len(followups), 1)
+    return {
+        "mean_turns": round(sum(len(r["turns"]) for r in recs) / max(len(recs), 1), 2),
+        "mean_topics": round(sum(len({t["subject_id"] for t in r["turns"]}) for r in recs)
+                             / max(len(recs), 1), 2),
+        "hop_followups": round(sum(t.get("hop_from") is not None for t in followups) / n, 3),
+        "ellipsis_followups": round(sum(t["phenomenon"].startswith("ellipsis")
+                                        for t in followups) / n, 3),
     }
 
 
@@ -239,6 +255,14 @@ Load one configuration with `datasets.load_dataset(PATH, "{default}")`.
 
 {_md_table(info["phenomena"], "phenomenon", "turns")}
 
+## Conversation flow
+
+{_md_table(info.get("flow", {}), "measure", "value")}
+
+`hop_followups`: follow-ups about an item an earlier turn answered (`--hops`, each such turn
+names it in `hop_from`); `ellipsis_followups`: follow-ups that leave the subject out
+(`--ellipsis`); `mean_topics`: entities a conversation talks about.
+
 ## Writers and models
 
 Template writers (rules: the deterministic built-in writer; llm: the templater model):
@@ -256,8 +280,9 @@ LLM cost recorded for this project (USD from the configured price table):
 One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`, `label`,
 `types`), `related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
-`{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`,
-`property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
+`{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`
+(whom the turn asks about), `hop_from` (with `--hops`: the earlier turn whose answer the
+subject is, else null), `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
 `question_before_typo`, `statement_ids` (the Wikidata statements behind the answer) and
 `sparql` (a query over Wikidata's RDF model whose `?answer` rows are exactly
 `answer_values`: run it, or `convkgyarn verify`, to see whether the fact still holds))

@@ -30,6 +30,16 @@ def generate(
         "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
     related: Annotated[Optional[bool], typer.Option(
         "--related/--no-related", help="End with turns about a related entity.")] = None,
+    hops: Annotated[Optional[bool], typer.Option(
+        "--hops/--no-hops", help="Follow-ups may move to an item answered earlier (the "
+        "director, the spouse) and ask about it.")] = None,
+    topics: Annotated[Optional[int], typer.Option(help="With --hops: at most this many "
+                                                   "entities per conversation.")] = None,
+    ellipsis: Annotated[Optional[bool], typer.Option(
+        "--ellipsis/--no-ellipsis", help="Some follow-ups leave the subject out (\"the "
+        "spouse?\", \"when was that?\").")] = None,
+    ellipsis_share: Annotated[Optional[float], typer.Option(
+        help="With --ellipsis: share of same-subject follow-ups asked elliptically.")] = None,
     turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
     min_turns: Annotated[Optional[int], typer.Option(help="Fewest turns: an entity with facts "
                                                       "for fewer is not a subject.")] = None,
@@ -64,7 +74,9 @@ def generate(
         given = ", ".join(k for k, v in per_config.items() if v is not None)
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
-                 "typos": typos, "related": related, "turns": turns, "min_turns": min_turns,
+                 "typos": typos, "related": related, "hops": hops, "topics": topics,
+                 "ellipsis": ellipsis, "ellipsis_share": ellipsis_share,
+                 "turns": turns, "min_turns": min_turns,
                  "conversations": conversations, "types": types, "entities": entities,
                  "seed": seed, "same_facts": same_facts, "changed_since": changed_since}
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
@@ -117,8 +129,8 @@ def stats(
     if quality:
         print_quality(info)
         return
-    for key in ("configurations", "types", "predicates", "phenomena"):
-        out.print(table(key, "count", rows=info[key].items()))
+    for key in ("configurations", "types", "predicates", "phenomena", "flow"):
+        out.print(table(key, "count" if key != "flow" else "value", rows=info[key].items()))
     out.print(f"conversations {info['conversations']}, turns {info['turns']}, distinct facts "
               f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
 

@@ -27,9 +27,10 @@ import json
 import random
 import re
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -169,6 +170,19 @@ def _contains(question: str, label: str) -> bool:
     return False
 
 
+DEFINITE_NAMES = re.compile(
+    r"^(United (States|Kingdom|Arab Emirates)|Netherlands|Philippines|Bahamas|Gambia|Maldives|"
+    r"Comoros|Seychelles|Marshall Islands|Solomon Islands|Holy See|Soviet Union|"
+    r"European Union|(Czech|Dominican|Central African) Republic|(Democratic )?Republic of|"
+    r"People's Republic|Kingdom of|Federal Republic|Russian Federation)\b")
+
+
+def named(label: str, human: bool) -> str:
+    """A subject's name in a spoken question: a few country names take "the" ("the United
+    States of America", "the Netherlands"); search queries leave it out."""
+    return f"the {label}" if not human and DEFINITE_NAMES.match(label) else label
+
+
 @lru_cache(maxsize=1 << 16)
 def awkward_possessive(label: str) -> bool:
     """Long names, or names with commas or brackets, read badly as "X's": use "of X"."""
@@ -229,6 +243,20 @@ class KGView:
         self._best: dict[str, tuple] = {}
         self._placeholders: dict[str, str] = {}
         self._plain: dict[tuple, list] = {}
+
+    def ellipsis(self, type_id: str, pid: str, qid: str | None, tense: str,
+                 with_reference: bool) -> list:
+        """A fact's elliptic follow-ups ("[his] spouse?", "the spouse?"); without deixis
+        only those with no reference at all."""
+        key = (type_id, pid, qid, tense, "ellipsis")
+        options = self.templates.get(key) or self.templates.get(key[:3] + ("present",
+                                                                            "ellipsis"), [])
+        if with_reference:
+            return options
+        found = self._plain.get(key)
+        if found is None:
+            found = self._plain[key] = [o for o in options if "[" not in o[1]]
+        return found
 
     def without_possessive(self, type_id: str, options: list) -> list:
         """The templates that do not say "[subject]'s" (all of them if none is left)."""
@@ -408,11 +436,14 @@ class Assembler:
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[tuple[str, str | None]],
-               rng: random.Random) -> list[list[PlannedTurn]]:
-        """The entity's facts grouped into blocks asked together, in a random order."""
-        shapes = self._shapes.get(e.id)
+               rng: random.Random, cached: bool = True) -> list[list[PlannedTurn]]:
+        """The entity's facts grouped into blocks asked together, in a random order
+        (``cached``: ``facts`` are all the entity's facts, so its blocks can be kept)."""
+        shapes = self._shapes.get(e.id) if cached else None
         if shapes is None:
-            shapes = self._shapes[e.id] = self._block_shapes(e, facts)
+            shapes = self._block_shapes(e, facts)
+            if cached:
+                self._shapes[e.id] = shapes
         blocks = []
         for members, qual_prop, stmts, quals in shapes:
             block = [PlannedTurn(e.id, p, None, 0) for p in members]
@@ -447,9 +478,10 @@ class Assembler:
             shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
         return shapes
 
-    def plan(self, e: EntityFacts, facts: list, turns: int, rng: random.Random) -> list[PlannedTurn]:
+    def plan(self, e: EntityFacts, facts: list, turns: int, rng: random.Random,
+             cached: bool = True) -> list[PlannedTurn]:
         chosen: list[PlannedTurn] = []
-        blocks = self.blocks(e, facts, rng)
+        blocks = self.blocks(e, facts, rng, cached)
         for block in blocks:
             if len(chosen) + len(block) <= turns:
                 chosen += block
@@ -510,7 +542,9 @@ class Assembler:
         slots = self._slots.get(key)
         if slots is None:
             he, him, his = self.references(e, type_id, tense)
-            slots = self._slots[key] = {self.view.placeholder(type_id): e.label, "[he]": he,
+            name = named(e.label, e.human) if self.cfg.interaction == "voice" else e.label
+            slots = self._slots[key] = {self.view.placeholder(type_id): name,
+                                        "[he]": he,
                                         "[him]": him, "[his]": his}
         parts = self._parts.get(template)
         if parts is None:
@@ -591,9 +625,12 @@ class Assembler:
                       f"{len(e.label.split())} words")
             return None
         fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
+        if cfg.hops:
+            fact_key += ["hops", cfg.topics, cfg.hop_share]
         if not cfg.same_facts:
             fact_key.append(self.name)
         rng_facts = random.Random(_seed("facts", *fact_key))
+        rng_hops = random.Random(_seed("hops", *fact_key))
         rng_style = random.Random(_seed("style", self.name, cfg.seed, entity_id, index))
 
         related = self.view.related.get(entity_id) if cfg.related and \
@@ -601,17 +638,13 @@ class Assembler:
         r_entity = self.view.entity(related) if related else None
         r_type, r_facts = self.view.best_type(r_entity) if r_entity else (None, [])
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
-        plan = [(e, type_id, p) for p in self.plan(e, facts, cfg.turns - n_related, rng_facts)]
+        plan = [(e, type_id, p, None)
+                for p in self.plan(e, facts, cfg.turns - n_related, rng_facts)]
         if n_related:
-            plan += [(r_entity, r_type, p)
+            plan += [(r_entity, r_type, p, None)
                      for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
-        turns, previous = [], None
-        for ent, tid, pt in plan:
-            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1)
-            if turn is None:
-                continue
-            turns.append(turn)
-            previous = (ent, turn)
+        turns = self.walk(e, plan, rng_hops, rng_style, {e.id} | ({r_entity.id} if n_related
+                                                                 else set()))
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
@@ -634,6 +667,130 @@ class Assembler:
             "turns": turns,
         }
 
+    def walk(self, e: EntityFacts, plan: list[tuple], rng_hops: random.Random,
+             rng_style: random.Random, topics: set[str]) -> list[dict]:
+        """Realise the planned turns in order. With hops, an answer naming an item with facts
+        of its own may lead to two or three turns about it, then back to the plan; when the
+        plan runs out, the conversation moves to an item answered earlier, or back to a topic
+        with facts not yet asked. At most ``topics`` entities, never a fact twice."""
+        cfg = self.cfg
+        queue = deque(plan)
+        turns: list[dict] = []
+        previous = None
+        asked: set[tuple] = set()
+        came_from: dict[str, int | None] = {t: None for t in topics}
+        max_topics = cfg.topics + len(topics) - 1  # a related entity is a topic of its own
+        while len(turns) < cfg.turns:
+            if not queue:
+                if not cfg.hops:
+                    break
+                queue.extend(self.refill(turns, topics, came_from, asked, max_topics,
+                                         rng_hops))
+                if not queue:
+                    break
+            ent, tid, pt, hop_from = queue.popleft()
+            fact = (ent.id, pt.property_id, pt.qualifier_id)
+            if fact in asked:
+                continue
+            asked.add(fact)  # tried: asked now, or never askable
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from)
+            if turn is None:
+                continue
+            if hop_from is not None and set(turn["answer_ids"]) <= topics:
+                continue  # "this city's country?" "the country we came from": nothing new
+            turns.append(turn)
+            previous = (ent, turn)
+            left = cfg.turns - len(turns)
+            if not cfg.hops or len(topics) >= max_topics or left < 2:
+                continue
+            target = self.hop_target(turn, topics, rng_hops)
+            if target is None or rng_hops.random() >= cfg.hop_share:
+                continue
+            h_entity, h_type, h_facts = target
+            back = 1 if any(q[0].id != h_entity.id for q in queue) else 0
+            size = min(rng_hops.choice((2, 2, 3)), left - back)
+            if size < 2:
+                continue
+            hop = [(h_entity, h_type, p, turn["turn"])
+                   for p in self.plan(h_entity, h_facts, size, rng_hops)]
+            queue.extendleft(reversed(hop))
+            topics.add(h_entity.id)
+            came_from[h_entity.id] = turn["turn"]
+        return turns
+
+    def refill(self, turns: list[dict], topics: set[str], came_from: dict, asked: set,
+               max_topics: int, rng: random.Random) -> list[tuple]:
+        """The plan ran out: turns about an item answered earlier (the latest first) while
+        topics are left, else more about a topic with facts not yet asked."""
+        left = self.cfg.turns - len(turns)
+        if len(topics) < max_topics:
+            for turn in reversed(turns):
+                target = self.hop_target(turn, topics, rng, least=1)
+                if target is not None:
+                    h_entity, h_type, h_facts = target
+                    topics.add(h_entity.id)
+                    came_from[h_entity.id] = turn["turn"]
+                    return [(h_entity, h_type, p, turn["turn"])
+                            for p in self.plan(h_entity, h_facts, min(left, 4), rng)]
+        for turn in reversed(turns):
+            ent = self.view.entity(turn["subject_id"])
+            t_type, t_facts = self.view.best_type(ent)
+            rest = [f for f in t_facts if (ent.id, *f) not in asked]
+            if rest:
+                return [(ent, t_type, p, came_from.get(ent.id))
+                        for p in self.plan(ent, rest, left, rng, cached=False)]
+        return []
+
+    def hop_target(self, turn: dict, topics: set[str], rng: random.Random, least: int = 2):
+        """An item the turn answered that the conversation can move to: in the KG, not yet a
+        topic, with templates for at least ``least`` of its facts. One of several values is
+        picked at random."""
+        items = [v for v in turn["_values"] if v.value_id and v.value_id not in topics]
+        if not items:
+            return None
+        value = items[int(rng.random() * len(items))]
+        target = self.view.entity(value.value_id)
+        if target is None:
+            return None
+        h_type, h_facts = self.view.best_type(target)
+        if h_type is None or len(h_facts) < least:
+            return None
+        return target, h_type, h_facts
+
+    def _points_clearly(self, e: EntityFacts, type_id: str, previous, tense: str) -> bool:
+        """A hop's first turn about the previous answer ``e``: would "he", "she", "it" or
+        "this city" point at ``e`` rather than at the previous subject? Only when ``e`` was
+        the previous answer alone and the two cannot be taken for each other (people of
+        different genders; a person and a thing; things of different named types)."""
+        before, turn = previous
+        if [v.value_id for v in turn["_values"]] != [e.id]:
+            return False
+        if e.human or before.human:
+            if not (e.human and before.human):
+                return True
+            mine = GENDER.get(e.gender, (None,))[0]
+            theirs = GENDER.get(before.gender, (None,))[0]
+            return mine is not None and theirs is not None and mine != theirs
+        mine = self.references(e, type_id, tense)[0]
+        b_type = self.view.best_type(before)[0]
+        theirs = self.references(before, b_type, tense)[0] if b_type else "it"
+        return mine != "it" and mine != theirs
+
+    def _elliptic_fits(self, e: EntityFacts, pt: PlannedTurn, ans: Answer, previous) -> bool:
+        """Leaving the subject out is clear only right after a turn about the same subject
+        whose answer could not be taken for it: no person of the subject's gender for a
+        person; no item at all (only dates, numbers, people) for a thing. A date asked of a
+        statement follows that very statement ("Who is her spouse?" "When was that?")."""
+        if previous is None or previous[0].id != e.id:
+            return False
+        turn = previous[1]
+        if pt.qualifier_id is not None:
+            return turn["statement_id"] == ans.statement_id
+        if e.human:
+            return not self._ambiguous(e, previous)
+        prop = turn["property_id"] if turn["qualifier_property_id"] is None else None
+        return all(v.value_id is None or self.view.is_person(v, prop) for v in turn["_values"])
+
     def _ambiguous(self, e: EntityFacts, previous) -> bool:
         """Would "he", "she" or "this person" point at a person in the previous answer rather
         than at ``e``? (Only a person known to be of the other gender is safe.)"""
@@ -651,7 +808,7 @@ class Assembler:
         return False
 
     def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous,
-                rng: random.Random, number: int) -> dict | None:
+                rng: random.Random, number: int, hop_from: int | None = None) -> dict | None:
         cfg = self.cfg
         ans = self.answer(e, pt)
         if not ans.values:
@@ -663,18 +820,27 @@ class Assembler:
                       else "no earlier value differs from the current ones")
             return None
         same = previous is not None and previous[0].id == e.id
-        deixis = cfg.deixis and same and not self._ambiguous(e, previous)
+        deixis = cfg.deixis and (not self._ambiguous(e, previous) if same else
+                                 previous is not None and hop_from == previous[1]["turn"] and
+                                 self._points_clearly(e, type_id, previous, ans.tense))
         if cfg.interaction == "voice":
             phen = "deixis" if deixis else "original"
             if cfg.disfluency:
                 phen = "deixis_disfluencies" if deixis else "disfluencies"
         else:
             phen = "deixis" if deixis else "original"
-        options = self.view.templates.get(
+        options = []
+        if cfg.ellipsis and same and rng.random() < cfg.ellipsis_share and \
+                self._elliptic_fits(e, pt, ans, previous):
+            options = self.view.ellipsis(type_id, pt.property_id, pt.qualifier_id, ans.tense,
+                                         with_reference=cfg.deixis)
+            if options:
+                phen, deixis = "ellipsis", False
+        options = options or self.view.templates.get(
             (type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)) or \
             self.view.templates.get((type_id, pt.property_id, pt.qualifier_id, "present", phen),
                                     [])
-        if not deixis and awkward_possessive(e.label):
+        if phen != "ellipsis" and not deixis and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
         first = rng.randrange(len(options)) if options else 0
         slot_person = ans.slot_value is not None and self.view.is_person(ans.slot_value,
@@ -699,7 +865,8 @@ class Assembler:
                     before_typo = question
                     question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
                                          slot_person, once=True)
-                    out_phen = "deixis_typos" if deixis else "typos"
+                    out_phen = {"deixis": "deixis_typos", "ellipsis": "ellipsis_typos"}.get(
+                        phen, "typos")
             if cfg.interaction == "voice":
                 question = question[0].upper() + question[1:]
                 if previous is not None and previous[0].id != e.id:
@@ -717,10 +884,21 @@ class Assembler:
                     "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
                     "phenomenon": out_phen, "template_id": tid, "writer": writer,
                     "model": model, "prompt_hash": prompt_hash, "tense": ans.tense,
-                    "left_out": ans.left_out, "_values": ans.values}
+                    "left_out": ans.left_out, "hop_from": hop_from, "_values": ans.values}
         self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                   f"no {phen} template fits the answer")
         return None
+
+
+@lru_cache(maxsize=1)
+def assembly_code_hash() -> str:
+    """The assembly code itself (this module, rendering, queries, typos): a changed release
+    makes a new run even when its version number did not change."""
+    here = Path(__file__).parent
+    blob = b"".join(p.read_bytes() for p in (here / "assemble.py", here / "typos.py",
+                                             here.parent / "kg" / "render.py",
+                                             here.parent / "kg" / "queries.py"))
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 class AssembleConversations(Stage):
@@ -744,8 +922,8 @@ class AssembleConversations(Stage):
         related = self.con.execute(
             "SELECT coalesce(string_agg(entity_id || '>' || related_id, ',' ORDER BY entity_id),"
             " '') FROM related_entities").fetchone()[0] if self.config.related else ""
-        blob = json.dumps([__version__, self.config.model_dump(mode="json"), inputs,
-                           kg_version(self.con), related], sort_keys=True)
+        blob = json.dumps([__version__, assembly_code_hash(), self.config.model_dump(mode="json"),
+                           inputs, kg_version(self.con), related], sort_keys=True)
         return f"gen-{self.config_name}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
 
     def unchanged(self) -> int | None:

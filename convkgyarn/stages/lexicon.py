@@ -230,3 +230,36 @@ THING_REFERENCES = {
     "business": "this company", "university": "this university", "borough of new york city":
     "this borough", "human settlement": "this place", "scholarly article": "this article",
 }
+
+# property -> the noun a follow-up can leave the subject out with ("[his] spouse?", "the
+# spouse?"); None where no short noun reads well (membership, "located in").
+ELLIPSIS_NOUNS: dict[str, str | None] = {
+    "P569": "date of birth", "P19": "birthplace", "P570": "date of death",
+    "P20": "place of death", "P27": "nationality", "P26": "spouse", "P451": "partner",
+    "P40": "children", "P22": "father", "P25": "mother", "P3373": "siblings",
+    "P106": "occupation", "P166": "awards", "P1411": "nominations", "P39": "positions",
+    "P463": None, "P102": "political party", "P69": "education", "P108": "employer",
+    "P800": "notable works", "P136": "genre", "P264": "record label", "P1412": "languages",
+    "P140": "religion", "P2048": "height", "P57": "director", "P161": "cast", "P50": "author",
+    "P175": "performer", "P577": "release date", "P495": "country of origin",
+    "P364": "original language", "P2047": "running time", "P840": "setting",
+    "P449": "original network", "P2437": "number of seasons", "P1113": "number of episodes",
+    "P580": "start date", "P582": "end date", "P17": "country", "P131": None,
+    "P36": "capital", "P38": "currency", "P37": "official language", "P35": "head of state",
+    "P6": "head of government", "P1082": "population", "P30": "continent",
+    "P571": "founding date", "P740": None, "P527": None, "P2044": "elevation",
+    "P138": None, "P206": None, "P2031": None, "P2032": None, "P413": "position",
+    "P1249": None, "P1344": None, "P607": None, "P119": "burial place", "P190": "twin towns",
+    "P112": "founders", "P170": "creator", "P1196": "manner of death", "P509": "cause of death",
+}
+
+# qualifier -> follow-ups about the statement just asked ("Who is her spouse?" "When was
+# that?"): spoken, then typed.
+ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
+    "P580": (("when did that start?", "and when was that?", "when was that?"),
+             ("since when?", "and since when?", "start date?")),
+    "P582": (("when did that end?", "and when did that end?", "when was that over?"),
+             ("until when?", "and until when?", "end date?")),
+    "P585": (("when was that?", "and when was that?", "in what year was that?"),
+             ("date?", "and the date?", "year?")),
+}

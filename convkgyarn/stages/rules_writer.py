@@ -11,9 +11,19 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from pathlib import Path
 
 from convkgyarn.stages import lexicon, phrasing
 from convkgyarn.text import Fact, literal
+
+
+def rules_hash() -> str:
+    """A hash of the rules writer's code and lexicon: templates it wrote are written again
+    when the rules change (a new release), and only then."""
+    here = Path(__file__).parent
+    blob = b"".join((here / f).read_bytes() for f in ("rules_writer.py", "lexicon.py",
+                                                      "phrasing.py"))
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def _verb_follows(rest: str) -> bool:
@@ -22,6 +32,18 @@ def _verb_follows(rest: str) -> bool:
     word = rest.split(" ")[0]
     return (word in ("was", "is", "has", "had", "born", "died", "won", "became", "left")
             or word in phrasing.THIRD_PERSON or re.fullmatch(r"[a-z]+ed", word) is not None)
+
+
+def ellipsis_noun(fact: Fact) -> str | None:
+    """The noun a follow-up can ask with alone: curated, or a short noun-phrase label that
+    is not a participle ("award received")."""
+    if fact.property_id in lexicon.ELLIPSIS_NOUNS:
+        return lexicon.ELLIPSIS_NOUNS[fact.property_id]
+    label = literal(fact.property_label)
+    if not label or len(label.split()) > 3 or not phrasing.is_noun(label) or \
+            re.search(r"(ed|ing)$", label.split()[-1]) or not re.fullmatch(r"[a-z][a-z -]*", label):
+        return None
+    return label
 
 
 def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = "voice",
@@ -95,7 +117,25 @@ class RulesWriter:
                 phrasing.disfluent(q, _rng(fact.type_id, fact.property_id, fact.qualifier_id,
                                            fact.tense, "d", i), [])
                 for i, q in enumerate(deixis)]
+        ellipsis = self.ellipsis(fact, interaction)
+        if ellipsis:
+            out["ellipsis"] = ellipsis
         return out
+
+    def ellipsis(self, fact: Fact, interaction: str) -> list[str]:
+        """Follow-ups that leave the subject out: "[his] spouse?", "the population?" for a
+        noun property; "when was that?" for the date of the statement just asked. None for
+        verb-like properties ("located in"), whose short forms read badly."""
+        spoken = interaction == "voice"
+        if fact.qualifier_id:
+            forms = lexicon.ELLIPSIS_QUALIFIED.get(fact.qualifier_id)
+            return list(forms[0 if spoken else 1]) if forms else []
+        noun = ellipsis_noun(fact)
+        if noun is None:
+            return []
+        if spoken:
+            return [f"the {noun}?", f"the {noun}, please?", f"[his] {noun}?"]
+        return [f"{noun}?", f"and {noun}?", f"and [his] {noun}"]
 
     def patterns(self, fact: Fact, interaction: str) -> tuple[str, str, str] | None:
         label = literal(fact.property_label)

@@ -1,6 +1,9 @@
 """Question templates per (type, predicate[, qualifier]): written by an LLM or by rules,
 validated one by one, every rejection kept as a drop with its reason.
 
+Follow-ups that leave the subject out ("the spouse?", "when was that?") are an optional
+phenomenon, ``ellipsis``: written where they read well, never required.
+
 A template is a question with placeholders: the subject as the type in brackets
 (``[actor]``), deixis references ``[he]`` / ``[him]`` / ``[his]``, the fact's value ``[a]``
 (qualifier questions only, where the answer is ``[b]``). Voice templates come in four
@@ -25,7 +28,7 @@ from convkgyarn.kg.snapshot import type_label
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.stages.phrasing import value_kind
-from convkgyarn.stages.rules_writer import RulesWriter
+from convkgyarn.stages.rules_writer import RulesWriter, rules_hash
 from convkgyarn.store import insert_rows, registered, transaction
 from convkgyarn.text import (
     REFERENCES, Fact, has_filler, has_repetition, placeholders, starts_with_wh)
@@ -34,6 +37,9 @@ PHENOMENA = {
     "voice": ("original", "deixis", "disfluencies", "deixis_disfluencies"),
     "text": ("original", "deixis"),
 }
+# Written where they read well, never required: a fact without them is still complete.
+OPTIONAL_PHENOMENA = ("ellipsis",)
+ELLIPSIS_MAX_WORDS = {"voice": 7, "text": 5}
 VARIANTS = 3
 FACTS_PER_CALL = 5
 TEXT_BIAS_WORDS = ("who", "whom", "what", "when", "which", "how")
@@ -54,7 +60,13 @@ def validate(fact: Fact, interaction: str, phenomenon: str, text: str) -> str | 
         return f"the answer placeholder {fact.answer} appears in the question"
     has_subject = fact.subject in text
     has_reference = any(f"[{r}]" in text for r in REFERENCES)
-    if phenomenon.startswith("deixis"):
+    if phenomenon == "ellipsis":
+        if has_subject:
+            return f"an ellipsis variant names the subject {fact.subject}"
+        if len(text.split()) > ELLIPSIS_MAX_WORDS[interaction]:
+            return (f"an ellipsis variant has more than {ELLIPSIS_MAX_WORDS[interaction]} "
+                    "words")
+    elif phenomenon.startswith("deixis"):
         if has_subject:
             return f"a deixis variant names the subject {fact.subject}"
         if not has_reference:
@@ -78,12 +90,14 @@ class VoiceTurn(BaseModel):
     deixis: list[str]
     disfluencies: list[str]
     deixis_disfluencies: list[str]
+    ellipsis: list[str] = []
     answer: str
 
 
 class TextTurn(BaseModel):
     original: list[str]
     deixis: list[str]
+    ellipsis: list[str] = []
     answer: str
 
 
@@ -127,6 +141,7 @@ class GenerateTemplates(Stage):
         self.prompt_hash = combined_hash(*self.prompts.values())
         self.client = ctx.client("templater", self.prompt_hash)
         self.rules = RulesWriter()
+        self.rules_hash = rules_hash()  # rules write every template, or fill in for the LLM
         self.now = utcnow()
 
     def default_config(self, ctx):
@@ -181,7 +196,7 @@ class GenerateTemplates(Stage):
 
     def input_hash(self, fact: Fact, interaction: str) -> str:
         blob = json.dumps([fact.__dict__, interaction, self.writer, self.model, self.prompt_hash,
-                           self.config.model_dump()], sort_keys=True)
+                           self.config.model_dump(), self.rules_hash], sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def process(self) -> dict[str, Any]:
@@ -280,7 +295,10 @@ class GenerateTemplates(Stage):
         out = {}
         for fact in facts:
             variants, writers = accepted[fact], {}
-            missing = [p for p in PHENOMENA[interaction] if len(variants.get(p, [])) < VARIANTS]
+            # an optional phenomenon the model left out stays out (it judged that no such
+            # question reads well), unless the model's replies were unusable altogether
+            wanted = PHENOMENA[interaction] + (OPTIONAL_PHENOMENA if fact in unusable else ())
+            missing = [p for p in wanted if len(variants.get(p, [])) < VARIANTS]
             if missing:
                 rules = self.rules.write(fact, interaction)
                 for p in missing:
@@ -307,13 +325,14 @@ class GenerateTemplates(Stage):
               stats: dict) -> bool:
         """Keep a turn's valid variants; True when some phenomenon still lacks variants."""
         short = False
-        for phenomenon in PHENOMENA[interaction]:
+        for phenomenon in PHENOMENA[interaction] + OPTIONAL_PHENOMENA:
+            optional = phenomenon in OPTIONAL_PHENOMENA
             have = accepted.setdefault(phenomenon, [])
             if len(have) >= VARIANTS:
                 continue
             texts = getattr(turn, phenomenon, None) if turn is not None else None
-            if texts is None:
-                short = True
+            if texts is None or (optional and not texts):
+                short |= not optional  # an optional phenomenon may be left out
                 continue
             if len(texts) != VARIANTS:
                 self._reject(fact, interaction, phenomenon, -1, json.dumps(texts)[:2000],
@@ -329,7 +348,7 @@ class GenerateTemplates(Stage):
                 elif len(have) < VARIANTS:
                     have.append(text)
                     stats["accepted_first_try"] += attempt == 1
-            short |= len(have) < VARIANTS
+            short |= len(have) < VARIANTS and not optional
         return short
 
     def _reject(self, fact: Fact, interaction: str, phenomenon: str, variant: int, text: str,
@@ -349,7 +368,7 @@ class GenerateTemplates(Stage):
         templates, inputs = [], []
         for fact, (variants, writers, usable) in written.items():
             complete = usable
-            for phenomenon in PHENOMENA[interaction]:
+            for phenomenon in PHENOMENA[interaction] + OPTIONAL_PHENOMENA:
                 first_fallback, fallback = writers.get(phenomenon, (VARIANTS, None))
                 for i, text in enumerate(variants.get(phenomenon, [])):
                     reason = validate(fact, interaction, phenomenon, text)

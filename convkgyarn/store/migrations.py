@@ -118,12 +118,14 @@ def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
         "AND table_catalog = current_database() AND table_type = 'BASE TABLE'").fetchall()}
 
 
-def _rebuild(con: duckdb.DuckDBPyConnection, table: str, select: str) -> None:
+def _rebuild(con: duckdb.DuckDBPyConnection, table: str, select: str,
+             columns: list[str] | None = None) -> None:
     """Replace a table by the current schema's version of it, filled from ``select``
-    (which reads the old table as ``old``). Keys and new columns come with the new shape."""
+    (which reads the old table as ``old``) into ``columns`` (default: all of them). Keys and
+    new columns come with the new shape."""
     con.execute(f"ALTER TABLE {table} RENAME TO {table}__old")
     con.execute(f"CREATE TABLE {table} ({schema.TABLES[table].strip()})")
-    cols = ", ".join(schema.columns(table))
+    cols = ", ".join(columns or schema.columns(table))
     con.execute(f"INSERT INTO {table} ({cols}) {select.format(old=table + '__old')}")
     con.execute(f"DROP TABLE {table}__old")
 
@@ -219,7 +221,7 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
              "GROUP BY 1) tp USING (template_id) JOIN (SELECT c.conversation_id, arg_max(c.run_id, g.created_at) "
              "AS run_id FROM conversations c JOIN generation_runs g USING (run_id) GROUP BY 1) r "
              "USING (conversation_id) QUALIFY row_number() OVER (PARTITION BY r.run_id, "
-             "t.conversation_id, t.turn) = 1")
+             "t.conversation_id, t.turn) = 1", columns=TURNS_V2)
     con.execute("UPDATE generation_runs g SET turns = (SELECT count(*) FROM turns t "
                 "WHERE t.run_id = g.run_id)")
     # LLM: one cached response per key, one failure row per failing request
@@ -242,7 +244,21 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(f"CREATE TABLE schema_version ({schema.TABLES['schema_version'].strip()})")
 
 
-MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),)
+# the turns columns of schema 2 (later schemas add columns after them)
+TURNS_V2 = ["run_id", "conversation_id", "turn", "question", "question_before_typo", "answer",
+            "answer_ids", "answer_values", "subject_id", "property_id", "qualifier_property_id",
+            "statement_id", "phenomenon", "template_id", "writer", "model", "prompt_hash",
+            "tense", "left_out", "query_id", "outdated_answer", "outdated_values", "change"]
+
+
+def _to_v3(con: duckdb.DuckDBPyConnection) -> None:
+    """0.2.0 -> 0.3.0: conversations that move: the earlier turn a turn's subject comes from
+    (``hop_from``). A database migrated from 0.1.0 in the same run has it already."""
+    con.execute("ALTER TABLE turns ADD COLUMN IF NOT EXISTS hop_from INTEGER")
+
+
+MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
+              Migration(3, "0.3.0: turns record the earlier answer they move to", _to_v3))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -61,7 +61,28 @@ def test_curated_properties_read_as_fluent_english():
     assert text["deixis"] == ["[his] birthday", "[his] date of birth", "[his] birth date"]
 
 
+def test_rules_ellipsis_leaves_the_subject_out_for_nouns_only():
+    spouse = Fact("Q5", "human", "P26", "spouse", "wikibase-item")
+    voice = RulesWriter().write(spouse, "voice")["ellipsis"]
+    assert voice == ["the spouse?", "the spouse, please?", "[his] spouse?"]
+    assert RulesWriter().write(spouse, "text")["ellipsis"] == ["spouse?", "and spouse?",
+                                                               "and [his] spouse"]
+    since = Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time")
+    assert RulesWriter().write(since, "voice")["ellipsis"][0] == "when did that start?"
+    located = Fact("Q515", "city", "P131", "located in the administrative territorial entity",
+                   "wikibase-item")
+    assert "ellipsis" not in RulesWriter().write(located, "voice")
+    received = Fact("Q5", "human", "P9999", "award received", "wikibase-item")
+    assert "ellipsis" not in RulesWriter().write(received, "voice")
+    for interaction in ("voice", "text"):
+        for text in RulesWriter().write(spouse, interaction)["ellipsis"]:
+            assert validate(spouse, interaction, "ellipsis", text) is None
+
+
 @pytest.mark.parametrize("interaction,phenomenon,text,reason", [
+    ("voice", "ellipsis", "and [actor]'s spouse?", "names the subject"),
+    ("voice", "ellipsis", "and what about the spouse of this one here?", "more than 7 words"),
+    ("text", "ellipsis", "when born", "starts with a wh-word"),
     ("voice", "original", "when was [actor] born? [a]", "answer placeholder"),
     ("voice", "deixis", "when was [actor] born?", "names the subject"),
     ("voice", "deixis", "when was the actor born?", "no [he]/[him]/[his]"),
@@ -110,8 +131,11 @@ def llm_handler(calls: list, broken: set | None = None, seen_p19: set | None = N
             if prop == "place of birth" and not text and not seen_p19:  # bad once, then fixed
                 seen_p19.add(n)
                 turn["original"] = turn["original"][:2]
+            if prop == "spouse" and not qualified:  # ellipsis: one variant names the subject
+                turn["ellipsis"] = ["the spouse?", f"{subject}'s spouse?", "[his] spouse?"]
             if text:
-                turn = {k: v for k, v in turn.items() if k in ("original", "deixis", "answer")}
+                turn = {k: v for k, v in turn.items()
+                        if k in ("original", "deixis", "ellipsis", "answer")}
                 turn["original"] = [t.replace("q ", "info ") for t in turn["original"]]
             reply[str(fact["n"])] = turn
         return json_reply(reply)
@@ -144,6 +168,15 @@ def test_llm_path_stores_validates_rejects_and_falls_back(sample_db):
     assert sample_db.execute(
         "SELECT count(*) FROM templates WHERE property_id = 'P19' AND interaction = 'voice' "
         "AND writer <> 'llm'").fetchone()[0] == 0  # fixed by the re-ask, no fallback
+    # ellipsis is optional: kept where the model wrote it (valid variants only), never
+    # filled in by the rules where the model left it out
+    ellipsis = sample_db.execute(
+        "SELECT DISTINCT property_id, text, writer FROM templates WHERE phenomenon = "
+        "'ellipsis' AND interaction = 'voice' ORDER BY 2").fetchall()
+    assert ellipsis == [("P26", "[his] spouse?", "llm"), ("P26", "the spouse?", "llm")]
+    assert sample_db.execute(
+        "SELECT count(*) FROM template_rejects WHERE property_id = 'P26' AND phenomenon = "
+        "'ellipsis' AND reason LIKE '%names the subject%'").fetchone()[0] >= 1
     prov = sample_db.execute("SELECT DISTINCT model, prompt_hash IS NOT NULL FROM templates "
                              "WHERE writer = 'llm'").fetchall()
     assert prov == [("gpt-3.5-turbo", True)]

@@ -103,3 +103,17 @@ def test_views_are_recreated_and_old_views_replaced(old_db):
     views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
                                        "AND database_name = current_database()").fetchall()}
     assert {"labels", "facts", "statement_values", "template_rejects", "drops"} <= views
+
+
+def test_a_0_2_0_database_gains_hop_from_and_keeps_its_turns(tmp_path):
+    path = tmp_path / "v2.duckdb"
+    r = cli("generate", "--db", path, "--out", tmp_path / "o", "--conversations", "5")
+    assert r.exit_code == 0, r.output
+    raw = duckdb.connect(str(path))  # back to schema 2, as release 0.2.0 wrote it
+    raw.execute("ALTER TABLE turns DROP COLUMN hop_from")
+    raw.execute("UPDATE schema_version SET version = 2")
+    turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
+    raw.close()
+    con = connect(path)
+    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    assert con.execute("SELECT count(*), count(hop_from) FROM turns").fetchone() == (turns, 0)

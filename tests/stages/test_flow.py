@@ -1,0 +1,152 @@
+"""Conversations that move: hops to items answered earlier, follow-ups that leave the subject
+out, several topics. Checked on the bundled sample and on real Wikidata with the black-box
+tools in ../shared/tools, and turn by turn on the exported records."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from convkgyarn.config import GenerateConfig
+from tests.helpers import project
+
+FLOW = dict(interaction="voice", deixis=True, hops=True, ellipsis=True, turns=12,
+            conversations=200)
+PRONOUN = re.compile(r"\b(he|she|him|his|her|its|it|this|these|their)\b", re.I)
+
+
+def _generate(db: Path, out: Path, dumps: list[Path] | None, labels: list[Path], **cfg):
+    with project(db) as p:
+        if dumps:
+            p.load(dumps, labels=labels)
+        result = p.generate([GenerateConfig(**cfg)])
+        p.write_outputs(result.runs, out)
+    return [json.loads(line) for line in (out / "conversations.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module", params=["sample", pytest.param(
+    "real-entities-dev", marks=[pytest.mark.shared_data, pytest.mark.slow])])
+def flow(request, tmp_path_factory, shared_data):
+    tmp = tmp_path_factory.mktemp(request.param)
+    dumps = None
+    labels = []
+    if request.param != "sample":
+        dumps = [shared_data / "wikidata" / f"{request.param}.ndjson.bz2"]
+        labels = [shared_data / "wikidata" / "property-labels-en.json",
+                  shared_data / "labels" / "preferred-labels-en.json"]
+    recs = _generate(tmp / "p.duckdb", tmp / "out", dumps, labels, **FLOW)
+    return request.param, recs, tmp / "out" / "conversations.jsonl", tmp / "p.duckdb"
+
+
+def _tool(shared_data: Path, name: str, *args) -> dict:
+    out = subprocess.run([sys.executable, str(shared_data.parent / "tools" / name),
+                          *map(str, args)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_conversations_move_as_the_issue_asks(flow, shared_data):
+    name, recs, export, _ = flow
+    followups = [t for r in recs for t in r["turns"] if t["turn"] > 1]
+    hop_share = sum(t["hop_from"] is not None for t in followups) / len(followups)
+    mean_turns = sum(len(r["turns"]) for r in recs) / len(recs)
+    assert len(recs) == 200
+    assert hop_share >= 0.25, (name, hop_share)
+    assert mean_turns >= 9.6, (name, mean_turns)
+    style = _tool(shared_data, "style_stats.py", export)
+    assert 0.35 <= style["deixis_in_followups"] <= 0.85, (name, style)
+    if shutil.which("link-parser") is None:
+        pytest.skip("link-grammar is not installed (apt-get install link-grammar)")
+    rate = _tool(shared_data, "grammar_rate.py", export)["parsed_without_null_links"]
+    assert rate >= 0.90, (name, rate)
+
+
+def test_every_answer_is_a_fact_of_the_kg(flow):
+    _, recs, _, db = flow
+    with project(db, write=False) as p:
+        stated = set(p.con.execute(
+            "SELECT entity_id, property_id, value_id FROM statements WHERE value_id IS NOT NULL"
+        ).fetchall())
+        qualified = set(p.con.execute(
+            "SELECT q.entity_id, q.qualifier_property_id, s.property_id FROM qualifiers q "
+            "JOIN statements s USING (statement_id)").fetchall())
+    for r in recs:
+        for t in r["turns"]:
+            if t["qualifier_property_id"] is None:
+                for vid in filter(None, t["answer_ids"]):
+                    assert (t["subject_id"], t["property_id"], vid) in stated, t
+            else:
+                assert (t["subject_id"], t["qualifier_property_id"],
+                        t["property_id"]) in qualified, t
+
+
+def test_a_hop_is_about_an_earlier_answer_and_points_at_it_only_when_clear(flow):
+    name, recs, _, _ = flow
+    for r in recs:
+        turns = r["turns"]
+        subjects = {t["subject_id"] for t in turns}
+        assert len(subjects) <= 3, (r["conversation_id"], subjects)  # --topics 3
+        assert turns[0]["hop_from"] is None and turns[0]["subject_id"] == r["entity"]["id"]
+        asked = [(t["subject_id"], t["property_id"], t["qualifier_property_id"]) for t in turns]
+        assert len(asked) == len(set(asked)), "a fact asked twice"
+        for i, t in enumerate(turns):
+            if t["hop_from"] is None:
+                assert t["subject_id"] == r["entity"]["id"]
+                continue
+            source = turns[t["hop_from"] - 1]
+            assert t["hop_from"] < t["turn"]
+            assert t["subject_id"] in source["answer_ids"], (name, t, source)
+            before = turns[i - 1]
+            if t["phenomenon"] == "deixis" and before["subject_id"] != t["subject_id"]:
+                # "Who did she marry?" "Steven Spielberg" "When was he born?"
+                assert before["answer_ids"] == [t["subject_id"]], (name, before, t)
+
+
+def test_ellipsis_leaves_the_subject_out_right_after_the_same_subject(flow):
+    name, recs, _, _ = flow
+    elliptic = 0
+    for r in recs:
+        labels = {}
+        for i, t in enumerate(r["turns"]):
+            labels.setdefault(t["subject_id"], None)
+            if t["phenomenon"] != "ellipsis":
+                continue
+            elliptic += 1
+            before = r["turns"][i - 1]
+            assert i > 0 and before["subject_id"] == t["subject_id"], (name, t)
+            assert r["entity"]["label"] not in t["question"] or \
+                t["subject_id"] != r["entity"]["id"], t
+            assert len(t["question"].split()) <= 7, t
+            if t["qualifier_property_id"]:  # "When was that?" follows that very statement
+                assert before["statement_ids"] == t["statement_ids"], (before, t)
+    assert elliptic >= 0.1 * sum(len(r["turns"]) - 1 for r in recs), (name, elliptic)
+
+
+def test_without_deixis_ellipsis_has_no_pronoun_and_topics_1_never_hops(tmp_path):
+    recs = _generate(tmp_path / "p.duckdb", tmp_path / "a", None, [], interaction="voice",
+                     ellipsis=True, hops=True, topics=1, turns=8, conversations=40)
+    turns = [t for r in recs for t in r["turns"]]
+    assert all(t["hop_from"] is None for t in turns)
+    assert {t["subject_id"] for r in recs for t in r["turns"]} == {r["entity"]["id"]
+                                                                  for r in recs}
+    elliptic = [t["question"] for t in turns if t["phenomenon"] == "ellipsis"]
+    assert elliptic and not any(PRONOUN.search(q) and "that" not in q for q in elliptic), \
+        elliptic
+    assert recs[0]["config"]["ellipsis"] is True and recs[0]["config"]["name"] == \
+        "voice-hops-ellipsis"
+
+
+def test_text_ellipsis_queries_stay_queries(tmp_path):
+    recs = _generate(tmp_path / "p.duckdb", tmp_path / "t", None, [], interaction="text",
+                     deixis=True, typos=True, ellipsis=True, hops=True, turns=10,
+                     conversations=60)
+    elliptic = [t for r in recs for t in r["turns"] if t["phenomenon"] == "ellipsis_typos"]
+    assert elliptic
+    for t in elliptic:
+        assert not re.match(r"\W*(who|whom|what|when|which|how)\b", t["question"], re.I), t
+        assert len(t["question"].split()) <= 6, t  # five words, "[his]" may be "this film's"
