@@ -187,6 +187,15 @@ class GenerateConfig(_Strict):
     ellipsis_share: float = Field(0.5, ge=0, le=1, description="with --ellipsis: the share of "
                                   "follow-ups about the same subject asked elliptically, where "
                                   "the fact has such a question")
+    kinds: list[Literal["count", "verify", "before"]] = Field(
+        default_factory=list, description="more kinds of question: count (how many children), "
+        "verify (yes or no, with a true or a plausible false candidate), before (who held a "
+        "role before someone)")
+    kind_share: float = Field(0.3, ge=0, le=1, description="with kinds: the chance that a "
+                              "fact one of them fits is asked that way")
+    answer_style: Literal["short", "sentence"] = Field(
+        "short", description="sentence: each turn also carries the answer as one sentence "
+        "grounded in the fact (answer_sentence)")
     changed_since: str | None = Field(None, description="stale-knowledge probes: ask only "
                                       "facts a refresh changed since this snapshot (a refresh "
                                       "id, 'last', or a dump date YYYY-MM-DD)")
@@ -208,6 +217,8 @@ class GenerateConfig(_Strict):
         parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
                                   ("typos", self.typos), ("related", self.related),
                                   ("hops", self.hops), ("ellipsis", self.ellipsis),
+                                  ("kinds", bool(self.kinds)),
+                                  ("sentences", self.answer_style == "sentence"),
                                   ("changes", self.changed_since is not None)) if on]
         return "-".join(parts)
 

@@ -23,7 +23,7 @@ from convkgyarn.memory import gc_paused
 from convkgyarn.store import registered
 
 TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
-               "hop_from", "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
+               "hop_from", "question_kind", "answer_sentence", "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
                "question_before_typo", "statement_ids", "sparql", "outdated_answer",
                "outdated_values", "change")
 # how each exported field is read from the turns table
@@ -282,7 +282,8 @@ One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
 `{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`
 (whom the turn asks about), `hop_from` (with `--hops`: the earlier turn whose answer the
-subject is, else null), `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
+subject is, else null), `question_kind` (fact, or with `--kind`: count, verify, before),
+`answer_sentence` (with `--answer-style sentence`), `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
 `question_before_typo`, `statement_ids` (the Wikidata statements behind the answer) and
 `sparql` (a query over Wikidata's RDF model whose `?answer` rows are exactly
 `answer_values`: run it, or `convkgyarn verify`, to see whether the fact still holds))

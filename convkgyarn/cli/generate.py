@@ -40,6 +40,11 @@ def generate(
         "spouse?\", \"when was that?\").")] = None,
     ellipsis_share: Annotated[Optional[float], typer.Option(
         help="With --ellipsis: share of same-subject follow-ups asked elliptically.")] = None,
+    kinds: Annotated[Optional[list[str]], typer.Option(
+        "--kind", help="More kinds of question (repeat): count, verify (yes/no), before "
+        "(who held it before).")] = None,
+    answer_style: Annotated[Optional[str], typer.Option(
+        help="short (the values) or sentence (also a grounded sentence per turn).")] = None,
     turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
     min_turns: Annotated[Optional[int], typer.Option(help="Fewest turns: an entity with facts "
                                                       "for fewer is not a subject.")] = None,
@@ -75,7 +80,8 @@ def generate(
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
                  "typos": typos, "related": related, "hops": hops, "topics": topics,
-                 "ellipsis": ellipsis, "ellipsis_share": ellipsis_share,
+                 "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
+                 "answer_style": answer_style,
                  "turns": turns, "min_turns": min_turns,
                  "conversations": conversations, "types": types, "entities": entities,
                  "seed": seed, "same_facts": same_facts, "changed_since": changed_since}

@@ -163,3 +163,49 @@ def _amount(text: str) -> str:
         return format(Decimal(text.lstrip("+")).normalize(), "f")
     except InvalidOperation:
         return text
+
+
+def _with_prefixes(select: str) -> str:
+    used = [name for name in _PREFIXES if f"{name}:" in select or name == "wd"]
+    return "".join(f"PREFIX {name}: <{_PREFIXES[name]}>\n" for name in used) + select
+
+
+def count_query(subject_id: str, property_id: str) -> str:
+    """How many distinct items the subject's best-rank statements of the property hold
+    (ended ones included): one row, ``?answer`` an integer."""
+    return _with_prefixes(
+        f"SELECT (COUNT(DISTINCT ?value) AS ?answer) WHERE {{\n"
+        f"  wd:{subject_id} p:{property_id} ?statement .\n"
+        f"  ?statement a wikibase:BestRank ; ps:{property_id} ?value .\n"
+        f"  FILTER(isIRI(?value) && STRSTARTS(STR(?value), \"{WD}Q\"))\n}}")
+
+
+def verify_query(subject_id: str, property_id: str, candidate_id: str, tense: str) -> str:
+    """Whether the subject's best-rank statements of the property hold the candidate (in the
+    present tense: one without an end time): one row, ``?answer`` "yes" or "no"."""
+    current = " FILTER NOT EXISTS { ?statement pq:P582 ?end }" if tense == "present" else ""
+    return _with_prefixes(
+        "SELECT ?answer WHERE {\n"
+        f"  BIND(IF(EXISTS {{ wd:{subject_id} p:{property_id} ?statement .\n"
+        f"    ?statement a wikibase:BestRank ; ps:{property_id} wd:{candidate_id} .{current} }},"
+        " \"yes\", \"no\") AS ?answer)\n}")
+
+
+def before_query(subject_id: str, property_id: str, statement_id: str, max_label: int) -> str:
+    """Who held the property right before the reference statement's value: the values of the
+    best-rank statements with the latest start time (``pq:P580``) earlier than the
+    reference's, other than its value (among values with an English label)."""
+    label = f"FILTER(lang(?{{v}}Label) = \"en\" && strlen(?{{v}}Label) <= {max_label})"
+    return _with_prefixes(
+        "SELECT DISTINCT ?answer WHERE {\n"
+        f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"
+        f"  ?reference ps:{property_id} ?later ; pq:P580 ?laterStart .\n"
+        f"  wd:{subject_id} p:{property_id} ?statement .\n"
+        f"  ?statement a wikibase:BestRank ; ps:{property_id} ?answer ; pq:P580 ?start .\n"
+        f"  ?answer rdfs:label ?answerLabel . {label.format(v='answer')}\n"
+        "  FILTER(?start < ?laterStart && ?answer != ?later)\n"
+        f"  FILTER NOT EXISTS {{ wd:{subject_id} p:{property_id} ?other .\n"
+        f"    ?other a wikibase:BestRank ; ps:{property_id} ?otherValue ; pq:P580 ?otherStart .\n"
+        f"    ?otherValue rdfs:label ?otherValueLabel . {label.format(v='otherValue')}\n"
+        "    FILTER(?otherValue != ?later && ?otherStart > ?start && ?otherStart < ?laterStart) }\n"
+        "}")

@@ -28,7 +28,7 @@ import random
 import re
 import time
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,12 +40,15 @@ from convkgyarn import __version__
 from convkgyarn.config import GenerateConfig
 from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
-from convkgyarn.kg.queries import turn_query
+from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
 from convkgyarn.memory import gc_paused
 from convkgyarn.stage import Stage, code_version
+from convkgyarn.stages import kinds, phrasing
 from convkgyarn.stages.lexicon import THING_REFERENCES
+from convkgyarn.stages.rules_writer import render_pattern
+from convkgyarn.text import Fact
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.stages.typos import content_words, typo_in
 from convkgyarn.store import registered
@@ -92,6 +95,7 @@ class PlannedTurn:
     property_id: str
     qualifier_id: str | None
     statement_index: int  # which statement a qualifier question is about
+    kind: str = "fact"  # or count, verify, before (convkgyarn.stages.kinds)
 
 
 @dataclass
@@ -149,6 +153,15 @@ def load_changes(con: duckdb.DuckDBPyConnection, since: str) -> dict[tuple[str, 
 
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
+
+
+def _start(statement: Statement) -> str | None:
+    """A statement's start time (``P580``) as comparable text, as SPARQL compares it
+    (unknown month or day as the first); None without exactly one, or before year 1."""
+    starts = [q for q in statement.qualifiers.get("P580", ()) if q.kind == "time"]
+    if len(starts) != 1 or not starts[0].label or starts[0].label.startswith("-"):
+        return None
+    return re.sub(r"-00(?=[-T])", "-01", starts[0].label.lstrip("+"))
 
 
 def _seed(*parts: Any) -> int:
@@ -225,6 +238,8 @@ class KGView:
         for (type_id, pid, qid, _, _), _v in self.templates.items():
             self.facts_by_type[type_id].add((pid, qid))
         self.type_labels = {t: type_label(con, t) for t in self.facts_by_type}
+        self.property_labels = dict(con.execute(
+            "SELECT id, label FROM property_info WHERE label IS NOT NULL").fetchall())
         self.person_values = {r[0] for r in con.execute(
             "SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'").fetchall()}
         # properties whose values are people (by the KG where it knows, else by the label)
@@ -237,12 +252,29 @@ class KGView:
             if value_kind(dtype, label or "", share if n and n >= 3 else None) == "person"}
 
         self.genders = {}
+        self.item_counts: dict[tuple[str, str], int] = {}  # (entity, property) -> items
         self.related = dict(con.execute(
             "SELECT entity_id, related_id FROM related_entities").fetchall())
         self._cache: dict[str, EntityFacts | None] = {}
         self._best: dict[str, tuple] = {}
         self._placeholders: dict[str, str] = {}
+        self._pools: dict[str, list[Value]] = {}
         self._plain: dict[tuple, list] = {}
+
+    def false_candidate(self, property_id: str, held: set[str],
+                        rng: random.Random) -> Value | None:
+        """A plausible wrong value for a yes/no question: a value other entities hold for the
+        same property (with an English label), not one the subject ever held."""
+        pool = self._pools.get(property_id)
+        if pool is None:
+            pool = self._pools[property_id] = [Value("wikibase-item", label, vid) for vid, label
+                                               in self.con.execute(
+                "SELECT DISTINCT value_id, value_label FROM statement_values WHERE "
+                "property_id = ? AND truthy AND value_id IS NOT NULL AND value_label IS NOT "
+                "NULL AND length(value_label) <= ? ORDER BY value_id LIMIT 5000",
+                [property_id, self.max_label]).fetchall()]
+        choices = [v for v in pool if v.value_id not in held]
+        return choices[int(rng.random() * len(choices))] if choices else None
 
     def ellipsis(self, type_id: str, pid: str, qid: str | None, tense: str,
                  with_reference: bool) -> list:
@@ -332,6 +364,12 @@ class KGView:
                 if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value) and \
                         not self._names_subject(f"{eid}/{qid}", eid, info, value):
                     by_sid[sid].qualifiers.setdefault(qid, []).append(value)
+            for eid, pid, n in con.execute(
+                    "SELECT s.entity_id, s.property_id, count(DISTINCT s.value_id) FROM "
+                    "statements s JOIN _wanted w ON w.id = s.entity_id WHERE s.truthy AND "
+                    "s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) GROUP BY 1, 2",
+                    [list(kinds.COUNT)]).fetchall():
+                self.item_counts[(eid, pid)] = n
             for vid, gender in con.execute(
                     "SELECT entity_id, any_value(value_id) FROM statements WHERE property_id = "
                     "'P21' AND truthy AND entity_id IN (SELECT value_id FROM statements s JOIN "
@@ -433,6 +471,7 @@ class Assembler:
         self.queries: dict[str, str] = {}  # query id -> SPARQL text
         self._shapes: dict[str, list[tuple]] = {}
         self._slots: dict[tuple, dict[str, str]] = {}
+        self._kind_templates: dict[tuple, list] = {}
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[tuple[str, str | None]],
@@ -627,6 +666,8 @@ class Assembler:
         fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
         if cfg.hops:
             fact_key += ["hops", cfg.topics, cfg.hop_share]
+        if cfg.kinds:
+            fact_key += ["kinds", *cfg.kinds, cfg.kind_share]
         if not cfg.same_facts:
             fact_key.append(self.name)
         rng_facts = random.Random(_seed("facts", *fact_key))
@@ -692,6 +733,11 @@ class Assembler:
             fact = (ent.id, pt.property_id, pt.qualifier_id)
             if fact in asked:
                 continue
+            if cfg.kinds and pt.qualifier_id is None and rng_hops.random() < cfg.kind_share:
+                fits = [k for k in cfg.kinds if kinds.pattern(k, pt.property_id, "voice",
+                                                              "present")]
+                if fits:
+                    pt = replace(pt, kind=fits[int(rng_hops.random() * len(fits))])
             asked.add(fact)  # tried: asked now, or never askable
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from)
             if turn is None:
@@ -791,6 +837,149 @@ class Assembler:
         prop = turn["property_id"] if turn["qualifier_property_id"] is None else None
         return all(v.value_id is None or self.view.is_person(v, prop) for v in turn["_values"])
 
+    # -- more kinds of question: how many, yes or no, who came before
+    def kind_answer(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """The answer of a count, verify or before question, computed from the KG (None
+        when the fact does not support one: no candidate, no unique predecessor). Its
+        choices are seeded by the fact, so every configuration asks the same."""
+        rng = random.Random(_seed("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
+        stmts = e.properties[pt.property_id]
+        tense = "past" if e.gone else "present"
+        if pt.kind == "count":
+            n = self.view.item_counts.get((e.id, pt.property_id))
+            if not n:
+                return None
+            sids = ",".join(s.statement_id for s in stmts)
+            return Answer([Value("quantity", str(n))], sids, tense)
+        if pt.kind == "verify":
+            current = [s for s in stmts if not s.ended and s.value.value_id]
+            if e.gone or not current:
+                tense, current = "past", [s for s in stmts if s.value.value_id]
+            if not current:
+                return None
+            if rng.random() < 0.5:
+                st = current[int(rng.random() * len(current))]
+                return Answer([Value("string", "yes")], st.statement_id, tense, st.value)
+            held = {s.value.value_id for s in stmts}
+            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng)
+            if false is None:
+                return None
+            return Answer([Value("string", "no")], "", tense, false)
+        # before: a statement with a start time, and the one that started last before it
+        dated = [(start, s) for s in stmts if s.value.value_id
+                 for start in [_start(s)] if start is not None]
+        refs = [(start, s) for start, s in dated
+                if any(other < start and o.value != s.value for other, o in dated)]
+        if not refs:
+            return None
+        start, ref = refs[int(rng.random() * len(refs))]
+        earlier = [(b, o) for b, o in dated if b < start and o.value != ref.value]
+        latest = max(b for b, _ in earlier)
+        before = [o for b, o in earlier if b == latest]
+        if len({o.value for o in before}) != 1:
+            return None  # two values started the same day: no single predecessor
+        return Answer([before[0].value], ",".join(o.statement_id for o in before), "past",
+                      ref.value, outdated=[])
+
+    def kind_templates(self, type_id: str, pt: PlannedTurn, tense: str, phen: str) -> list:
+        """Templates of a kind of question: the curated pattern, with its deixis and
+        disfluent forms, made once per (type, property, kind, tense, phenomenon)."""
+        key = (type_id, pt.property_id, pt.kind, tense, phen)
+        found = self._kind_templates.get(key)
+        if found is None:
+            cfg = self.cfg
+            pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
+            found = []
+            if pattern:
+                deixis = phen.startswith("deixis")
+                text = render_pattern(pattern, self.view.placeholder(type_id), deixis,
+                                      cfg.interaction)
+                if phen.endswith("disfluencies"):
+                    text = phrasing.disfluent(text, random.Random(_seed("kind", *key)))
+                tid = hashlib.sha256(json.dumps(["kind", *key, text]).encode()).hexdigest()[:16]
+                found = [(tid, text, ("rules", None, None))]
+            self._kind_templates[key] = found
+        return found
+
+    def realise_kind(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous,
+                     rng: random.Random, number: int, hop_from: int | None) -> dict | None:
+        cfg = self.cfg
+        ans = self.kind_answer(e, pt)
+        if ans is None:
+            self.drop(f"{e.id}/{pt.property_id}/{pt.kind}", f"no {pt.kind} question fits "
+                      "the fact (no candidate, count or single predecessor)")
+            return None
+        same = previous is not None and previous[0].id == e.id
+        deixis = cfg.deixis and (not self._ambiguous(e, previous) if same else
+                                 previous is not None and hop_from == previous[1]["turn"] and
+                                 self._points_clearly(e, type_id, previous, ans.tense))
+        phen = "deixis" if deixis else "original"
+        if cfg.interaction == "voice" and cfg.disfluency:
+            phen = "deixis_disfluencies" if deixis else "disfluencies"
+        options = self.kind_templates(type_id, pt, ans.tense, phen)
+        if not options:
+            return None
+        tid, template, (writer, model, prompt_hash) = options[0]
+        slot_person = ans.slot_value is not None and self.view.is_person(ans.slot_value,
+                                                                         pt.property_id)
+        question = self.fill(template, e, type_id, ans.tense, ans.slot_value, slot_person)
+        rendered = [render(v, question) for v in ans.values]
+        if pt.kind == "before" and any(_contains(question, a) for a in rendered):
+            return None
+        before_typo, out_phen = None, phen
+        if cfg.interaction == "text" and cfg.typos:
+            typoed, edit = typo_in(template, self.typo_words(template), rng)
+            if edit is not None:
+                before_typo = question
+                question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
+                                     slot_person, once=True)
+                out_phen = "deixis_typos" if deixis else "typos"
+        if cfg.interaction == "voice":
+            question = question[0].upper() + question[1:]
+            if previous is not None and previous[0].id != e.id:
+                question = rng.choice(TRANSITIONS) + question[0].lower() + question[1:]
+        return {"turn": number, "question": question, "question_before_typo": before_typo,
+                "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
+                "answer_values": self.machine_json(ans.values),
+                "query_id": self.kind_query(e, pt, ans), "outdated_answer": [],
+                "outdated_values": None, "change": None, "subject_id": e.id,
+                "property_id": pt.property_id, "qualifier_property_id": None,
+                "statement_id": ans.statement_id or None, "phenomenon": out_phen,
+                "template_id": tid, "writer": writer, "model": model,
+                "prompt_hash": prompt_hash, "tense": ans.tense, "left_out": 0,
+                "hop_from": hop_from, "question_kind": pt.kind,
+                "answer_sentence": self.sentence(pt.kind, e, type_id, pt, ans, rendered),
+                "_values": ans.values if pt.kind == "before" else []}
+
+    def kind_query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> str:
+        if pt.kind == "count":
+            text = count_query(e.id, pt.property_id)
+        elif pt.kind == "verify":
+            text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
+        else:
+            ref = next(s.statement_id for s in e.properties[pt.property_id]
+                       if s.value == ans.slot_value and _start(s) is not None)
+            text = before_query(e.id, pt.property_id, ref, self.cfg.max_label_chars)
+        query_id = hashlib.sha256(text.encode()).hexdigest()[:20]
+        self.queries[query_id] = text
+        return query_id
+
+    def sentence(self, kind: str, e: EntityFacts, type_id: str, pt: PlannedTurn, ans: Answer,
+                 rendered: list[str]) -> str | None:
+        """With ``--answer-style sentence``: the answer as one grounded sentence."""
+        if self.cfg.answer_style != "sentence":
+            return None
+        labels = self.view.property_labels
+        fact = Fact(type_id, self.view.type_labels.get(type_id) or "entity", pt.property_id,
+                    labels.get(pt.property_id, pt.property_id), None, pt.qualifier_id,
+                    labels.get(pt.qualifier_id) if pt.qualifier_id else None)
+        counted = kinds.COUNT[pt.property_id][1] if kind == "count" else None
+        slot = render(ans.slot_value) if ans.slot_value is not None else None
+        text = kinds.sentence(kind, named(e.label, e.human), fact, rendered, tense=ans.tense,
+                              slot=slot, precisions=tuple(v.precision for v in ans.values),
+                              counted=counted)
+        return text[0].upper() + text[1:]
+
     def _ambiguous(self, e: EntityFacts, previous) -> bool:
         """Would "he", "she" or "this person" point at a person in the previous answer rather
         than at ``e``? (Only a person known to be of the other gender is safe.)"""
@@ -810,6 +999,8 @@ class Assembler:
     def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous,
                 rng: random.Random, number: int, hop_from: int | None = None) -> dict | None:
         cfg = self.cfg
+        if pt.kind != "fact":
+            return self.realise_kind(e, type_id, pt, previous, rng, number, hop_from)
         ans = self.answer(e, pt)
         if not ans.values:
             return None
@@ -884,7 +1075,9 @@ class Assembler:
                     "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
                     "phenomenon": out_phen, "template_id": tid, "writer": writer,
                     "model": model, "prompt_hash": prompt_hash, "tense": ans.tense,
-                    "left_out": ans.left_out, "hop_from": hop_from, "_values": ans.values}
+                    "left_out": ans.left_out, "hop_from": hop_from, "question_kind": "fact",
+                    "answer_sentence": self.sentence("fact", e, type_id, pt, ans, rendered),
+                    "_values": ans.values}
         self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                   f"no {phen} template fits the answer")
         return None
@@ -892,10 +1085,12 @@ class Assembler:
 
 @lru_cache(maxsize=1)
 def assembly_code_hash() -> str:
-    """The assembly code itself (this module, rendering, queries, typos): a changed release
+    """The assembly code itself (this module, kinds, rendering, queries, typos): a changed release
     makes a new run even when its version number did not change."""
     here = Path(__file__).parent
     blob = b"".join(p.read_bytes() for p in (here / "assemble.py", here / "typos.py",
+                                             here / "kinds.py", here / "rules_writer.py",
+                                             here / "lexicon.py", here / "phrasing.py",
                                              here.parent / "kg" / "render.py",
                                              here.parent / "kg" / "queries.py"))
     return hashlib.sha256(blob).hexdigest()[:16]

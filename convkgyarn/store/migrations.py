@@ -253,12 +253,16 @@ TURNS_V2 = ["run_id", "conversation_id", "turn", "question", "question_before_ty
 
 def _to_v3(con: duckdb.DuckDBPyConnection) -> None:
     """0.2.0 -> 0.3.0: conversations that move: the earlier turn a turn's subject comes from
-    (``hop_from``). A database migrated from 0.1.0 in the same run has it already."""
-    con.execute("ALTER TABLE turns ADD COLUMN IF NOT EXISTS hop_from INTEGER")
+    (``hop_from``), the kind of question, the answer as a sentence. A database migrated
+    from 0.1.0 in the same run has them already."""
+    for column, sql_type in (("hop_from", "INTEGER"), ("question_kind", "VARCHAR"),
+                             ("answer_sentence", "VARCHAR")):
+        con.execute(f"ALTER TABLE turns ADD COLUMN IF NOT EXISTS {column} {sql_type}")
 
 
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
-              Migration(3, "0.3.0: turns record the earlier answer they move to", _to_v3))
+              Migration(3, "0.3.0: turns record the earlier answer they move to, their "
+                            "kind of question and a sentence answer", _to_v3))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

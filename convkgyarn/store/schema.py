@@ -103,7 +103,8 @@ TABLES: dict[str, str] = {
         qualifier_property_id VARCHAR, statement_id VARCHAR, phenomenon VARCHAR,
         template_id VARCHAR, writer VARCHAR, model VARCHAR, prompt_hash VARCHAR,
         tense VARCHAR, left_out INTEGER, query_id VARCHAR, outdated_answer VARCHAR[],
-        outdated_values JSON, change JSON, hop_from INTEGER,
+        outdated_values JSON, change JSON, hop_from INTEGER, question_kind VARCHAR,
+        answer_sentence VARCHAR,
         PRIMARY KEY (run_id, conversation_id, turn)""",
     # Each distinct SPARQL query of a turn, stored once (turns refer to it by id).
     "turn_queries": """

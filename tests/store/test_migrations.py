@@ -110,7 +110,8 @@ def test_a_0_2_0_database_gains_hop_from_and_keeps_its_turns(tmp_path):
     r = cli("generate", "--db", path, "--out", tmp_path / "o", "--conversations", "5")
     assert r.exit_code == 0, r.output
     raw = duckdb.connect(str(path))  # back to schema 2, as release 0.2.0 wrote it
-    raw.execute("ALTER TABLE turns DROP COLUMN hop_from")
+    for column in ("hop_from", "question_kind", "answer_sentence"):
+        raw.execute(f"ALTER TABLE turns DROP COLUMN {column}")
     raw.execute("UPDATE schema_version SET version = 2")
     turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
     raw.close()

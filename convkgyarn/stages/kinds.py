@@ -1,0 +1,190 @@
+"""More kinds of question than "what is the value": how many (count), yes or no
+(verification, with a true or a plausible false candidate) and order in time (who held a
+role before someone), for curated properties whose English we trust, in our own words.
+
+Patterns use the rules writer's subject marks (``{S}``, ``{S's}``, ``{S:o}``) and ``[a]``
+for the value the question names (the candidate, or the later holder). Each answer is
+computed from the KG when a conversation is assembled (``convkgyarn.stages.assemble``) and
+has its own query (``convkgyarn.kg.queries.kind_query``).
+
+Also here: a grounded sentence for any turn's answer (``--answer-style sentence``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from convkgyarn.kg.render import plural
+from convkgyarn.stages import lexicon, phrasing
+from convkgyarn.stages.rules_writer import ellipsis_noun
+from convkgyarn.text import Fact
+
+KINDS = ("count", "verify", "before")
+
+# property -> (spoken present, spoken past, typed) and the counted noun (one, many)
+COUNT: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
+    "P40": (("how many children does {S} have?", "how many children did {S} have?",
+             "number of children of {S:o}"), ("child", "children")),
+    "P3373": (("how many siblings does {S} have?", "how many siblings did {S} have?",
+               "number of siblings of {S:o}"), ("sibling", "siblings")),
+    "P26": (("how many times has {S} been married?", "how many times was {S} married?",
+             "number of spouses of {S:o}"), ("spouse", "spouses")),
+    "P166": (("how many awards has {S} received?", "how many awards did {S} receive?",
+              "number of awards of {S:o}"), ("award", "awards")),
+    "P1411": (("how many nominations has {S} had?", "how many nominations did {S} get?",
+               "number of nominations of {S:o}"), ("nomination", "nominations")),
+    "P800": (("how many notable works does {S} have?", "how many notable works did {S} "
+              "have?", "number of notable works of {S:o}"), ("notable work", "notable works")),
+    "P1412": (("how many languages does {S} speak?", "how many languages did {S} speak?",
+               "number of languages {S} speaks"), ("language", "languages")),
+    "P161": (("how many cast members does {S} have?", "how many cast members did {S} have?",
+              "number of cast members of {S:o}"), ("cast member", "cast members")),
+    "P37": (("how many official languages does {S} have?", "how many official languages "
+             "did {S} have?", "number of official languages of {S:o}"),
+            ("official language", "official languages")),
+    "P47": (("how many neighbours does {S} share a border with?", "how many neighbours did "
+             "{S} share a border with?", "number of countries bordering {S:o}"),
+            ("neighbour", "neighbours")),
+}
+
+# property -> (spoken present, spoken past, typed): is [a] the value?
+VERIFY: dict[str, tuple[str, str, str]] = {
+    "P26": ("is {S} married to [a]?", "was {S} married to [a]?", "{S} married to [a]?"),
+    "P19": ("was {S} born in [a]?", "was {S} born in [a]?", "{S} born in [a]?"),
+    "P20": ("did {S} die in [a]?", "did {S} die in [a]?", "{S} died in [a]?"),
+    "P27": ("is {S} a citizen of [a]?", "was {S} a citizen of [a]?", "{S} citizen of [a]?"),
+    "P22": ("is [a] {S's} father?", "was [a] {S's} father?", "[a] father of {S:o}?"),
+    "P25": ("is [a] {S's} mother?", "was [a] {S's} mother?", "[a] mother of {S:o}?"),
+    "P40": ("is [a] a child of {S:o}?", "was [a] a child of {S:o}?", "[a] child of {S:o}?"),
+    "P69": ("did {S} study at [a]?", "did {S} study at [a]?", "{S} studied at [a]?"),
+    "P166": ("has {S} received [a]?", "did {S} receive [a]?", "{S} received [a]?"),
+    "P102": ("is {S} a member of [a]?", "was {S} a member of [a]?", "{S} member of [a]?"),
+    "P57": ("did [a] direct {S:o}?", "did [a] direct {S:o}?", "{S} directed by [a]?"),
+    "P50": ("did [a] write {S:o}?", "did [a] write {S:o}?", "{S} written by [a]?"),
+    "P161": ("did [a] star in {S:o}?", "did [a] star in {S:o}?", "[a] in the cast of {S:o}?"),
+    "P36": ("is [a] the capital of {S:o}?", "was [a] the capital of {S:o}?",
+            "[a] capital of {S:o}?"),
+    "P38": ("is [a] the currency of {S:o}?", "was [a] the currency of {S:o}?",
+            "[a] currency of {S:o}?"),
+    "P30": ("is {S} in [a]?", "was {S} in [a]?", "{S} in [a]?"),
+    "P17": ("is {S} in [a]?", "was {S} in [a]?", "{S} in [a]?"),
+    "P495": ("is {S} from [a]?", "was {S} from [a]?", "{S} from [a]?"),
+}
+
+# property -> (spoken, typed): who held it right before [a] (by start time, P580)
+BEFORE: dict[str, tuple[str, str]] = {
+    "P6": ("who was {S's} head of government before [a]?", "{S} head of government before [a]"),
+    "P35": ("who was {S's} head of state before [a]?", "{S} head of state before [a]"),
+    "P26": ("who was {S} married to before [a]?", "{S} spouse before [a]"),
+    "P54": ("which team did {S} play for before [a]?", "{S} team before [a]"),
+    "P108": ("who did {S} work for before [a]?", "{S} employer before [a]"),
+    "P286": ("who was {S's} head coach before [a]?", "{S} head coach before [a]"),
+    "P488": ("who chaired {S:o} before [a]?", "{S} chairperson before [a]"),
+    "P169": ("who was {S's} chief executive before [a]?", "{S} CEO before [a]"),
+    "P1037": ("who directed {S:o} before [a]?", "{S} director before [a]"),
+}
+
+
+def pattern(kind: str, property_id: str, interaction: str, tense: str) -> str | None:
+    """The pattern of a kind of question about a property, or None (not curated)."""
+    spoken = interaction == "voice"
+    if kind == "count" and property_id in COUNT:
+        forms = COUNT[property_id][0]
+        return forms[2] if not spoken else forms[1 if tense == "past" else 0]
+    if kind == "verify" and property_id in VERIFY:
+        forms = VERIFY[property_id]
+        return forms[2] if not spoken else forms[1 if tense == "past" else 0]
+    if kind == "before" and property_id in BEFORE:
+        return BEFORE[property_id][0 if spoken else 1]
+    return None
+
+
+# -- sentence answers ------------------------------------------------------------------------
+
+def joined(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def when(text: str, precision: int | None) -> str:
+    """A date in a sentence: "on 3 October 1992", "in 1992", "in the 1990s"."""
+    return ("on " if precision is not None and precision >= 11 else "in ") + text
+
+
+def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: str,
+             slot: str | None = None, precisions: tuple = (), counted: tuple | None = None,
+             plural_subject: bool = False) -> str:
+    """The answering side's reply as one sentence grounded in the fact: the subject, the
+    relation and every answer value in it ("Barack Obama's spouse is Michelle Obama.")."""
+    past = tense == "past"
+    be = ("were" if past else "are") if len(answers) > 1 else ("was" if past else "is")
+    value = joined(answers)
+    if kind == "count":
+        one, many = counted or ("", "")
+        n = answers[0]
+        noun = one if n == "1" else many
+        if fact.property_id == "P26":
+            return f"{subject} {'was' if past else 'has been'} married {n} time" \
+                   f"{'' if n == '1' else 's'}."
+        verb = COUNT_VERBS.get(fact.property_id, ("has", "had"))[1 if past else 0]
+        return f"{subject} {verb} {n} {noun}."
+    if kind == "verify":
+        noun = ellipsis_noun(fact) or literal_label(fact)
+        yes = answers[0] == "yes"
+        verb = ("was" if past else "is") + ("" if yes else " not")
+        return f"{'Yes' if yes else 'No'}, {slot} {verb} {possessive(subject)} {noun}."
+    if kind == "before":
+        noun = ellipsis_noun(fact) or literal_label(fact)
+        return f"{value} {be} {possessive(subject)} {noun} before {slot}."
+    if fact.qualifier_id:
+        dated = [when(a, p) for a, p in zip(answers, precisions)] if precisions else answers
+        if fact.qualifier_id == "P580":
+            return f"That began {joined(dated)}."
+        if fact.qualifier_id == "P582":
+            return f"That ended {joined(dated)}."
+        if fact.qualifier_id in ("P585", "P577"):
+            return f"That was {joined(dated)}."
+        return f"The {literal(fact.qualifier_label)} of that {be} {value}."
+    noun = ellipsis_noun(fact)
+    if noun is not None:
+        if noun in PLURAL_NOUNS:
+            be = "were" if past else "are"
+        elif len(answers) > 1:  # "occupations were engineer and inventor"
+            head, _, rest = noun.partition(" of ")
+            noun = plural(head) + (f" of {rest}" if rest else "")
+        return f"{possessive(subject)} {noun} {be} {value}."
+    label = literal_label(fact)
+    first = label.split(" ")[0]
+    if first in phrasing.THIRD_PERSON:  # "shares border with"
+        verb = phrasing.past_verb(phrasing.THIRD_PERSON[first]) if past else first
+        return f"{subject} {verb} {label[len(first) + 1:]} {value}."
+    if not phrasing.is_noun(label):  # "located in", "directed by", "member of"
+        article = "a " if re.match(r"(member|citizen|student|participant|candidate) ",
+                                    label) else ""
+        return f"{subject} {'was' if past else 'is'} {article}{label} {value}."
+    return f"{possessive(subject)} {label} {be} {value}."
+
+
+# count questions whose sentence needs another verb than "has"
+COUNT_VERBS = {"P1412": ("speaks", "spoke"), "P166": ("has received", "received"),
+               "P47": ("shares a border with", "shared a border with"),
+               "P1411": ("has had", "had")}
+
+
+PLURAL_NOUNS = frozenset({"children", "siblings", "awards", "nominations", "positions",
+                          "notable works", "languages", "twin towns", "founders"} |
+                         {n for n in lexicon.ELLIPSIS_NOUNS.values() if n and n.endswith("s")
+                          and not n.endswith("ss")})
+
+
+def possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def literal(label: str | None) -> str:
+    return " ".join((label or "").split())
+
+
+def literal_label(fact: Fact) -> str:
+    return literal(fact.property_label)

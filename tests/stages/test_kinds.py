@@ -1,0 +1,159 @@
+"""More kinds of question (count, yes/no, order in time) and sentence answers: every answer
+recomputed here from the project's tables, every turn's query run against its own snapshot
+on a real Oxigraph server, on the bundled sample and on real Wikidata."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.stages.kinds import sentence
+from convkgyarn.text import Fact
+from tests.helpers import cli, project
+from tests.oxigraph import serve
+
+KINDS = dict(interaction="voice", deixis=True, hops=True, kinds=["count", "verify", "before"],
+             kind_share=1.0, answer_style="sentence", turns=8, conversations=200)
+
+
+@pytest.fixture(scope="module", params=["sample", pytest.param(
+    "real-entities-dev", marks=[pytest.mark.shared_data, pytest.mark.slow])])
+def asked(request, tmp_path_factory, shared_data):
+    tmp = tmp_path_factory.mktemp(f"kinds-{request.param}")
+    with project(tmp / "p.duckdb") as p:
+        if request.param != "sample":
+            wd = shared_data / "wikidata"
+            p.load([wd / f"{request.param}.ndjson.bz2"],
+                   labels=[wd / "property-labels-en.json",
+                           shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(**KINDS)])
+        p.write_outputs(result.runs, tmp / "out")
+    recs = [json.loads(line) for line in
+            (tmp / "out" / "conversations.jsonl").read_text().splitlines()]
+    return request.param, recs, tmp
+
+
+def _turns(recs, kind):
+    return [t for r in recs for t in r["turns"] if t["question_kind"] == kind]
+
+
+def _candidate(t) -> str:
+    """The item a yes/no question names, as its query states it."""
+    return re.search(r"ps:P\d+ wd:(Q\d+)", t["sparql"]).group(1)
+
+
+def test_counts_are_the_number_of_items_in_the_kg(asked):
+    name, recs, tmp = asked
+    counts = _turns(recs, "count")
+    assert len(counts) >= 10, name
+    with project(tmp / "p.duckdb", write=False) as p:
+        for t in counts:
+            n = p.con.execute(
+                "SELECT count(DISTINCT value_id) FROM statements WHERE entity_id = ? AND "
+                "property_id = ? AND truthy AND value_id LIKE 'Q%'",
+                [t["subject_id"], t["property_id"]]).fetchone()[0]
+            assert t["answer"] == [str(n)] and t["question"].startswith(("How many",
+                                                                         "Okay", "Alright",
+                                                                         "And")), t
+
+
+def test_yes_no_questions_hold_exactly_when_the_kg_says_so(asked):
+    name, recs, tmp = asked
+    checks = _turns(recs, "verify")
+    answers = {t["answer"][0] for t in checks}
+    assert answers == {"yes", "no"}, (name, answers)  # true and false candidates both
+    with project(tmp / "p.duckdb", write=False) as p:
+        for t in checks:
+            ended = "" if t["tense"] == "past" else (
+                " AND NOT EXISTS (SELECT 1 FROM qualifiers q WHERE q.statement_id = "
+                "s.statement_id AND q.qualifier_property_id = 'P582')")
+            holds = p.con.execute(
+                "SELECT count(*) > 0 FROM statements s WHERE entity_id = ? AND property_id = ? "
+                f"AND value_id = ? AND truthy{ended}",
+                [t["subject_id"], t["property_id"], _candidate(t)]).fetchone()[0]
+            assert t["answer"] == ["yes" if holds else "no"], t
+            label = p.con.execute("SELECT label FROM entities WHERE id = ?",
+                                  [_candidate(t)]).fetchone()
+            if label:  # the candidate is named in the question (a false one is plausible:
+                assert label[0] in t["question"], t  # another entity's value)
+
+
+def test_before_asks_for_the_holder_right_before(asked):
+    name, recs, tmp = asked
+    befores = _turns(recs, "before")
+    assert befores, name
+    with project(tmp / "p.duckdb", write=False) as p:
+        for t in befores:
+            reference = re.search(r"VALUES \?reference \{ wds:(\S+) \}", t["sparql"]).group(1)
+            rows = p.con.execute(
+                "SELECT s.statement_id, s.value_id, q.value_text FROM statements s JOIN "
+                "qualifiers q USING (statement_id) WHERE s.entity_id = ? AND s.property_id = ? "
+                "AND s.truthy AND q.qualifier_property_id = 'P580'",
+                [t["subject_id"], t["property_id"]]).fetchall()
+            start = {sid.replace("$", "-"): (vid, text) for sid, vid, text in rows}
+            later_value, later_start = start[reference]
+            earlier = [(text, vid) for vid, text in start.values()
+                       if text < later_start and vid != later_value]
+            latest = max(earlier)[0]
+            assert t["answer_ids"] == sorted({v for s, v in earlier if s == latest}), t
+            assert "before" in t["question"] and t["tense"] == "past"
+
+
+def test_every_kind_of_turn_verifies_against_its_snapshot(asked):
+    name, recs, tmp = asked
+    assert cli("kg", "rdf", "--out", tmp / "kg.nt", "--db", tmp / "p.duckdb").exit_code == 0
+    with serve(tmp / "kg.nt", tmp) as url:
+        r = cli("verify", "--endpoint", url, "--input", tmp / "out" / "conversations.jsonl",
+                "--out", tmp / "drift.json", "--fail-on-drift")
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp / "drift.json").read_text())["summary"]
+    assert summary["same"] == summary["turns"] == sum(len(r["turns"]) for r in recs), summary
+
+
+def test_sentence_answers_name_the_subject_and_every_answer(asked):
+    name, recs, _ = asked
+    for r in recs:
+        for t in r["turns"]:
+            s = t["answer_sentence"]
+            assert s and s[0].isupper() and s.endswith("."), t
+            if t["question_kind"] == "verify":
+                assert s.startswith("Yes" if t["answer"] == ["yes"] else "No"), t
+                continue
+            for a in t["answer"]:
+                assert a in s, (a, s)
+
+
+@pytest.mark.parametrize("kind,fact,answers,kw,expected", [
+    ("fact", Fact("Q5", "human", "P26", "spouse", "wikibase-item"), ["Michelle Obama"],
+     {}, "Barack Obama's spouse is Michelle Obama."),
+    ("fact", Fact("Q5", "human", "P106", "occupation", "wikibase-item"),
+     ["engineer", "inventor"], {"tense": "past"},
+     "Barack Obama's occupations were engineer and inventor."),
+    ("fact", Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time"),
+     ["3 October 1992"], {"precisions": (11,)}, "That began on 3 October 1992."),
+    ("count", Fact("Q5", "human", "P40", "child", "wikibase-item"), ["2"],
+     {"counted": ("child", "children")}, "Barack Obama has 2 children."),
+    ("verify", Fact("Q5", "human", "P26", "spouse", "wikibase-item"), ["no"],
+     {"slot": "Laura Bush"}, "No, Laura Bush is not Barack Obama's spouse."),
+    ("before", Fact("Q5", "human", "P26", "spouse", "wikibase-item"), ["Ann Dunham"],
+     {"slot": "Michelle Obama", "tense": "past"},
+     "Ann Dunham was Barack Obama's spouse before Michelle Obama."),
+])
+def test_sentences_read_as_english(kind, fact, answers, kw, expected):
+    kw = {"tense": "present", **kw}
+    assert sentence(kind, "Barack Obama", fact, answers, **kw) == expected
+
+
+def test_kinds_need_a_kind_option_and_are_recorded(tmp_path: Path):
+    r = cli("generate", "--db", tmp_path / "p.duckdb", "--out", tmp_path / "o",
+            "--kind", "sometimes")
+    assert r.exit_code == 2 and "kind" in r.output.lower()
+    r = cli("generate", "--db", tmp_path / "p.duckdb", "--out", tmp_path / "o",
+            "--kind", "count", "--conversations", "30")
+    assert r.exit_code == 0, r.output
+    rec = json.loads((tmp_path / "o" / "conversations.jsonl").read_text().splitlines()[0])
+    assert rec["config"]["kinds"] == ["count"] and rec["config"]["name"] == "voice-kinds"
