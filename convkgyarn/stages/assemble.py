@@ -412,6 +412,16 @@ class KGView:
         self.drop(item, "value names the subject itself", value.value_id or "")
         return True
 
+    def answered_items(self, ids: list[str]) -> list[str]:
+        """Items the entities' statements name that are subjects of a type with templates:
+        where a conversation with hops may move."""
+        with registered(self.con, "_from", {"id": ids}):
+            return [r[0] for r in self.con.execute(
+                "SELECT DISTINCT s.value_id FROM statements s JOIN _from f ON f.id = "
+                "s.entity_id JOIN entity_types t ON t.entity_id = s.value_id WHERE s.truthy "
+                "AND list_contains(?, t.type_id) ORDER BY 1",
+                [list(self.facts_by_type)]).fetchall()]
+
     def entity(self, eid: str) -> EntityFacts | None:
         self.load([eid])
         return self._cache[eid]
@@ -903,29 +913,50 @@ class Assembler:
 
     def realise_kind(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous,
                      rng: random.Random, number: int, hop_from: int | None) -> dict | None:
-        cfg = self.cfg
         ans = self.kind_answer(e, pt)
         if ans is None:
             self.drop(f"{e.id}/{pt.property_id}/{pt.kind}", f"no {pt.kind} question fits "
                       "the fact (no candidate, count or single predecessor)")
             return None
-        same = previous is not None and previous[0].id == e.id
-        deixis = cfg.deixis and (not self._ambiguous(e, previous) if same else
-                                 previous is not None and hop_from == previous[1]["turn"] and
-                                 self._points_clearly(e, type_id, previous, ans.tense))
-        phen = "deixis" if deixis else "original"
-        if cfg.interaction == "voice" and cfg.disfluency:
-            phen = "deixis_disfluencies" if deixis else "disfluencies"
+        _, phen = self.phenomenon(e, type_id, previous, hop_from, ans.tense)
         options = self.kind_templates(type_id, pt, ans.tense, phen)
         if not options:
             return None
-        tid, template, (writer, model, prompt_hash) = options[0]
+        template = options[0][1]
         slot_person = ans.slot_value is not None and self.view.is_person(ans.slot_value,
                                                                          pt.property_id)
         question = self.fill(template, e, type_id, ans.tense, ans.slot_value, slot_person)
         rendered = [render(v, question) for v in ans.values]
         if pt.kind == "before" and any(_contains(question, a) for a in rendered):
             return None
+        question, before_typo, out_phen = self.surface(question, template, e, type_id, ans,
+                                                       slot_person, phen, previous, rng)
+        return self.record(number, question, before_typo, rendered, e, type_id, pt, ans,
+                           out_phen, options[0], hop_from, self.kind_query(e, pt, ans),
+                           values=ans.values if pt.kind == "before" else [])
+
+    def phenomenon(self, e: EntityFacts, type_id: str, previous, hop_from: int | None,
+                   tense: str) -> tuple[bool, str]:
+        """Whether the turn follows one about the same subject, and how it is asked: with
+        deixis where a reference is unambiguous (same subject), or points clearly at the
+        previous answer (a hop's first turn); disfluent when the config says so."""
+        cfg = self.cfg
+        same = previous is not None and previous[0].id == e.id
+        deixis = cfg.deixis and (not self._ambiguous(e, previous) if same else
+                                 previous is not None and hop_from == previous[1]["turn"] and
+                                 self._points_clearly(e, type_id, previous, tense))
+        phen = "deixis" if deixis else "original"
+        if cfg.interaction == "voice" and cfg.disfluency:
+            phen = "deixis_disfluencies" if deixis else "disfluencies"
+        return same, phen
+
+    def surface(self, question: str, template: str, e: EntityFacts, type_id: str, ans: Answer,
+                slot_person: bool, phen: str, previous, rng: random.Random
+                ) -> tuple[str, str | None, str]:
+        """The question as typed (one typo, on a template word, never on text filled in from
+        the KG) or spoken (capitalised; a transition when the subject changes): the
+        question, the question before its typo, and the phenomenon recorded."""
+        cfg = self.cfg
         before_typo, out_phen = None, phen
         if cfg.interaction == "text" and cfg.typos:
             typoed, edit = typo_in(template, self.typo_words(template), rng)
@@ -933,23 +964,35 @@ class Assembler:
                 before_typo = question
                 question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
                                      slot_person, once=True)
-                out_phen = "deixis_typos" if deixis else "typos"
+                out_phen = {"deixis": "deixis_typos", "ellipsis": "ellipsis_typos"}.get(
+                    phen, "typos")
         if cfg.interaction == "voice":
             question = question[0].upper() + question[1:]
             if previous is not None and previous[0].id != e.id:
-                question = rng.choice(TRANSITIONS) + question[0].lower() + question[1:]
+                prefix = rng.choice(TRANSITIONS)
+                question = prefix + question[0].lower() + question[1:]
+        return question, before_typo, out_phen
+
+    def record(self, number: int, question: str, before_typo: str | None, rendered: list[str],
+               e: EntityFacts, type_id: str, pt: PlannedTurn, ans: Answer, phen: str,
+               template: tuple, hop_from: int | None, query_id: str, values: list[Value],
+               change: FactChange | None = None) -> dict:
+        """One turn's row (``_values``: the items a hop may move to; not stored)."""
+        tid, _, (writer, model, prompt_hash) = template
         return {"turn": number, "question": question, "question_before_typo": before_typo,
                 "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
-                "answer_values": self.machine_json(ans.values),
-                "query_id": self.kind_query(e, pt, ans), "outdated_answer": [],
-                "outdated_values": None, "change": None, "subject_id": e.id,
-                "property_id": pt.property_id, "qualifier_property_id": None,
-                "statement_id": ans.statement_id or None, "phenomenon": out_phen,
+                "answer_values": self.machine_json(ans.values), "query_id": query_id,
+                "outdated_answer": [render(v, question) for v in ans.outdated],
+                "outdated_values": self.machine_json(ans.outdated) if ans.outdated else None,
+                "change": self.change_json(e, pt, change) if change else None,
+                "subject_id": e.id, "property_id": pt.property_id,
+                "qualifier_property_id": pt.qualifier_id,
+                "statement_id": ans.statement_id or None, "phenomenon": phen,
                 "template_id": tid, "writer": writer, "model": model,
-                "prompt_hash": prompt_hash, "tense": ans.tense, "left_out": 0,
+                "prompt_hash": prompt_hash, "tense": ans.tense, "left_out": ans.left_out,
                 "hop_from": hop_from, "question_kind": pt.kind,
                 "answer_sentence": self.sentence(pt.kind, e, type_id, pt, ans, rendered),
-                "_values": ans.values if pt.kind == "before" else []}
+                "_values": values}
 
     def kind_query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> str:
         if pt.kind == "count":
@@ -1010,16 +1053,8 @@ class Assembler:
                       "its values have all ended" if ans.tense != "present"
                       else "no earlier value differs from the current ones")
             return None
-        same = previous is not None and previous[0].id == e.id
-        deixis = cfg.deixis and (not self._ambiguous(e, previous) if same else
-                                 previous is not None and hop_from == previous[1]["turn"] and
-                                 self._points_clearly(e, type_id, previous, ans.tense))
-        if cfg.interaction == "voice":
-            phen = "deixis" if deixis else "original"
-            if cfg.disfluency:
-                phen = "deixis_disfluencies" if deixis else "disfluencies"
-        else:
-            phen = "deixis" if deixis else "original"
+        same, phen = self.phenomenon(e, type_id, previous, hop_from, ans.tense)
+        deixis = phen.startswith("deixis")
         options = []
         if cfg.ellipsis and same and rng.random() < cfg.ellipsis_share and \
                 self._elliptic_fits(e, pt, ans, previous):
@@ -1036,7 +1071,8 @@ class Assembler:
         first = rng.randrange(len(options)) if options else 0
         slot_person = ans.slot_value is not None and self.view.is_person(ans.slot_value,
                                                                          pt.property_id)
-        for tid, template, (writer, model, prompt_hash) in options[first:] + options[:first]:
+        for option in options[first:] + options[:first]:
+            template = option[1]
             question = self.fill(template, e, type_id, ans.tense, ans.slot_value, slot_person)
             rendered = [render(v, question) for v in ans.values]
             if any(_contains(question, a) for a in {*rendered, *(v.label or "" for v in
@@ -1047,37 +1083,11 @@ class Assembler:
                 continue  # a "what year" question needs an answer that is a year
             if cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
-            before_typo = None
-            out_phen = phen
-            if cfg.interaction == "text" and cfg.typos:
-                # the edit lands on a template word, never on text filled in from the KG
-                typoed, edit = typo_in(template, self.typo_words(template), rng)
-                if edit is not None:
-                    before_typo = question
-                    question = self.fill(typoed, e, type_id, ans.tense, ans.slot_value,
-                                         slot_person, once=True)
-                    out_phen = {"deixis": "deixis_typos", "ellipsis": "ellipsis_typos"}.get(
-                        phen, "typos")
-            if cfg.interaction == "voice":
-                question = question[0].upper() + question[1:]
-                if previous is not None and previous[0].id != e.id:
-                    prefix = rng.choice(TRANSITIONS)
-                    question = prefix + question[0].lower() + question[1:]
-            return {"turn": number, "question": question, "question_before_typo": before_typo,
-                    "answer": rendered, "answer_ids": [v.value_id for v in ans.values],
-                    "answer_values": self.machine_json(ans.values),
-                    "query_id": self.query(e, pt, ans),
-                    "outdated_answer": [render(v, question) for v in ans.outdated],
-                    "outdated_values": self.machine_json(ans.outdated) if ans.outdated
-                    else None,
-                    "change": self.change_json(e, pt, change) if change else None,
-                    "subject_id": e.id, "property_id": pt.property_id,
-                    "qualifier_property_id": pt.qualifier_id, "statement_id": ans.statement_id,
-                    "phenomenon": out_phen, "template_id": tid, "writer": writer,
-                    "model": model, "prompt_hash": prompt_hash, "tense": ans.tense,
-                    "left_out": ans.left_out, "hop_from": hop_from, "question_kind": "fact",
-                    "answer_sentence": self.sentence("fact", e, type_id, pt, ans, rendered),
-                    "_values": ans.values}
+            question, before_typo, out_phen = self.surface(
+                question, template, e, type_id, ans, slot_person, phen, previous, rng)
+            return self.record(number, question, before_typo, rendered, e, type_id, pt, ans,
+                               out_phen, option, hop_from, self.query(e, pt, ans), ans.values,
+                               change)
         self.drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                   f"no {phen} template fits the answer")
         return None
@@ -1155,6 +1165,8 @@ class AssembleConversations(Stage):
         assembler = Assembler(view, cfg, self.drop, changes)
         pool = self.entities(view, changes)
         view.load(pool)
+        if cfg.hops:  # the items their answers name, in bulk rather than one by one
+            view.load(view.answered_items(pool))
         convs: list[dict] = []
         index = 0
         while len(convs) < cfg.conversations and pool:
