@@ -681,7 +681,8 @@ class Assembler:
         if not cfg.same_facts:
             fact_key.append(self.name)
         rng_facts = random.Random(_seed("facts", *fact_key))
-        rng_hops = random.Random(_seed("hops", *fact_key))
+        # hops and kinds draw from their own generator (made only when they are on)
+        rng_hops = random.Random(_seed("hops", *fact_key)) if cfg.hops or cfg.kinds else None
         rng_style = random.Random(_seed("style", self.name, cfg.seed, entity_id, index))
 
         related = self.view.related.get(entity_id) if cfg.related and \
@@ -718,13 +719,15 @@ class Assembler:
             "turns": turns,
         }
 
-    def walk(self, e: EntityFacts, plan: list[tuple], rng_hops: random.Random,
+    def walk(self, e: EntityFacts, plan: list[tuple], rng_hops: random.Random | None,
              rng_style: random.Random, topics: set[str]) -> list[dict]:
         """Realise the planned turns in order. With hops, an answer naming an item with facts
         of its own may lead to two or three turns about it, then back to the plan; when the
         plan runs out, the conversation moves to an item answered earlier, or back to a topic
         with facts not yet asked. At most ``topics`` entities, never a fact twice."""
         cfg = self.cfg
+        if not cfg.hops and not cfg.kinds:  # the plan as it is: no fact recurs in it
+            return self._walk_plan(plan, rng_style)
         queue = deque(plan)
         turns: list[dict] = []
         previous = None
@@ -772,6 +775,18 @@ class Assembler:
             queue.extendleft(reversed(hop))
             topics.add(h_entity.id)
             came_from[h_entity.id] = turn["turn"]
+        return turns
+
+    def _walk_plan(self, plan: list[tuple], rng_style: random.Random) -> list[dict]:
+        turns: list[dict] = []
+        previous = None
+        for ent, tid, pt, _ in plan:
+            if len(turns) == self.cfg.turns:
+                break
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1)
+            if turn is not None:
+                turns.append(turn)
+                previous = (ent, turn)
         return turns
 
     def refill(self, turns: list[dict], topics: set[str], came_from: dict, asked: set,
@@ -991,7 +1006,8 @@ class Assembler:
                 "template_id": tid, "writer": writer, "model": model,
                 "prompt_hash": prompt_hash, "tense": ans.tense, "left_out": ans.left_out,
                 "hop_from": hop_from, "question_kind": pt.kind,
-                "answer_sentence": self.sentence(pt.kind, e, type_id, pt, ans, rendered),
+                "answer_sentence": self.sentence(pt.kind, e, type_id, pt, ans, rendered)
+                if self.cfg.answer_style == "sentence" else None,
                 "_values": values}
 
     def kind_query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,12 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str,
         if not rows:
             return 0
         names = list(rows[0])
-        data = {c: [r.get(c) for r in rows] for c in names}
+        try:  # every row has every column: one C-level lookup per row, then transpose
+            getter = itemgetter(*names)
+            picked = [getter(r) for r in rows]
+            data = dict(zip(names, zip(*picked))) if len(names) > 1 else {names[0]: picked}
+        except KeyError:  # rows with missing columns: those are NULL
+            data = {c: [r.get(c) for r in rows] for c in names}
     if not data:
         return 0
     full = arrow_schema(table)
