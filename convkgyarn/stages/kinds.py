@@ -151,8 +151,7 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         if noun in PLURAL_NOUNS:
             be = "were" if past else "are"
         elif len(answers) > 1:  # "occupations were engineer and inventor"
-            head, _, rest = noun.partition(" of ")
-            noun = plural(head) + (f" of {rest}" if rest else "")
+            noun = plural_noun(noun)
         return f"{possessive(subject)} {noun} {be} {value}."
     label = literal_label(fact)
     first = label.split(" ")[0]
@@ -163,7 +162,15 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         article = "a " if re.match(r"(member|citizen|student|participant|candidate) ",
                                     label) else ""
         return f"{subject} {'was' if past else 'is'} {article}{label} {value}."
-    return f"{possessive(subject)} {label} {be} {value}."
+    return f"{possessive(subject)} {plural_noun(label) if len(answers) > 1 else label} {be} " \
+           f"{value}."
+
+
+def plural_noun(noun: str) -> str:
+    """"occupation" -> "occupations", "country of citizenship" -> "countries of
+    citizenship"."""
+    head, _, rest = noun.partition(" of ")
+    return plural(head) + (f" of {rest}" if rest else "")
 
 
 # count questions whose sentence needs another verb than "has"
