@@ -1,0 +1,59 @@
+"""Compressed dumps: bz2 read through the parallel decompressor gives exactly the bytes the
+standard library gives, and the standard library takes over when it is missing."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import importlib
+
+import pytest
+
+from convkgyarn.kg import reader
+
+
+@pytest.fixture
+def dumps(tmp_path, sample_path):
+    data = sample_path.read_bytes()
+    bz, gz = tmp_path / "s.json.bz2", tmp_path / "s.json.gz"
+    bz.write_bytes(bz2.compress(data))
+    gz.write_bytes(gzip.compress(data))
+    return data, bz, gz
+
+
+def test_parallel_decompression_gives_the_same_bytes(dumps):
+    data, bz, gz = dumps
+    fh = reader.open_dump(bz)
+    assert type(fh.raw).__module__.split(".")[0] == "indexed_bzip2", type(fh.raw)
+    with fh:
+        assert fh.read() == data
+    with reader.open_dump(gz) as fh:
+        assert fh.read() == data
+
+
+def test_without_the_parallel_modules_the_standard_library_reads(dumps, monkeypatch, caplog):
+    data, bz, gz = dumps
+    real = importlib.import_module
+
+    def missing(name, *args):
+        if name == "indexed_bzip2":
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(reader.importlib, "import_module", missing)
+    monkeypatch.setattr(reader, "_FALLBACK_NOTED", set())
+    with caplog.at_level("INFO", logger="convkgyarn.kg.reader"):
+        for path in (bz, gz):
+            with reader.open_dump(path) as fh:
+                assert fh.read() == data
+    assert sum("is not installed" in r.message for r in caplog.records) == 1
+
+
+def test_a_truncated_bz2_dump_is_a_clear_error_not_a_crash(dumps, tmp_path):
+    _, bz, _ = dumps
+    cut = tmp_path / "cut.json.bz2"
+    cut.write_bytes(bz.read_bytes()[: bz.stat().st_size // 2])
+    with pytest.raises(reader.DumpError, match="cut.json.bz2"):
+        with reader.open_dump(cut) as fh:
+            while fh.read(1 << 20):
+                pass
