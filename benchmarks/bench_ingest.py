@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import os
 import sys
 import time
 from pathlib import Path
@@ -66,12 +67,12 @@ def bare_parse(path: Path) -> tuple[float, float]:
     return t2 - t1, t2 - t0
 
 
-def ours(path: Path, workers: int) -> tuple[float, int]:
+def ours(path: Path, workers: int, **config) -> tuple[float, int]:
     db = WORK / f"ours-{workers}.duckdb"
     db.unlink(missing_ok=True)
     con = connect(db)
     t0 = time.perf_counter()
-    stage = LoadStage(context(con), LoadConfig(paths=[path], workers=workers))
+    stage = LoadStage(context(con), LoadConfig(paths=[path], workers=workers, **config))
     stage.run()
     seconds = time.perf_counter() - t0
     n = con.execute("SELECT count(*) FROM entities").fetchone()[0]
@@ -149,6 +150,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--entities", type=int, default=50_800)
     ap.add_argument("--skip-baseline", action="store_true")
+    ap.add_argument("--skip-spark", action="store_true")
     ap.add_argument("--compressed-only", action="store_true",
                     help="only the bz2 / gz figures")
     args = ap.parse_args()
@@ -184,9 +186,126 @@ def main() -> None:
     small = WORK / "bench-dump-small.json"
     build_dump(args.entities // 5, small)
     compressed(small)
-    print(f"loader peak RSS, 1 worker, fresh process: {loader_peak_rss(small):.0f} MB for a "
-          f"{small.stat().st_size / 1e6:.0f} MB dump, {loader_peak_rss(dump):.0f} MB for "
-          f"{mb:.0f} MB (flat: bounded by the flush size and DuckDB's memory limit)")
+    writer_s = writer_seconds(dump)
+    projection(mb, t1, writer_s)
+    type_filter()
+    memory()
+    if not args.skip_spark:
+        spark_figures(dump, mb, t1)
+
+
+FULL_DUMP_MB = 1.5e6  # ~1.5 TB of JSON (about 100M entities): the full dump, uncompressed
+
+
+def writer_seconds(dump: Path) -> float:
+    """Seconds the single writer (``load._Writer``: DuckDB inserts, commits, the final
+    checkpoint) needs for this dump's parsed blocks, fed from memory: the ceiling on how
+    fast any number of parse workers can load."""
+    from convkgyarn.kg.load import _parse_block, _Writer
+    from convkgyarn.kg.reader import iter_blocks
+
+    parsed = [_parse_block(block, 1, str(dump)) for block in iter_blocks(dump)]
+    db = WORK / "writer.duckdb"
+    db.unlink(missing_ok=True)
+    con = connect(db)
+    t0 = time.perf_counter()
+    writer = _Writer(con, LoadConfig(paths=[dump]).flush_bytes)
+    for batch in parsed:
+        writer.put(batch)
+    writer.finish()
+    seconds = time.perf_counter() - t0
+    con.close()
+    return seconds
+
+
+def projection(mb: float, one_worker_s: float, writer_s: float) -> None:
+    """Full-dump hours on one machine: parse work spreads over the cores, the writer does
+    not; whichever is slower bounds the load."""
+    parse_s = max(one_worker_s - writer_s, 1e-9)  # one core's parse work for this dump
+    print(f"writer alone (DuckDB inserts + commits): {writer_s:.2f}s = {mb / writer_s:.0f} "
+          f"MB/s; one core's parse work {parse_s:.2f}s = {mb / parse_s:.0f} MB/s")
+    for cores in (2, 16, 64):
+        workers = max(cores - 1, 1)  # one core for the writer
+        rate = min(workers * mb / parse_s, mb / writer_s)
+        bound = "writer-bound" if rate == mb / writer_s else "parse-bound"
+        print(f"  projection, {cores} cores: {rate:.0f} MB/s -> full dump (~1.5 TB JSON) in "
+              f"{FULL_DUMP_MB / rate / 3600:.1f} h ({bound})")
+
+
+TYPES = ["Q5", "Q515", "Q6256", "Q11424"]  # humans, cities, countries, films
+
+
+def type_filter() -> None:
+    """``--type`` on the real files: rows kept and time, against a whole load."""
+    from convkgyarn.kg.stats import kg_stats
+
+    print(f"type filter at load (--type {' '.join(TYPES)}), real files, 1 worker:")
+    for name in ("real-entities-dev.ndjson.bz2", "entities-635.ndjson.bz2",
+                 "dump-sample-100.json.bz2"):
+        path = SOURCE.parent / name
+        figures = []
+        for keep in (None, TYPES):
+            db = WORK / "filter.duckdb"
+            db.unlink(missing_ok=True)
+            con = connect(db)
+            t0 = time.perf_counter()
+            LoadStage(context(con), LoadConfig(paths=[path], keep_types=keep)).run()
+            seconds = time.perf_counter() - t0
+            s = kg_stats(con)
+            whole = con.execute("SELECT count(DISTINCT entity_id) FROM statements"
+                                ).fetchone()[0]
+            figures.append((seconds, s["entities"], whole, s["statements"], s["qualifiers"]))
+            con.close()
+        (t_all, e_all, _, st_all, q_all), (t_f, e_f, w_f, st_f, q_f) = figures
+        print(f"  {name}: entities {e_all:,} -> {e_f:,} ({w_f:,} whole); statements "
+              f"{st_all:,} -> {st_f:,} ({1 - st_f / st_all:.0%} fewer); qualifiers {q_all:,} "
+              f"-> {q_f:,}; {t_all:.2f}s -> {t_f:.2f}s")
+
+
+def memory() -> None:
+    """Peak RSS of a 1-worker load of a ~230 MB and a ~1 GB dump: flat when it does not
+    grow with the dump."""
+    figures = []
+    for entities in (21_500, 100_000):
+        dump = WORK / f"bench-dump-{entities}.json"
+        if not dump.exists():
+            build_dump(entities, dump)
+        figures.append(f"{loader_peak_rss(dump):.0f} MB for {dump.stat().st_size / 1e6:,.0f} MB")
+        if entities == 100_000:
+            dump.unlink()  # 1 GB of scratch
+    print(f"loader peak RSS, 1 worker, fresh process: {'; '.join(figures)} (flat: bounded by "
+          "the flush size, the writer's queue and DuckDB's memory limit)")
+
+
+def spark_figures(dump: Path, mb: float, one_worker_s: float) -> None:
+    """``--engine spark`` in local mode on this machine's cores (JVM start included), and
+    the cluster projection from it."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        print("spark: PySpark not installed, skipped")
+        return
+    db = WORK / "spark.duckdb"
+    db.unlink(missing_ok=True)
+    con = connect(db)
+    t0 = time.perf_counter()
+    stage = LoadStage(context(con), LoadConfig(paths=[dump], engine="spark"))
+    stage.run()
+    seconds = time.perf_counter() - t0
+    con.close()
+    job, landing = stage.files[0].timings["spark_job"], stage.files[0].timings["landing"]
+    print(f"spark local[*], {os.cpu_count()} cores: {seconds:.2f}s in all ({mb / seconds:.1f} "
+          f"MB/s; JVM start and the line-numbering pass included); the parse job {job:.2f}s "
+          f"({mb / job:.0f} MB/s), landing the Parquet parts {landing:.2f}s "
+          f"({mb / landing:.0f} MB of dump/s); local 1 worker {one_worker_s:.2f}s")
+    per_core = mb / job / (os.cpu_count() or 1)  # one executor core's parse rate
+    for nodes in (4, 16):
+        rate = nodes * 16 * per_core
+        parse_h = FULL_DUMP_MB / rate / 3600
+        land_h = FULL_DUMP_MB / (mb / landing) / 3600
+        print(f"  projection, {nodes} nodes x 16 cores: parse {rate:,.0f} MB/s -> {parse_h:.1f} h;"
+              f" landing on one 2-core machine {land_h:.1f} h, or none with the parts read in "
+              "place (--spark-output)")
 
 
 def compressed(plain: Path) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
-    BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator)
+    BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator)
 
 from convkgyarn.errors import UserError
 
@@ -30,6 +31,28 @@ class LoadConfig(_Strict):
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
     flush_bytes: int = Field(64 << 20, ge=1024, description="dump bytes per database commit")
+    engine: Literal["local", "spark"] = Field(
+        "local", description="local: this machine's processes; spark: Apache Spark "
+        "(PySpark), the same extraction code on a cluster or in local mode")
+    spark_master: str | None = Field(None, description="Spark master URL [default: local[*]]")
+    spark_output: str | None = Field(
+        None, description="where executors write Parquet parts (a path or URI every executor "
+        "and this machine can read) [default: a scratch directory beside the database, "
+        "removed after the load]")
+    keep_types: list[str] | None = Field(
+        None, description="keep whole only items of these types (P31, and P106 for humans); "
+        "every other item keeps its id, English label and types, so answers stay named. "
+        "None: every item whole")
+
+    @field_validator("keep_types")
+    @classmethod
+    def _type_ids(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        bad = [v for v in value if not re.fullmatch(r"Q[1-9]\d*", v)]
+        if bad or not value:
+            raise ValueError(f"--type takes Wikidata item ids like Q5, not {bad or 'nothing'}")
+        return sorted(set(value))
 
 
 class Price(_Strict):

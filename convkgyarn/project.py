@@ -97,12 +97,17 @@ class Project:
     # -- the KG --------------------------------------------------------------------------
     def load(self, paths: Sequence[Path | str], *, workers: int = 1,
              labels: Sequence[Path | str] = (), force: bool = False, progress=None,
-             kind: str = "dump"):
-        """Load dump files (and label files); returns the load stage with its file reports."""
+             kind: str = "dump", keep_types: Sequence[str] | None = None,
+             engine: str = "local", spark_master: str | None = None,
+             spark_output: str | None = None):
+        """Load dump files (and label files); returns the load stage with its file reports.
+        ``keep_types``: items of other types keep only their id, label and types."""
         from convkgyarn.kg.load import LoadStage
 
         cfg = LoadConfig(paths=[Path(p) for p in paths], workers=workers, force=force,
-                         labels=[Path(p) for p in labels], kind=kind)
+                         labels=[Path(p) for p in labels], kind=kind,
+                         keep_types=list(keep_types) if keep_types is not None else None,
+                         engine=engine, spark_master=spark_master, spark_output=spark_output)
         stage = LoadStage(self.ctx, cfg, progress=progress)
         stage.report = stage.run()
         return stage
@@ -368,10 +373,12 @@ class Project:
             ours=ours, theirs_run=run, pairs=pairs, seed=seed)).run()
 
     # -- refresh -------------------------------------------------------------------------
-    def refresh(self, paths: Sequence[Path], allow_shrink: bool = False):
+    def refresh(self, paths: Sequence[Path], allow_shrink: bool = False, workers: int = 1,
+                engine: str = "local", spark_master: str | None = None):
         from convkgyarn.refresh import Refresher
 
-        return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink).run()
+        return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink,
+                         workers=workers, engine=engine, spark_master=spark_master).run()
 
 
 NO_LLM = ("no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY, or [llm] in "

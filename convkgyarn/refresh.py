@@ -146,10 +146,15 @@ def compute_diff(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 
 
 class Refresher:
-    def __init__(self, project: "Project", paths: list[Path], allow_shrink: bool = False) -> None:
+    def __init__(self, project: "Project", paths: list[Path], allow_shrink: bool = False,
+                 workers: int = 1, engine: str = "local", spark_master: str | None = None
+                 ) -> None:
         self.project = project
         self.paths = paths
         self.allow_shrink = allow_shrink
+        self.workers = workers
+        self.engine = engine
+        self.spark_master = spark_master
         self.say = project.say
         self.db = project.db
         self.staging = Path(str(self.db) + ".next.duckdb")
@@ -193,6 +198,16 @@ class Refresher:
         self.staging.unlink(missing_ok=True)
         return RefreshResult(status, diff, summary)
 
+    @staticmethod
+    def _keep_types(con: duckdb.DuckDBPyConnection) -> list[str] | None:
+        """The type filter of the current snapshot's dump loads (their union; None when any
+        was loaded whole): the new snapshot keeps the same items whole."""
+        rows = con.execute("SELECT keep_types FROM load_files WHERE kind = 'dump' AND "
+                           "status = 'done'").fetchall()
+        if not rows or any(r[0] is None for r in rows):
+            return None
+        return sorted({t for r in rows for t in r[0]})
+
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.stages.predicates import ExtractPredicates
@@ -201,7 +216,13 @@ class Refresher:
         try:
             ctx = Context(con=staging, config=self.project.config, meter=self.project.meter,
                           say=self.say, work_dir=self.db.parent)
-            LoadStage(ctx, LoadConfig(paths=self.paths)).run()
+            keep_types = self._keep_types(con)
+            if keep_types is not None:
+                self.say(f"keeping whole only items of {', '.join(keep_types)}, as the "
+                         "current snapshot was loaded")
+            LoadStage(ctx, LoadConfig(paths=self.paths, workers=self.workers,
+                                      keep_types=keep_types, engine=self.engine,
+                                      spark_master=self.spark_master)).run()
             # the staging DB holds exactly the new dump: drop files it no longer lists
             keep = [str(p.resolve()) for p in self.paths]
             with transaction(staging):

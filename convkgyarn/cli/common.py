@@ -19,8 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from convkgyarn.config import ProjectConfig, load_project_config
-from convkgyarn.errors import EXIT_FAILURE, EXIT_INTERRUPTED, ConvKGYarnError
+from pydantic import ValidationError
+
+from convkgyarn.config import ProjectConfig, describe_validation, load_project_config
+from convkgyarn.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, ConvKGYarnError
 
 console = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
@@ -72,6 +74,8 @@ def command(fn: Callable) -> Callable:
         except ConvKGYarnError as exc:
             log.debug("stopped", exc_info=True)
             fail(str(exc), exc.exit_code)
+        except ValidationError as exc:  # options that make an invalid stage config
+            fail(f"options: {describe_validation(exc)}", EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             fail("interrupted; finished work is kept", EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - a bug: still one line and a code

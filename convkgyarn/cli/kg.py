@@ -13,6 +13,7 @@ from convkgyarn.cli.common import (
     ConfigOption, DbOption, command, console, open_project, out, project_config, say, table)
 from convkgyarn.config import SparqlConfig
 from convkgyarn.errors import UserError
+from convkgyarn.kg.extract import LABEL_ONLY
 
 kg_app = typer.Typer(help="Load Wikidata into the project database and inspect it.",
                      no_args_is_help=True)
@@ -36,8 +37,19 @@ def kg_load(
     entities: Annotated[Optional[list[str]], typer.Option(
         "--entity", help="SPARQL: these entities (repeat).")] = None,
     types: Annotated[Optional[list[str]], typer.Option(
-        "--type", help="SPARQL: the most popular entities of this type (repeat).")] = None,
+        "--type", help="Dumps: keep whole only items of this type (P31, or occupation for "
+        "humans); every other item keeps its id, English label and types. SPARQL: the most "
+        "popular entities of this type. Repeat for several.")] = None,
     limit: Annotated[int, typer.Option(help="SPARQL: entities per type.", min=1)] = 100,
+    engine: Annotated[str, typer.Option(
+        help="local: parse here (--workers processes); spark: parse on Apache Spark, the same "
+        "extraction code, Parquet parts landed in the same tables.")] = "local",
+    spark_master: Annotated[Optional[str], typer.Option(
+        help="Spark master URL, e.g. spark://host:7077 [default: local[*]].")] = None,
+    spark_output: Annotated[Optional[str], typer.Option(
+        help="Where Spark executors write Parquet parts (a path or URI all of them and this "
+        "machine can read); kept after the load [default: a scratch directory beside the "
+        "database, removed].")] = None,
 ) -> None:
     """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
     Wikidata from a SPARQL endpoint (--sparql URL --entity Q.. | --type Q.. --limit N)."""
@@ -66,11 +78,14 @@ def kg_load(
             progress.update(task, mb=nbytes / 1e6, ents=n_entities)
 
         stage = project.load(paths, workers=workers, labels=labels or [], force=force,
-                             progress=tick)
+                             progress=tick, keep_types=types or None, engine=engine,
+                             spark_master=spark_master, spark_output=spark_output)
         coverage = project.label_coverage()
     for f in stage.files:
         note = "already loaded, unchanged (use --force to reload)" if f.status == "unchanged" \
             else f"{f.entities:,} entities, {f.rejects:,} rejected lines"
+        if f.skipped.get(LABEL_ONLY):
+            note += f" ({f.skipped[LABEL_ONLY]:,} entities kept as id, label and types only)"
         say(f"{f.path}: {note}")
         if f.rejects and f.status == "loaded":
             say("  see rejects: convkgyarn kg rejects")

@@ -24,6 +24,12 @@ def refresh(
     allow_shrink: Annotated[bool, typer.Option(
         "--allow-shrink", help="Accept a snapshot that removes more entities than "
         "refresh.max_shrink allows.")] = False,
+    workers: Annotated[int, typer.Option(help="Parser processes for the new dump.",
+                                         min=1)] = 1,
+    engine: Annotated[str, typer.Option(help="local, or spark: parse the new dump on "
+                                        "Apache Spark (see `kg load --engine`).")] = "local",
+    spark_master: Annotated[Optional[str], typer.Option(
+        help="Spark master URL [default: local[*]].")] = None,
     max_cost: MaxCost = None, concurrency: Concurrency = None, base_url: BaseUrl = None,
 ) -> None:
     """Refresh against a new dump: only what changed costs work or LLM calls.
@@ -48,7 +54,8 @@ def refresh(
     try:
         with open_project(cfg, write=True, name="refresh") as project:
             project.say = note
-            result = project.refresh(paths, allow_shrink=allow_shrink)
+            result = project.refresh(paths, allow_shrink=allow_shrink, workers=workers,
+                                     engine=engine, spark_master=spark_master)
             root.info("refresh %s: %s", result.status, json.dumps(result.summary))
     except ConvKGYarnError as exc:  # the log ends with the reason, as the terminal does
         root.error("refresh stopped (exit %d): %s", exc.exit_code, exc)

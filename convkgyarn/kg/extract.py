@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import msgspec
 import pyarrow as pa
 
-from convkgyarn.kg.model import EnAliases, EnLabel, entity_decoder, raw_entity_decoder
+from convkgyarn.kg.model import (
+    EntityValue, EnAliases, EnLabel, StringValue, entity_decoder, raw_entity_decoder, raw_typing_decoder, typing_decoder)
 from convkgyarn.kg.values import TAGS, render_typed, render_value
 from convkgyarn.store.schema import arrow_schema
 
@@ -22,6 +23,7 @@ HUMAN = "Q5"
 INSTANCE_OF = "P31"
 OCCUPATION = "P106"
 SNIPPET_CHARS = 200
+LABEL_ONLY = "item kept as id, label and types only (not of a --type kept whole)"
 
 TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",
           "load_rejects")
@@ -89,10 +91,13 @@ def _clean_line(line: bytes) -> bytes:
 
 
 def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
-                rejects: tuple = ()) -> Batch:
+                rejects: tuple = (), keep_types: frozenset[str] | None = None) -> Batch:
     """Parse a block of dump lines; bad lines become rejects, never exceptions.
 
-    ``rejects`` are lines the reader already refused (line number, reason, start)."""
+    ``rejects`` are lines the reader already refused (line number, reason, start). With
+    ``keep_types``, an item none of whose types (as ``entity_types`` defines them) is in it
+    keeps only its entity row and its types: a first decode reads just the labels and the
+    P31 / P106 claims, and only kept items are decoded whole."""
     batch = Batch(file_id=file_id, file=file)
     for line_no, reason, start in rejects:
         batch.reject(line_no, reason, start)
@@ -103,6 +108,13 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
             continue
         line_no = first_line_no + offset
         try:
+            if keep_types is not None:
+                light = _decode(line, typing_decoder, raw_typing_decoder)
+                if light.type == "item":
+                    types = _light_types(light)
+                    if not _keeps(types, keep_types):
+                        add_label_only(batch, light, types, line_no)
+                        continue
             entity = _decode(line)
         except msgspec.ValidationError as exc:
             batch.reject(line_no, f"invalid entity: {exc}", raw_line)
@@ -117,12 +129,51 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
     return batch
 
 
-def _decode(line: bytes):
+def _decode(line: bytes, typed=entity_decoder, raw=raw_entity_decoder):
     try:
-        return entity_decoder.decode(line)
+        return typed.decode(line)
     except msgspec.ValidationError:
         # An odd or unknown value type: decode values raw (slower) and keep them raw.
-        return raw_entity_decoder.decode(line)
+        return raw.decode(line)
+
+
+def _truthy_ids(group: list) -> list[str]:
+    """Item ids of a property's best-rank value statements (the truthy ones)."""
+    kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"
+            and c.mainsnak.datavalue is not None]
+    best = "preferred" if any(c.rank == "preferred" for c in kept) else "normal"
+    ids = []
+    for c in kept:
+        if c.rank == best:
+            value_id = _value(c.mainsnak.datavalue)[1]
+            if value_id:
+                ids.append(value_id)
+    return ids
+
+
+def _light_types(light) -> dict[str, list[str]]:
+    claims = light.claims
+    if isinstance(claims, list):
+        return {}
+    return {INSTANCE_OF: _truthy_ids(claims.P31), OCCUPATION: _truthy_ids(claims.P106)}
+
+
+def _keeps(types: dict[str, list[str]], keep_types: frozenset[str]) -> bool:
+    instance_of = types.get(INSTANCE_OF, [])
+    if any(t in keep_types for t in instance_of):
+        return True
+    return HUMAN in instance_of and any(t in keep_types for t in types[OCCUPATION])
+
+
+def add_label_only(batch: Batch, light, types: dict[str, list[str]], line_no: int) -> None:
+    """An item outside the kept types: its entity row (so answers naming it keep their
+    label) and its types, no statements."""
+    if _text(light.labels) is None:
+        batch.skip("no English label")
+        return
+    batch.skip(LABEL_ONLY)
+    _add_entity_row(batch, light, line_no, aliases=[])
+    _add_types(batch, light.id, types, line_no)
 
 
 def add_entity(batch: Batch, entity, line_no: int) -> None:
@@ -134,7 +185,7 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
             for claim in entity.claims.get(INSTANCE_OF, []):
                 dv = claim.mainsnak.datavalue
                 if dv is not None and claim.rank != "deprecated":
-                    value_id = _value(dv)[1].value_id
+                    value_id = _value(dv)[1]
                     if value_id:
                         classes.append(value_id)
         batch.rows_by_table["properties"].append(
@@ -147,21 +198,35 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
     if label is None:
         batch.skip("no English label")
         return
-    if entity.modified and (batch.max_modified is None or entity.modified > batch.max_modified):
-        batch.max_modified = entity.modified
-    batch.rows_by_table["entities"].append(
-        (entity.id, label, _text(entity.descriptions), _aliases(entity.aliases),
-         len(entity.sitelinks) if entity.sitelink_count is None else entity.sitelink_count,
-         entity.modified, file_id, line_no))
+    _add_entity_row(batch, entity, line_no, _aliases(entity.aliases))
     if isinstance(entity.claims, dict):
         _add_claims(batch, entity.id, entity.claims, line_no)
 
 
+def _add_entity_row(batch: Batch, entity, line_no: int, aliases: list[str]) -> None:
+    if entity.modified and (batch.max_modified is None or entity.modified > batch.max_modified):
+        batch.max_modified = entity.modified
+    batch.rows_by_table["entities"].append(
+        (entity.id, _text(entity.labels), _text(entity.descriptions), aliases,
+         len(entity.sitelinks) if entity.sitelink_count is None else entity.sitelink_count,
+         entity.modified, batch.file_id, line_no))
+
+
 def _value(dv) -> tuple:
-    tag = TAGS.get(type(dv))
+    """(value_type, value_id, value_text, unit_id, raw, precision): the statement columns
+    of a datavalue; item and string values, most of a dump, take the shortest path."""
+    cls = type(dv)
+    if cls is EntityValue:
+        return _ITEM, dv.value.id, None, None, None, None
+    if cls is StringValue:
+        return _STRING, None, dv.value, None, None, None
+    tag = TAGS.get(cls)
     if tag is not None:
-        return tag, render_typed(dv)
-    return dv.type, render_value(dv.type, dv.value)
+        return (tag, *render_typed(dv))
+    return (dv.type, *render_value(dv.type, dv.value))
+
+
+_ITEM, _STRING = TAGS[EntityValue], TAGS[StringValue]
 
 
 def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> None:
@@ -184,7 +249,7 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
         for ordinal, claim in enumerate(kept):
             snak = claim.mainsnak
             dv = snak.datavalue
-            vtype, value = _value(dv)
+            value = _value(dv)
             statement_id = claim.id or f"{entity_id}${prop}${ordinal}"
             truthy = claim.rank == best
             n_quals = 0
@@ -194,22 +259,25 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
                         qdv = qsnak.datavalue
                         if qsnak.snaktype != "value" or qdv is None:
                             continue
-                        qtype, qv = _value(qdv)
                         qualifiers.append(
-                            (statement_id, entity_id, prop, qprop, qsnak.datatype, qtype,
-                             qv.value_id, qv.value_text, qv.unit_id, qv.raw, qv.precision,
-                             qord, file_id, line_no))
+                            (statement_id, entity_id, prop, qprop, qsnak.datatype,
+                             *_value(qdv), qord, file_id, line_no))
                         n_quals += 1
             statements.append(
-                (statement_id, entity_id, prop, claim.rank, snak.datatype, vtype,
-                 value.value_id, value.value_text, value.unit_id, value.raw, value.precision,
+                (statement_id, entity_id, prop, claim.rank, snak.datatype, *value,
                  truthy, n_quals > 0, ordinal, file_id, line_no))
-            if truthy and value.value_id and (prop == INSTANCE_OF or prop == OCCUPATION):
-                type_values.setdefault(prop, []).append(value.value_id)
+            if truthy and value[1] and (prop == INSTANCE_OF or prop == OCCUPATION):
+                type_values.setdefault(prop, []).append(value[1])
     if dropped:
         batch.skip("claim deprecated or not a value", dropped)
-    if not type_values:
-        return
+    if type_values:
+        _add_types(batch, entity_id, type_values, line_no)
+
+
+def _add_types(batch: Batch, entity_id: str, type_values: dict[str, list[str]],
+               line_no: int) -> None:
+    """Types: every P31 value, and for humans every P106 (occupation) value too."""
+    file_id = batch.file_id
     instance_of = type_values.get(INSTANCE_OF, [])
     typed = [(v, INSTANCE_OF) for v in instance_of]
     if HUMAN in instance_of:

@@ -88,8 +88,8 @@ class CoordValue(_Tagged, tag="globecoordinate"):
 TypedValue = EntityValue | StringValue | TimeValue | QuantityValue | TextValue | CoordValue
 
 
-def _entity_struct(value_type):
-    """Entity structs parameterised by how datavalues decode (typed fast path or raw)."""
+def _claim_struct(value_type):
+    """Claim structs parameterised by how datavalues decode (typed fast path or raw)."""
 
     class Snak(msgspec.Struct):
         snaktype: str
@@ -102,6 +102,12 @@ def _entity_struct(value_type):
         rank: str = "normal"
         id: str | None = None
         qualifiers: dict[str, list[Snak]] | list | None = None
+
+    return Claim
+
+
+def _entity_struct(value_type):
+    Claim = _claim_struct(value_type)
 
     class Entity(msgspec.Struct):
         id: str
@@ -118,7 +124,32 @@ def _entity_struct(value_type):
     return Entity
 
 
+def _typing_struct(value_type):
+    """An item with only what decides whether it is kept whole by a type filter: English
+    label, description, sitelinks and the P31 / P106 claims (msgspec skips the rest unread,
+    which is most of an entity's bytes)."""
+    claim = _claim_struct(value_type)
+
+    class TypeClaims(msgspec.Struct):
+        P31: list[claim] = []
+        P106: list[claim] = []
+
+    class TypingEntity(msgspec.Struct):
+        id: str
+        type: str
+        labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
+        descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+        claims: TypeClaims | list = msgspec.field(default_factory=TypeClaims)
+        sitelinks: dict[str, msgspec.Raw] | list = {}
+        modified: str | None = None
+        sitelink_count: int | None = None
+
+    return TypingEntity
+
+
 Entity = _entity_struct(TypedValue)
 RawEntity = _entity_struct(DataValue)
 entity_decoder = msgspec.json.Decoder(Entity)
 raw_entity_decoder = msgspec.json.Decoder(RawEntity)
+typing_decoder = msgspec.json.Decoder(_typing_struct(TypedValue))
+raw_typing_decoder = msgspec.json.Decoder(_typing_struct(DataValue))

@@ -159,7 +159,7 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     _rebuild(con, "load_files", "SELECT file_id, path, kind, fingerprint, status, started_at, "
              "finished_at, lines, bytes, entities, rejects, skipped, dump_date, code_version "
              "FROM {old} QUALIFY row_number() OVER (PARTITION BY file_id ORDER BY started_at "
-             "DESC NULLS LAST) = 1")
+             "DESC NULLS LAST) = 1", columns=LOAD_FILES_V2)
     for table in ("statements", "qualifiers"):
         con.execute(f"ALTER TABLE {table} ADD COLUMN precision INTEGER")
         con.execute(f"UPDATE {table} SET precision = {_precision_sql('value_text')} "
@@ -245,6 +245,9 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
 
 
 # the turns columns of schema 2 (later schemas add columns after them)
+LOAD_FILES_V2 = ["file_id", "path", "kind", "fingerprint", "status", "started_at",
+                 "finished_at", "lines", "bytes", "entities", "rejects", "skipped", "dump_date",
+                 "code_version"]
 TURNS_V2 = ["run_id", "conversation_id", "turn", "question", "question_before_typo", "answer",
             "answer_ids", "answer_values", "subject_id", "property_id", "qualifier_property_id",
             "statement_id", "phenomenon", "template_id", "writer", "model", "prompt_hash",
@@ -260,9 +263,16 @@ def _to_v3(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"ALTER TABLE turns ADD COLUMN IF NOT EXISTS {column} {sql_type}")
 
 
+def _to_v4(con: duckdb.DuckDBPyConnection) -> None:
+    """0.3.0 -> 0.4.0: a load records the types it kept whole (``--type`` on ``kg load``;
+    NULL: every entity whole), so a reload or a refresh keeps the same selection."""
+    con.execute("ALTER TABLE load_files ADD COLUMN IF NOT EXISTS keep_types VARCHAR[]")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
-                            "kind of question and a sentence answer", _to_v3))
+                            "kind of question and a sentence answer", _to_v3),
+              Migration(4, "0.4.0: loads record the types they kept whole", _to_v4))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

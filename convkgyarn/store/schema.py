@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -29,7 +29,7 @@ TABLES: dict[str, str] = {
         file_id INTEGER PRIMARY KEY, path VARCHAR, kind VARCHAR, fingerprint VARCHAR,
         status VARCHAR, started_at TIMESTAMP, finished_at TIMESTAMP, lines BIGINT,
         bytes BIGINT, entities BIGINT, rejects BIGINT, skipped JSON, dump_date VARCHAR,
-        code_version VARCHAR""",
+        code_version VARCHAR, keep_types VARCHAR[]""",
     "entities": """
         id VARCHAR, label VARCHAR, description VARCHAR, aliases VARCHAR[], sitelinks INTEGER,
         modified VARCHAR, file_id INTEGER, line_no BIGINT""",

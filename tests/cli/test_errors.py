@@ -13,6 +13,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import convkgyarn
+
 from convkgyarn.store import ProjectLock
 from tests.helpers import cli
 
@@ -171,7 +173,7 @@ def test_kg_text_is_printed_as_written(made):
 
 def test_version_and_verbose_work_anywhere_on_the_line(made):
     r = cli("--version")
-    assert r.exit_code == 0 and r.output.strip() == "0.3.0"
+    assert r.exit_code == 0 and r.output.strip() == convkgyarn.__version__
     r = cli("stats", "--db", made / "p.duckdb", "-v")
     assert r.exit_code == 0
     r = cli("kg", "stats", "-v", "--db", made / "p.duckdb", "--json")

@@ -154,18 +154,22 @@ def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_pat
         import os, signal
         from pathlib import Path
         from convkgyarn.config import LoadConfig
+        import convkgyarn.kg.load as load
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.store import connect
         from tests.helpers import context
         calls = 0
-        def tick(nbytes, entities):
+        commit = load._Writer._flush
+        def flush_then_die(self, pending):  # killed right after the second commit
             global calls
+            commit(self, pending)
             calls += 1
-            if calls == 3:
+            if calls == 2:
                 os.kill(os.getpid(), signal.SIGKILL)
+        load._Writer._flush = flush_then_die
         con = connect(Path({str(killed_db)!r}))
         LoadStage(context(con), LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000,
-                                           flush_bytes=50000), progress=tick).run()
+                                           flush_bytes=50000)).run()
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2])
     assert proc.returncode == -9

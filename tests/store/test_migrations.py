@@ -112,9 +112,26 @@ def test_a_0_2_0_database_gains_hop_from_and_keeps_its_turns(tmp_path):
     raw = duckdb.connect(str(path))  # back to schema 2, as release 0.2.0 wrote it
     for column in ("hop_from", "question_kind", "answer_sentence"):
         raw.execute(f"ALTER TABLE turns DROP COLUMN {column}")
+    raw.execute("ALTER TABLE load_files DROP COLUMN keep_types")
     raw.execute("UPDATE schema_version SET version = 2")
     turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
     raw.close()
     con = connect(path)
     assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
     assert con.execute("SELECT count(*), count(hop_from) FROM turns").fetchone() == (turns, 0)
+
+
+def test_a_0_3_0_database_gains_keep_types_and_its_loads_stay_whole(tmp_path, sample_path):
+    path = tmp_path / "v3.duckdb"
+    r = cli("kg", "load", sample_path, "--db", path)
+    assert r.exit_code == 0, r.output
+    raw = duckdb.connect(str(path))  # back to schema 3, as release 0.3.0 wrote it
+    raw.execute("ALTER TABLE load_files DROP COLUMN keep_types")
+    raw.execute("UPDATE schema_version SET version = 3")
+    raw.close()
+    con = connect(path)
+    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    assert con.execute("SELECT count(*), count(keep_types) FROM load_files").fetchone() == (1, 0)
+    con.close()
+    r = cli("kg", "load", sample_path, "--db", path)  # loaded whole before: still unchanged
+    assert r.exit_code == 0 and "unchanged" in r.output, r.output
