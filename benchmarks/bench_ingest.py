@@ -263,18 +263,20 @@ def type_filter() -> None:
 
 
 def memory() -> None:
-    """Peak RSS of a 1-worker load of a ~230 MB and a ~1 GB dump: flat when it does not
-    grow with the dump."""
-    figures = []
+    """Peak RSS of a 1-worker load of a ~230 MB and a ~1 GB dump, with the project's DuckDB
+    memory cap and with a small one: what grows is DuckDB's buffer pool, up to its cap."""
+    dumps = []
     for entities in (21_500, 100_000):
         dump = WORK / f"bench-dump-{entities}.json"
         if not dump.exists():
             build_dump(entities, dump)
-        figures.append(f"{loader_peak_rss(dump):.0f} MB for {dump.stat().st_size / 1e6:,.0f} MB")
-        if entities == 100_000:
-            dump.unlink()  # 1 GB of scratch
-    print(f"loader peak RSS, 1 worker, fresh process: {'; '.join(figures)} (flat: bounded by "
-          "the flush size, the writer's queue and DuckDB's memory limit)")
+        dumps.append(dump)
+    for cap in ("2GB", "256MB"):
+        figures = [f"{loader_peak_rss(d, cap):.0f} MB for {d.stat().st_size / 1e6:,.0f} MB"
+                   for d in dumps]
+        print(f"loader peak RSS, 1 worker, fresh process, DuckDB memory_limit {cap}: "
+              f"{'; '.join(figures)}")
+    dumps[-1].unlink()  # 1 GB of scratch
 
 
 def spark_figures(dump: Path, mb: float, one_worker_s: float) -> None:
@@ -338,7 +340,7 @@ def compressed(plain: Path) -> None:
               f"{target}x); standard library {slow:.2f}s = {slow / base:.2f}x")
 
 
-def loader_peak_rss(dump: Path) -> float:
+def loader_peak_rss(dump: Path, memory_limit: str = "2GB") -> float:
     """Peak RSS (MB) of a fresh process that loads ``dump`` with one worker."""
     import subprocess
 
@@ -351,7 +353,8 @@ def loader_peak_rss(dump: Path) -> float:
         "from convkgyarn.kg.load import LoadStage\n"
         "from convkgyarn.store import connect\n"
         "from tests.helpers import context\n"
-        f"LoadStage(context(connect(Path({str(db)!r}))), LoadConfig(paths=[Path({str(dump)!r})]))"
+        f"LoadStage(context(connect(Path({str(db)!r}), memory_limit={memory_limit!r})), "
+        f"LoadConfig(paths=[Path({str(dump)!r})]))"
         ".run()\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
         "print(int(hwm.split()[1]) / 1024)\n"

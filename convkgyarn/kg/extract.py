@@ -10,6 +10,7 @@ Definitions (shared with ``kg stats`` and its tests):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import msgspec
 import pyarrow as pa
@@ -60,15 +61,20 @@ class Batch:
         return len(self.rows_by_table[table])
 
     def to_arrow(self) -> dict[str, pa.Table]:
-        """Columnar tables: one C-level transpose per table, typed arrays (no inference)."""
+        """Columnar tables, typed by the schema (no inference): the row tuples go to Arrow
+        as one struct array in a single C++ pass (measured 2x faster than transposing them
+        into columns in Python first)."""
         out = {}
         for table, rows in self.rows_by_table.items():
             if rows:
-                schema = schema_of(table)
-                cols = list(zip(*rows))
-                out[table] = pa.Table.from_arrays(
-                    [pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
+                structs = pa.array(rows, type=_struct_of(table))
+                out[table] = pa.Table.from_batches([pa.RecordBatch.from_struct_array(structs)])
         return out
+
+
+@cache
+def _struct_of(table: str) -> pa.StructType:
+    return pa.struct(schema_of(table))
 
 
 def _text(lang_map: EnLabel | list) -> str | None:
@@ -230,11 +236,14 @@ _ITEM, _STRING = TAGS[EntityValue], TAGS[StringValue]
 
 
 def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> None:
-    statements = batch.rows_by_table["statements"]
-    qualifiers = batch.rows_by_table["qualifiers"]
+    # The hottest loop of a load (one pass per statement): locals only, and item values,
+    # most of a dump, take the inline path.
+    add_statement = batch.rows_by_table["statements"].append
+    add_qualifier = batch.rows_by_table["qualifiers"].append
     file_id = batch.file_id
     type_values: dict[str, list[str]] = {}
     dropped = 0
+    item, item_tag, value_of = EntityValue, _ITEM, _value
     for prop, group in claims.items():
         kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"
                 and c.mainsnak.datavalue is not None]
@@ -249,23 +258,27 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
         for ordinal, claim in enumerate(kept):
             snak = claim.mainsnak
             dv = snak.datavalue
-            value = _value(dv)
+            value = ((item_tag, dv.value.id, None, None, None, None) if type(dv) is item
+                     else value_of(dv))
             statement_id = claim.id or f"{entity_id}${prop}${ordinal}"
             truthy = claim.rank == best
-            n_quals = 0
-            if claim.qualifiers and isinstance(claim.qualifiers, dict):
-                for qprop, snaks in claim.qualifiers.items():
+            qualified = False
+            quals = claim.qualifiers
+            if quals and type(quals) is dict:
+                for qprop, snaks in quals.items():
                     for qord, qsnak in enumerate(snaks):
                         qdv = qsnak.datavalue
-                        if qsnak.snaktype != "value" or qdv is None:
+                        if qdv is None or qsnak.snaktype != "value":
                             continue
-                        qualifiers.append(
+                        add_qualifier(
                             (statement_id, entity_id, prop, qprop, qsnak.datatype,
-                             *_value(qdv), qord, file_id, line_no))
-                        n_quals += 1
-            statements.append(
+                             *((item_tag, qdv.value.id, None, None, None, None)
+                               if type(qdv) is item else value_of(qdv)),
+                             qord, file_id, line_no))
+                        qualified = True
+            add_statement(
                 (statement_id, entity_id, prop, claim.rank, snak.datatype, *value,
-                 truthy, n_quals > 0, ordinal, file_id, line_no))
+                 truthy, qualified, ordinal, file_id, line_no))
             if truthy and value[1] and (prop == INSTANCE_OF or prop == OCCUPATION):
                 type_values.setdefault(prop, []).append(value[1])
     if dropped:

@@ -93,8 +93,9 @@ def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | 
     name = str(path)  # as the local loader names it in load_rejects
     out = output.rstrip("/")
     # bytes, not text: a line that is not UTF-8 is rejected by the parser, as locally
-    numbered = spark.sparkContext.textFile(str(path.resolve()), use_unicode=False) \
-        .zipWithIndex()
+    sc = spark.sparkContext
+    numbered = sc.textFile(str(path.resolve()), minPartitions=2 * sc.defaultParallelism,
+                           use_unicode=False).zipWithIndex()
 
     def run(index: int, rows: Iterator[tuple[bytes, int]]) -> Iterator[dict]:
         yield from _parse_partition(index, rows, file_id, name, out, keep_types)

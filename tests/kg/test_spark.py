@@ -85,3 +85,17 @@ def test_a_json_document_is_refused_with_a_clear_error(shared_data, tmp_path):
                                  "--db", str(tmp_path / "p.duckdb")])
     assert r.exit_code == 2
     assert "local engine" in r.output and r.output.strip().count("\n") == 0
+
+
+def test_corrupt_lines_are_rejected_on_spark_exactly_as_here(tmp_path, sample_path):
+    from tests.kg.test_load import _corrupt_copy
+
+    path, bad = _corrupt_copy(sample_path, tmp_path)  # plain text: split in 4 partitions
+    here, there = tmp_path / "l.duckdb", tmp_path / "s.duckdb"
+    for db, engine in ((here, "local"), (there, "spark")):
+        con = connect(db)
+        LoadStage(context(con), LoadConfig(paths=[path], engine=engine)).run()
+        con.close()
+    rows = table_rows(there)
+    assert rows == table_rows(here)
+    assert len(rows["load_rejects"]) == len(bad)
