@@ -19,6 +19,7 @@ import logging
 import os
 import shutil
 import sys
+import tempfile
 import time
 import uuid
 import warnings
@@ -31,6 +32,14 @@ from convkgyarn.kg.extract import TABLES, parse_lines
 
 log = logging.getLogger(__name__)
 LINES_PER_CHUNK = 5000
+LOG4J2 = """rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{1}: %m%n
+"""
 
 
 @dataclass
@@ -61,6 +70,9 @@ def session(master: str | None):
                         "(and Java 17)") from None
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    quiet = Path(tempfile.gettempdir()) / "convkgyarn-spark-log4j2.properties"
+    if not quiet.exists():  # Spark's own start-up chatter would bury our one-line messages
+        quiet.write_text(LOG4J2)
     builder = (SparkSession.builder.appName("convkgyarn kg load")
                .master(master or "local[*]")
                .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
@@ -68,7 +80,9 @@ def session(master: str | None):
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.driver.bindAddress", "127.0.0.1")
                .config("spark.driver.host", "127.0.0.1")
-               .config("spark.python.worker.reuse", "true"))
+               .config("spark.python.worker.reuse", "true")
+               .config("spark.driver.extraJavaOptions",
+                       f"-Dlog4j2.configurationFile=file:{quiet}"))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
