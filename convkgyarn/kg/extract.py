@@ -16,7 +16,8 @@ import msgspec
 import pyarrow as pa
 
 from convkgyarn.kg.model import (
-    EntityValue, EnAliases, EnLabel, StringValue, entity_decoder, raw_entity_decoder, raw_typing_decoder, typing_decoder)
+    EnAliases, EnLabel, EntityValue, StringValue, entity_decoder, raw_entity_decoder,
+    raw_typing_decoder, typing_decoder)
 from convkgyarn.kg.values import TAGS, render_typed, render_value
 from convkgyarn.store.schema import arrow_schema
 
@@ -143,11 +144,22 @@ def _decode(line: bytes, typed=entity_decoder, raw=raw_entity_decoder):
         return raw.decode(line)
 
 
-def _truthy_ids(group: list) -> list[str]:
-    """Item ids of a property's best-rank value statements (the truthy ones)."""
+def _statements(group: list) -> tuple[list, str]:
+    """A property's claims that are statements (not deprecated, a value), and the best rank
+    among them: the statements of that rank are the truthy ones."""
     kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"
             and c.mainsnak.datavalue is not None]
-    best = "preferred" if any(c.rank == "preferred" for c in kept) else "normal"
+    best = "normal"
+    for c in kept:
+        if c.rank == "preferred":
+            best = "preferred"
+            break
+    return kept, best
+
+
+def _truthy_ids(group: list) -> list[str]:
+    """Item ids of a property's truthy statements."""
+    kept, best = _statements(group)
     ids = []
     for c in kept:
         if c.rank == best:
@@ -245,16 +257,10 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
     dropped = 0
     item, item_tag, value_of = EntityValue, _ITEM, _value
     for prop, group in claims.items():
-        kept = [c for c in group if c.rank != "deprecated" and c.mainsnak.snaktype == "value"
-                and c.mainsnak.datavalue is not None]
+        kept, best = _statements(group)
         dropped += len(group) - len(kept)
         if not kept:
             continue
-        best = "normal"
-        for c in kept:
-            if c.rank == "preferred":
-                best = "preferred"
-                break
         for ordinal, claim in enumerate(kept):
             snak = claim.mainsnak
             dv = snak.datavalue
