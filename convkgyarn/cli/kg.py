@@ -113,8 +113,9 @@ def kg_stats_cmd(
     rows = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v)
             for k, v in stats.items() if k != "sources"]
     out.print(table("count", "value", rows=rows, title=f"KG in {db or 'the project'}"))
-    out.print(table("source", "kind", "status", "entities",
-                    rows=[(s["path"], s["kind"], s["status"], s["entities"])
+    out.print(table("source", "kind", "status", "entities", "kept whole",
+                    rows=[(s["path"], s["kind"], s["status"], s["entities"],
+                           " ".join(s["keep_types"]) if s["keep_types"] else "all items")
                           for s in stats["sources"]], title="sources"))
 
 

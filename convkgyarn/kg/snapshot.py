@@ -43,8 +43,9 @@ def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
 
 
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:
-    """Every source loaded into the project, with its kind and counts."""
-    cols = ("path", "kind", "status", "entities", "rejects", "dump_date")
+    """Every source loaded into the project, with its kind, counts and type filter
+    (``keep_types``: None when every item was loaded whole)."""
+    cols = ("path", "kind", "status", "entities", "rejects", "dump_date", "keep_types")
     return [dict(zip(cols, r)) for r in con.execute(
         f"SELECT {', '.join(cols)} FROM load_files ORDER BY file_id").fetchall()]
 

@@ -26,6 +26,6 @@ def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "files": one("SELECT count(*) FROM load_files WHERE status = 'done'"),
         "dump_date": one("SELECT max(dump_date) FROM load_files WHERE status = 'done'"),
         "label_coverage": {k: v for k, v in label_coverage(con).items() if k != "warnings"},
-        "sources": [{k: s[k] for k in ("path", "kind", "status", "entities")}
+        "sources": [{k: s[k] for k in ("path", "kind", "status", "entities", "keep_types")}
                     for s in sources(con)],
     }

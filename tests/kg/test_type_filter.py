@@ -4,6 +4,7 @@ refreshes."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -114,3 +115,5 @@ def test_cli_says_how_many_items_were_kept_as_labels(tmp_path, sample_path):
                                  "--db", str(tmp_path / "p.duckdb")])
     assert r.exit_code == 0, r.output
     assert "kept as id, label and types only" in r.output
+    r = CliRunner().invoke(app, ["kg", "stats", "--json", "--db", str(tmp_path / "p.duckdb")])
+    assert json.loads(r.output)["sources"][0]["keep_types"] == ["Q5"]
