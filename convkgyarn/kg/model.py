@@ -106,20 +106,25 @@ def _claim_struct(value_type):
     return Claim
 
 
+class EntityRow(msgspec.Struct):
+    """What an ``entities`` row is made of; both the whole and the light decode have it."""
+
+    id: str
+    type: str
+    labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    sitelinks: dict[str, msgspec.Raw] | list = {}
+    modified: str | None = None
+    sitelink_count: int | None = None  # set by the SPARQL source instead of sitelinks
+
+
 def _entity_struct(value_type):
     Claim = _claim_struct(value_type)
 
-    class Entity(msgspec.Struct):
-        id: str
-        type: str
-        labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
-        descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    class Entity(EntityRow):
         aliases: EnAliases | list = msgspec.field(default_factory=EnAliases)
         claims: dict[str, list[Claim]] | list = {}
-        sitelinks: dict[str, msgspec.Raw] | list = {}
         datatype: str | None = None  # properties only
-        modified: str | None = None
-        sitelink_count: int | None = None  # set by the SPARQL source instead of sitelinks
 
     return Entity
 
@@ -134,15 +139,8 @@ def _typing_struct(value_type):
         P31: list[claim] = []
         P106: list[claim] = []
 
-    class TypingEntity(msgspec.Struct):
-        id: str
-        type: str
-        labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
-        descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
+    class TypingEntity(EntityRow):
         claims: TypeClaims | list = msgspec.field(default_factory=TypeClaims)
-        sitelinks: dict[str, msgspec.Raw] | list = {}
-        modified: str | None = None
-        sitelink_count: int | None = None
 
     return TypingEntity
 
