@@ -393,18 +393,20 @@ class LoadStage(Stage):
             result = spark.extract(path, file_id, output, kept, self.config.spark_master)
             t0 = time.perf_counter()
             with transaction(self.con):
-                for table, n in result.rows.items():
-                    if n:
-                        self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM "
-                                         "read_parquet(?)", [result.parts(table)])
+                for table in result.tables():
+                    self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM "
+                                     "read_parquet(?)", [result.parts(table)])
             report.timings = {"spark_job": round(result.parse_seconds, 3),
                               "landing": round(time.perf_counter() - t0, 3)}
         finally:
             if self.config.spark_output is None:
                 spark.remove(output)
-        counted = Parsed({}, result.lines, result.skipped, result.max_modified, result.bytes,
-                         counts=result.rows)
-        return self._count(report, counted, None)
+        max_modified: str | None = None
+        for chunk in result.chunks:  # counted as local blocks are
+            max_modified = self._count(report, Parsed(
+                {}, chunk["lines"], chunk["skipped"], chunk["max_modified"], chunk["bytes"],
+                counts=chunk["rows"]), max_modified)
+        return max_modified
 
     def _count(self, report: FileReport, batch: Parsed, max_modified: str | None) -> str | None:
         """Add a parsed block to the file's report; returns the newest ``modified`` so far."""

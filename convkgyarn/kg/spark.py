@@ -7,7 +7,7 @@ rows are the same. Executors write each table as Parquet parts under ``output`` 
 path in local mode; on a cluster a path or ``s3://`` / ``hdfs://`` URI that every executor
 and the driver can reach), and return only counters. ``LoadStage`` then lands the parts in
 the project's tables with the same bookkeeping as a local load (file status, duplicates,
-last load wins); ``keep_parquet`` leaves them in place as well.
+last load wins); a given ``spark_output`` leaves them in place as well.
 
 Executors need convkgyarn installed in the Python they run (``spark.pyspark.python``); in
 local mode that is this interpreter.
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from convkgyarn.errors import UserError
-from convkgyarn.kg.extract import TABLES, parse_lines
+from convkgyarn.kg.extract import parse_lines
 
 log = logging.getLogger(__name__)
 LINES_PER_CHUNK = 5000
@@ -44,15 +44,17 @@ appender.console.layout.pattern = spark: %p %c{1}: %m%n
 
 @dataclass
 class SparkResult:
-    """What the executors parsed: counters, and where each table's Parquet parts are."""
+    """What the executors parsed: each chunk's counters (``lines``, ``bytes``: uncompressed,
+    newlines included, ``rows`` per table, ``skipped``, ``max_modified``), and where each
+    table's Parquet parts are."""
 
     output: str
-    lines: int = 0
-    bytes: int = 0  # uncompressed, newlines included (as the local reader counts)
-    rows: dict[str, int] = field(default_factory=dict)
-    skipped: dict[str, int] = field(default_factory=dict)
-    max_modified: str | None = None
+    chunks: list[dict] = field(default_factory=list)
     parse_seconds: float = 0.0  # the Spark job (parse + Parquet parts), JVM start excluded
+
+    def tables(self) -> list[str]:
+        """The tables some chunk wrote rows to."""
+        return sorted({t for chunk in self.chunks for t, n in chunk["rows"].items() if n})
 
     def parts(self, table: str) -> str:
         return f"{self.output.rstrip('/')}/{table}/*.parquet"
@@ -114,21 +116,9 @@ def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | 
     def run(index: int, rows: Iterator[tuple[bytes, int]]) -> Iterator[dict]:
         yield from _parse_partition(index, rows, file_id, name, out, keep_types)
 
-    result = SparkResult(output=out)
     t0 = time.perf_counter()
-    summaries = numbered.mapPartitionsWithIndex(run).collect()
-    result.parse_seconds = time.perf_counter() - t0
-    for summary in summaries:
-        result.lines += summary["lines"]
-        result.bytes += summary["bytes"]
-        for table, n in summary["rows"].items():
-            result.rows[table] = result.rows.get(table, 0) + n
-        for reason, n in summary["skipped"].items():
-            result.skipped[reason] = result.skipped.get(reason, 0) + n
-        mm = summary["max_modified"]
-        if mm and (result.max_modified is None or mm > result.max_modified):
-            result.max_modified = mm
-    return result
+    chunks = numbered.mapPartitionsWithIndex(run).collect()
+    return SparkResult(output=out, chunks=chunks, parse_seconds=time.perf_counter() - t0)
 
 
 def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int, name: str,
@@ -154,7 +144,8 @@ def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int
         chunk += 1
         nbytes = sum(len(line) + 1 for line in lines)
         lines = []
-        return {"lines": batch.lines, "bytes": nbytes, "rows": {t: len(r) for t, r in batch.rows_by_table.items()},
+        return {"lines": batch.lines, "bytes": nbytes,
+                "rows": {t: len(r) for t, r in batch.rows_by_table.items()},
                 "skipped": batch.skipped, "max_modified": batch.max_modified}
 
     for line, line_index in rows:
@@ -179,4 +170,4 @@ def remove(output: str) -> None:
         shutil.rmtree(output, ignore_errors=True)
 
 
-__all__ = ["TABLES", "SparkResult", "extract", "remove", "scratch_dir", "session"]
+__all__ = ["SparkResult", "extract", "remove", "scratch_dir", "session"]
