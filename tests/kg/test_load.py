@@ -148,6 +148,26 @@ def _table_dump(con) -> dict:
     return out
 
 
+@pytest.mark.shared_data
+def test_an_uncompressed_dump_read_in_spans_by_workers_equals_the_streamed_load(
+        shared_data, tmp_path):
+    """Workers read spans of a plain file themselves: every row, line number and reject is
+    the one the streamed (bz2) load gives, with spans small enough to split long lines."""
+    path = shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"
+    plain = tmp_path / "real-entities-dev.ndjson"
+    with bz2.open(path, "rb") as fh:
+        plain.write_bytes(fh.read() + b"this line is not json\n")
+    streamed = connect(tmp_path / "streamed.duckdb")
+    load(streamed, path)
+    spans = connect(tmp_path / "spans.duckdb")
+    load(spans, plain, workers=2, block_bytes=64 << 10)
+    ours, theirs = _table_dump(spans), _table_dump(streamed)
+    assert [r for r in ours.pop("load_rejects") if "not json" not in r] == \
+        theirs.pop("load_rejects")
+    assert ours == theirs
+    assert kg_stats(spans)["entities"] > 600
+
+
 def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_path):
     killed_db = tmp_path / "killed.duckdb"
     script = textwrap.dedent(f"""

@@ -57,3 +57,34 @@ def test_a_truncated_bz2_dump_is_a_clear_error_not_a_crash(dumps, tmp_path):
         with reader.open_dump(cut) as fh:
             while fh.read(1 << 20):
                 pass
+
+
+def _numbered(blocks) -> tuple[list[tuple[int, bytes]], list[tuple[int, str, bytes]]]:
+    lines, rejects = [], []
+    for block in blocks:
+        lines += [(block.first_line_no + i, line) for i, line in enumerate(block.lines)]
+        rejects += list(block.rejects)
+    return lines, rejects
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n", b"  \n  ", b'{"id": "Q9"}'])
+@pytest.mark.parametrize("block_bytes", [64, 1000, 4 << 20])
+def test_an_uncompressed_file_is_read_in_spans_with_the_streamed_line_numbers(
+        tmp_path, monkeypatch, sample_path, tail, block_bytes):
+    """Workers read spans of a plain file themselves; every line keeps the number and text
+    the streamed reader (used for gz and bz2) gives, long and runaway lines included."""
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", 3000)
+    text = (sample_path.read_bytes()[:20000] + b"\n\n" + b"x" * 2500 + b"\n"
+            + b"[" + b"y" * 9000 + b"\n" + b"z" * 100 + b"\n" + b"w" * 5000 + tail)
+    plain, gz = tmp_path / "d.json", tmp_path / "d.json.gz"
+    plain.write_bytes(text)
+    gz.write_bytes(gzip.compress(text))
+    spans = list(reader.iter_blocks(plain, block_bytes))
+    assert all(b.span is not None or b.rejects for b in spans)
+    assert _numbered(spans) == _numbered(reader.iter_blocks(gz, block_bytes))
+    lines, rejects = _numbered(spans)
+    if block_bytes < 3000:  # the runaway guard only applies to a line spanning reads
+        assert {r[1] for r in rejects} == {"line longer than 0 MiB"}
+    segments = text.split(b"\n")
+    read = len(segments) - (not segments[-1].strip()) - len(rejects)
+    assert len(lines) == read, "every line but the runaways is read"
