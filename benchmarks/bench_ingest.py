@@ -203,11 +203,12 @@ def parse_and_writer_seconds(dump: Path) -> tuple[float, float]:
     the seconds the single writer (``load._Writer``: DuckDB inserts, commits, the final
     checkpoint) needs for its parsed blocks fed from memory: the writer is the ceiling on
     how fast any number of parse workers can load."""
-    from convkgyarn.kg.load import _parse_block, _Writer
+    from convkgyarn.kg.load import _Writer
+    from convkgyarn.kg.worker import parse_block
     from convkgyarn.kg.reader import iter_blocks
 
     t0 = time.perf_counter()
-    parsed = [_parse_block(block, 1, str(dump)) for block in iter_blocks(dump)]
+    parsed = [parse_block(block, 1, str(dump)) for block in iter_blocks(dump)]
     parse_seconds = time.perf_counter() - t0
     db = WORK / "writer.duckdb"
     db.unlink(missing_ok=True)

@@ -35,9 +35,9 @@ import pyarrow as pa
 
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import UserError
-from convkgyarn.kg.extract import parse_lines
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
 from convkgyarn.kg.snapshot import bump_kg_version
+from convkgyarn.kg.worker import Parsed, exit_with_parent, parse_block
 from convkgyarn.stage import Stage, code_version, utcnow
 from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
@@ -60,51 +60,12 @@ class FileReport:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass
-class Parsed:
-    """A parsed block, already columnar (built in the worker, cheap to pickle)."""
-
-    tables: dict[str, pa.Table]
-    lines: int
-    skipped: dict[str, int]
-    max_modified: str | None
-    nbytes: int
-    counts: dict[str, int] | None = None  # rows per table when the tables are elsewhere
-
-    def rows(self, table: str) -> int:
-        if self.counts is not None:
-            return self.counts.get(table, 0)
-        return self.tables[table].num_rows if table in self.tables else 0
-
-
-def _parse_block(block: Block, file_id: int, name: str,
-                 keep_types: frozenset[str] | None = None) -> Parsed:
-    batch = parse_lines(block.lines, block.first_line_no, file_id, name, block.rejects,
-                        keep_types)
-    return Parsed(batch.to_arrow(), batch.lines, batch.skipped, batch.max_modified, block.nbytes)
-
-
-def _exit_with_parent(parent_pid: int) -> None:
-    """Worker initializer: a worker whose parent died (even by kill -9) exits too."""
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            try:
-                os.kill(parent_pid, 0)
-            except ProcessLookupError:
-                os._exit(1)
-            except PermissionError:
-                pass
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
 def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
             keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
     """Parse blocks in order, in this process or in a pool with bounded look-ahead."""
     if workers <= 1:
         for block in blocks:
-            yield _parse_block(block, file_id, name, keep_types)
+            yield parse_block(block, file_id, name, keep_types)
         return
     # forkserver: never fork a process that holds DuckDB's threads and locks.
     ctx = multiprocessing.get_context("forkserver")
@@ -112,11 +73,11 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
     # instead of each importing it anew: measured 1.8 s before the first parsed block.
     ctx.set_forkserver_preload(["convkgyarn.kg.warm"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+                               initializer=exit_with_parent, initargs=(os.getpid(),))
     try:
         pending: list[Future[Parsed]] = []
         for block in blocks:
-            pending.append(pool.submit(_parse_block, block, file_id, name, keep_types))
+            pending.append(pool.submit(parse_block, block, file_id, name, keep_types))
             if len(pending) >= 2 * workers:
                 yield pending.pop(0).result()
         for fut in pending:

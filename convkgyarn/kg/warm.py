@@ -1,9 +1,9 @@
-"""Imported once by the parse workers' fork server, so every worker starts warm: the parser
-and Arrow (whose first conversion imports pandas) are loaded before any worker forks."""
+"""Imported once by the parse workers' fork server, so every worker starts warm: the worker
+code and Arrow (whose first conversion imports pandas) are loaded before any worker forks."""
 
 import pyarrow as pa
 
-import convkgyarn.kg.load  # noqa: F401 - the worker's code
+import convkgyarn.kg.worker  # noqa: F401 - the worker's code
 from convkgyarn.kg.extract import TABLES, schema_of
 
 pa.array(["warm"], type=pa.string())
