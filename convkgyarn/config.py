@@ -294,6 +294,10 @@ class RefreshConfig(_Strict):
 
 class ProjectConfig(_Strict):
     db: Path = DEFAULT_DB
+    memory_limit: str = Field(
+        "2GB", pattern=r"^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
+        description="DuckDB's memory cap for the project database, e.g. 512MB or 4GB: a load's "
+        "peak memory is about this plus 0.3 GB, whatever the size of the dump")
     types: TypesConfig = TypesConfig()
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()

@@ -70,7 +70,8 @@ class Project:
         except OSError as exc:
             raise UserError(f"{self.db}: cannot create its lock file ({exc.strerror})") from None
         try:
-            con = connect(self.db, read_only=not self.write)
+            con = connect(self.db, read_only=not self.write,
+                          memory_limit=self.config.memory_limit)
         except BaseException:
             self._lock.release()
             raise

@@ -212,7 +212,7 @@ class Refresher:
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.stages.predicates import ExtractPredicates
 
-        staging = connect(self.staging)
+        staging = connect(self.staging, memory_limit=self.project.config.memory_limit)
         try:
             ctx = Context(con=staging, config=self.project.config, meter=self.project.meter,
                           say=self.say, work_dir=self.db.parent)

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from convkgyarn.cli.common import (
-    ConfigOption, DbOption, command, console, open_project, out, project_config, say, table)
+    ConfigOption, DbOption, MemoryLimit, command, console, open_project, out, project_config, say, table)
 from convkgyarn.config import SparqlConfig
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import LABEL_ONLY
@@ -50,10 +50,11 @@ def kg_load(
         help="Where Spark executors write Parquet parts (a path or URI all of them and this "
         "machine can read); kept after the load [default: a scratch directory beside the "
         "database, removed].")] = None,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
     Wikidata from a SPARQL endpoint (--sparql URL --entity Q.. | --type Q.. --limit N)."""
-    cfg = project_config(config, db)
+    cfg = project_config(config, db, memory_limit=memory_limit)
     if sparql:
         sparql_cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
                                   limit=limit)

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from convkgyarn.cli.common import (
-    BaseUrl, Concurrency, ConfigOption, DbOption, MaxCost, command, llm_config, open_project,
+    BaseUrl, Concurrency, ConfigOption, DbOption, MaxCost, MemoryLimit, command, llm_config, open_project,
     out, say, table)
 from convkgyarn.errors import EXIT_INTERRUPTED, ConvKGYarnError
 
@@ -30,6 +30,7 @@ def refresh(
                                         "Apache Spark (see `kg load --engine`).")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
         help="Spark master URL [default: local[*]].")] = None,
+    memory_limit: MemoryLimit = None,
     max_cost: MaxCost = None, concurrency: Concurrency = None, base_url: BaseUrl = None,
 ) -> None:
     """Refresh against a new dump: only what changed costs work or LLM calls.
@@ -37,7 +38,8 @@ def refresh(
     Exit codes: 0 refreshed, 10 nothing changed, 75 another command holds the project,
     2 bad input (or a refused snapshot), 3 budget reached, 4 LLM endpoint error, 130
     interrupted, 1 any other failure."""
-    cfg = llm_config(config, db, max_cost, False, concurrency, base_url)
+    cfg = llm_config(config, db, max_cost, False, concurrency, base_url,
+                     memory_limit=memory_limit)
     log_path = log_file or Path(str(cfg.db) + ".refresh.log")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(log_path)

@@ -252,3 +252,24 @@ def test_occupations_are_types_for_humans_only(db, sample_path):
     assert types == {"Q5": "P31", "Q82955": "P106", "Q40348": "P106"}
     assert db.execute("SELECT count(*) FROM entity_types WHERE via = 'P106' AND entity_id NOT IN "
                       "(SELECT entity_id FROM entity_types WHERE type_id = 'Q5')").fetchone()[0] == 0
+
+
+def test_the_memory_cap_reaches_the_database_and_a_bad_one_is_one_line(tmp_path, sample_path):
+    """`--memory-limit` (or memory_limit in convkgyarn.toml) caps DuckDB's buffer pool, which
+    bounds a load's peak memory whatever the dump's size."""
+    from convkgyarn.config import load_project_config
+    from convkgyarn.project import Project
+
+    dbfile = tmp_path / "p.duckdb"
+    r = CliRunner().invoke(app, ["kg", "load", str(sample_path), "--db", str(dbfile),
+                                 "--memory-limit", "300MB"])
+    assert r.exit_code == 0, r.output
+    toml = tmp_path / "convkgyarn.toml"
+    toml.write_text(f'db = "{dbfile}"\nmemory_limit = "300MB"\n')
+    with Project(load_project_config(toml, environ={}), write=False) as project:
+        cap = project.ctx.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    assert cap in ("286.1 MiB", "300.0 MB"), cap
+    r = CliRunner().invoke(app, ["kg", "load", str(sample_path), "--db", str(dbfile),
+                                 "--memory-limit", "lots"])
+    assert r.exit_code == 2 and "memory_limit" in r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
