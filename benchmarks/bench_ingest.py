@@ -318,12 +318,15 @@ def spark_figures(dump: Path, mb: float, one_worker_s: float) -> None:
 
 
 def compressed(plain: Path) -> None:
-    """The same dump as bz2 and gz, 2 workers, against the plain file: bz2 through
-    indexed_bzip2 (all cores) and through the standard library alone; gz through the
-    standard library (rapidgzip measured no faster on 2 cores)."""
+    """The same dump as gz and bz2, 2 workers, against the plain file (best of 2 each): gz
+    through ISA-L's igzip and bz2 through indexed_bzip2 (all cores), each also through the
+    standard library alone (rapidgzip measured no faster than zlib on 2 cores)."""
     import gzip
 
     from convkgyarn.kg import reader
+
+    def best(path: Path) -> float:
+        return min(ours(path, 2)[0] for _ in range(2))
 
     data = plain.read_bytes()
     bz, gz = plain.with_suffix(".json.bz2"), plain.with_suffix(".json.gz")
@@ -331,18 +334,17 @@ def compressed(plain: Path) -> None:
         bz.write_bytes(bz2.compress(data, 9))
     if not gz.exists() or gz.stat().st_mtime < plain.stat().st_mtime:
         gz.write_bytes(gzip.compress(data, 6))
-    base, _ = ours(plain, 2)
-    print(f"compressed dumps ({len(data) / 1e6:.0f} MB plain, 2 workers): plain {base:.2f}s")
-    gz_s, _ = ours(gz, 2)
-    print(f"  gz: {gz_s:.2f}s = {gz_s / base:.2f}x plain (target <= 1.15x)")
-    for path, target in ((bz, 1.25),):
-        fast, _ = ours(path, 2)
-        keep = reader._parallel_decompressor
-        reader._parallel_decompressor = lambda p: None  # the standard library alone
+    base = best(plain)
+    print(f"compressed dumps ({len(data) / 1e6:.0f} MB plain, 2 workers, best of 2): "
+          f"plain {base:.2f}s")
+    for path, target in ((gz, 1.15), (bz, 1.25)):
+        fast = best(path)
+        keep = reader._fast_decompressor
+        reader._fast_decompressor = lambda p: None  # the standard library alone
         try:
-            slow, _ = ours(path, 2)
+            slow = best(path)
         finally:
-            reader._parallel_decompressor = keep
+            reader._fast_decompressor = keep
         print(f"  {path.suffix[1:]}: {fast:.2f}s = {fast / base:.2f}x plain (target <= "
               f"{target}x); standard library {slow:.2f}s = {slow / base:.2f}x")
 

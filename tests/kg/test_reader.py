@@ -1,5 +1,5 @@
-"""Compressed dumps: bz2 read through the parallel decompressor gives exactly the bytes the
-standard library gives, and the standard library takes over when it is missing."""
+"""Compressed dumps: bz2 and gz read through the fast decompressors give exactly the bytes
+the standard library gives, and the standard library takes over when they are missing."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def test_parallel_decompression_gives_the_same_bytes(dumps):
     assert type(fh.raw).__module__.split(".")[0] == "indexed_bzip2", type(fh.raw)
     with fh:
         assert fh.read() == data
-    with reader.open_dump(gz) as fh:
+    fh = reader.open_dump(gz)
+    assert type(fh).__module__ == "isal.igzip", type(fh)
+    with fh:
         assert fh.read() == data
 
 
@@ -36,7 +38,7 @@ def test_without_the_parallel_modules_the_standard_library_reads(dumps, monkeypa
     real = importlib.import_module
 
     def missing(name, *args):
-        if name == "indexed_bzip2":
+        if name in ("indexed_bzip2", "isal.igzip"):
             raise ImportError(name)
         return real(name, *args)
 
@@ -44,9 +46,12 @@ def test_without_the_parallel_modules_the_standard_library_reads(dumps, monkeypa
     monkeypatch.setattr(reader, "_FALLBACK_NOTED", set())
     with caplog.at_level("INFO", logger="convkgyarn.kg.reader"):
         for path in (bz, gz):
-            with reader.open_dump(path) as fh:
-                assert fh.read() == data
-    assert sum("is not installed" in r.message for r in caplog.records) == 1
+            for _ in range(2):
+                with reader.open_dump(path) as fh:
+                    assert type(fh).__module__ in ("bz2", "gzip")
+                    assert fh.read() == data
+    notes = [r.message for r in caplog.records if "is not installed" in r.message]
+    assert len(notes) == 2, notes  # once per missing library
 
 
 def test_a_truncated_bz2_dump_is_a_clear_error_not_a_crash(dumps, tmp_path):
@@ -88,3 +93,32 @@ def test_an_uncompressed_file_is_read_in_spans_with_the_streamed_line_numbers(
     segments = text.split(b"\n")
     read = len(segments) - (not segments[-1].strip()) - len(rejects)
     assert len(lines) == read, "every line but the runaways is read"
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped"])
+@pytest.mark.parametrize("suffix", [".json.gz", ".json.bz2"])
+def test_a_damaged_compressed_dump_is_one_line_exit_2_and_not_recorded_as_done(
+        tmp_path, sample_path, suffix, damage):
+    from typer.testing import CliRunner
+
+    from convkgyarn.cli import app
+    from convkgyarn.store import connect
+
+    text = sample_path.read_bytes() * 12  # several compressed blocks (bz2: 900 kB each)
+    packed = gzip.compress(text) if suffix == ".json.gz" else bz2.compress(text)
+    if damage == "truncated":
+        packed = packed[: len(packed) * 2 // 3]
+    else:
+        middle = bytearray(packed)
+        for i in range(len(middle) // 2, len(middle) // 2 + 64):
+            middle[i] ^= 0x5A
+        packed = bytes(middle)
+    path = tmp_path / f"damaged{suffix}"
+    path.write_bytes(packed)
+    dbfile = tmp_path / "p.duckdb"
+    r = CliRunner().invoke(app, ["kg", "load", str(path), "--db", str(dbfile)])
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1 and path.name in r.output, r.output
+    con = connect(dbfile)
+    assert con.execute("SELECT count(*) FROM load_files WHERE status = 'done'").fetchone() == (0,)
+    con.close()
