@@ -24,6 +24,7 @@ import queue
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -62,7 +63,13 @@ class FileReport:
 
 def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
             keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
-    """Parse blocks in order, in this process or in a pool with bounded look-ahead."""
+    """Parse blocks in this process or in a pool with bounded look-ahead.
+
+    The pool starts on a helper thread (the fork server's imports took ~1 s before the
+    first result, and submitting blocks until then); meanwhile blocks are parsed here. So
+    the first blocks come back before the ones the workers parse, the rest in file order.
+    Order does not matter to the tables: every row carries its line number, and the last
+    line of an entity wins by it."""
     if workers <= 1:
         for block in blocks:
             yield parse_block(block, file_id, name, keep_types)
@@ -74,15 +81,31 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
     ctx.set_forkserver_preload(["convkgyarn.kg.warm"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                initializer=exit_with_parent, initargs=(os.getpid(),))
+    started = threading.Event()
+
+    def start() -> None:
+        try:  # one task per worker: the pool spawns its processes on submit
+            for fut in [pool.submit(os.getpid) for _ in range(workers)]:
+                fut.result()
+        except BaseException:  # noqa: BLE001 - the next submit raises it in the caller
+            pass
+        finally:
+            started.set()
+
+    threading.Thread(target=start, name="kg-pool-start", daemon=True).start()
     try:
-        pending: list[Future[Parsed]] = []
+        pending: deque[Future[Parsed]] = deque()
         for block in blocks:
+            if not started.is_set():
+                yield parse_block(block, file_id, name, keep_types)
+                continue
             pending.append(pool.submit(parse_block, block, file_id, name, keep_types))
             if len(pending) >= 2 * workers:
-                yield pending.pop(0).result()
+                yield pending.popleft().result()
         for fut in pending:
             yield fut.result()
     finally:
+        started.wait()
         pool.shutdown(wait=True, cancel_futures=True)
 
 

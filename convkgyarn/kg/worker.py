@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -28,6 +28,7 @@ class Parsed:
     max_modified: str | None
     nbytes: int
     counts: dict[str, int] | None = None  # rows per table when the tables are elsewhere
+    parsed_by: int = field(default_factory=os.getpid)  # the process that parsed it
 
     def rows(self, table: str) -> int:
         if self.counts is not None:

@@ -273,3 +273,30 @@ def test_the_memory_cap_reaches_the_database_and_a_bad_one_is_one_line(tmp_path,
                                  "--memory-limit", "lots"])
     assert r.exit_code == 2 and "memory_limit" in r.output
     assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_blocks_are_parsed_here_while_the_pool_starts_then_by_the_workers(tmp_path,
+                                                                          sample_path):
+    """No core waits for the fork server: the first blocks are parsed in this process, the
+    rest by the workers; every block comes back exactly once."""
+    import os
+    import time
+
+    from convkgyarn.kg.load import _parsed
+    from convkgyarn.kg.reader import iter_blocks
+
+    blocks = list(iter_blocks(sample_path, 32 << 10))
+    assert len(blocks) > 30
+
+    def slowly():
+        for block in blocks:
+            time.sleep(0.05)  # the pool is up long before the last block
+            yield block
+
+    parsed = list(_parsed(slowly(), 1, str(sample_path), 2))
+    here = [p for p in parsed if p.parsed_by == os.getpid()]
+    assert here and parsed[0].parsed_by == os.getpid()
+    assert len({p.parsed_by for p in parsed}) >= 2, "the workers parsed none"
+    assert sorted(p.lines for p in parsed) == sorted(len(b.lines) for b in blocks)
+    assert sum(p.rows("entities") for p in parsed) == sum(
+        p.rows("entities") for p in _parsed(iter(blocks), 1, str(sample_path), 1))
