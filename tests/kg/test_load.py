@@ -277,26 +277,41 @@ def test_the_memory_cap_reaches_the_database_and_a_bad_one_is_one_line(tmp_path,
 
 def test_blocks_are_parsed_here_while_the_pool_starts_then_by_the_workers(tmp_path,
                                                                           sample_path):
-    """No core waits for the fork server: the first blocks are parsed in this process, the
-    rest by the workers; every block comes back exactly once."""
-    import os
-    import time
+    """No core waits for the fork server: in a fresh process (the fork server not yet
+    started) the first blocks are parsed by the loading process, the rest by the workers;
+    every block comes back exactly once."""
+    script = tmp_path / "pool_start.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, os, sys, time
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+        from pathlib import Path
+        from convkgyarn.kg.load import _parsed
+        from convkgyarn.kg.reader import iter_blocks
 
-    from convkgyarn.kg.load import _parsed
-    from convkgyarn.kg.reader import iter_blocks
+        def slowly(blocks):
+            for block in blocks:
+                time.sleep(0.05)  # the pool is up long before the last block
+                yield block
 
-    blocks = list(iter_blocks(sample_path, 32 << 10))
-    assert len(blocks) > 30
-
-    def slowly():
-        for block in blocks:
-            time.sleep(0.05)  # the pool is up long before the last block
-            yield block
-
-    parsed = list(_parsed(slowly(), 1, str(sample_path), 2))
-    here = [p for p in parsed if p.parsed_by == os.getpid()]
-    assert here and parsed[0].parsed_by == os.getpid()
-    assert len({p.parsed_by for p in parsed}) >= 2, "the workers parsed none"
-    assert sorted(p.lines for p in parsed) == sorted(len(b.lines) for b in blocks)
-    assert sum(p.rows("entities") for p in parsed) == sum(
-        p.rows("entities") for p in _parsed(iter(blocks), 1, str(sample_path), 1))
+        if __name__ == "__main__":
+            path = Path({str(sample_path)!r})
+            blocks = list(iter_blocks(path, 32 << 10))
+            parsed = list(_parsed(slowly(blocks), 1, str(path), 2))
+            alone = list(_parsed(iter(blocks), 1, str(path), 1))
+            print(json.dumps({{
+                "blocks": len(blocks), "me": os.getpid(),
+                "by": [p.parsed_by for p in parsed],
+                "lines": sorted(p.lines for p in parsed),
+                "lines_alone": sorted(p.lines for p in alone),
+                "entities": sum(p.rows("entities") for p in parsed),
+                "entities_alone": sum(p.rows("entities") for p in alone)}}))
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["blocks"] > 30
+    assert got["by"][0] == got["me"], "the first block waited for the pool"
+    assert set(got["by"]) - {got["me"]}, "the workers parsed none"
+    assert got["lines"] == got["lines_alone"]
+    assert got["entities"] == got["entities_alone"] > 0
