@@ -200,7 +200,7 @@ FULL_DUMP_MB = 1.5e6  # ~1.5 TB of JSON (about 100M entities): the full dump, un
 
 def parse_and_writer_seconds(dump: Path) -> tuple[float, float]:
     """Seconds of one core's parse work (reading, decoding, rows, Arrow) for this dump, and
-    the seconds the single writer (``load._Writer``: DuckDB inserts, commits, the final
+    the seconds the single writer (``load._Writer``: DuckDB's streaming inserts and the final
     checkpoint) needs for its parsed blocks fed from memory: the writer is the ceiling on
     how fast any number of parse workers can load."""
     from convkgyarn.kg.load import _Writer
@@ -214,10 +214,13 @@ def parse_and_writer_seconds(dump: Path) -> tuple[float, float]:
     db.unlink(missing_ok=True)
     con = connect(db)
     t0 = time.perf_counter()
-    writer = _Writer(con, LoadConfig(paths=[dump]).flush_bytes)
-    for batch in parsed:
-        writer.put(batch)
-    writer.finish()
+    writer = _Writer(con)
+    try:
+        for batch in parsed:
+            writer.put(batch)
+        writer.finish()
+    finally:
+        writer.stop()
     seconds = time.perf_counter() - t0
     con.close()
     return parse_seconds, seconds

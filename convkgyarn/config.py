@@ -30,7 +30,6 @@ class LoadConfig(_Strict):
                                "for ids outside the dump: {id: label} or {id: {label, ...}}")
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
-    flush_bytes: int = Field(64 << 20, ge=1024, description="dump bytes per database commit")
     engine: Literal["local", "spark"] = Field(
         "local", description="local: this machine's processes; spark: Apache Spark "
         "(PySpark), the same extraction code on a cluster or in local mode")

@@ -36,11 +36,12 @@ import pyarrow as pa
 
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import UserError
+from convkgyarn.kg.extract import TABLES, schema_of
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
 from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.kg.worker import Parsed, exit_with_parent, parse_block
 from convkgyarn.stage import Stage, code_version, utcnow
-from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
+from convkgyarn.store import KG_TABLES, insert_rows, transaction
 
 _DATE_IN_NAME = re.compile(r"(20\d\d)(\d\d)(\d\d)")
 
@@ -110,85 +111,111 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
 
 
 class _Writer:
-    """Writes parsed blocks to DuckDB on its own thread, so parsing never waits for an insert
-    or a commit (DuckDB releases the GIL while it works). Few large inserts: DuckDB ingests
-    one big Arrow table far faster than many small ones. The queue is bounded, so memory is
-    too. Only this thread touches the connection until ``finish`` or ``stop`` returns."""
+    """Streams parsed blocks into DuckDB: one INSERT per table for the whole file, each fed
+    by an Arrow stream from a bounded queue and run on its own thread and cursor (DuckDB
+    works without the GIL, so parsing never waits for it).
 
-    _DONE = object()
+    Why one streaming INSERT rather than a commit every few blocks: DuckDB compresses and
+    writes a large insert's row groups to disk as they fill, while small inserts pile up
+    uncompressed in the buffer pool until a checkpoint writes them all at the end (measured
+    on 1 and 2 GB dumps: 15-40% faster, a lower memory peak, and no checkpoint tail).
+    Insertion order is not preserved, which lets DuckDB write row groups in parallel; no
+    table depends on row order (every row carries its line number).
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, flush_bytes: int) -> None:
+    A file's rows are committed only when its whole stream has been read: a load that
+    fails or is stopped leaves none of the tables half-written by this writer (the file
+    stays ``loading`` either way). Only this writer's threads touch the database until
+    ``finish`` or ``stop`` returns."""
+
+    _END = object()
+    _SETTINGS = {"checkpoint_threshold": "'1TB'", "preserve_insertion_order": "false"}
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
-        self.flush_bytes = flush_bytes
-        self.queue: queue.Queue = queue.Queue(maxsize=8)
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="kg-writer", daemon=True)
-        self.thread.start()
+        for name, value in self._SETTINGS.items():
+            con.execute(f"SET {name} = {value}")
+        schemas = {table: schema_of(table) for table in TABLES}
+        self.queues: dict[str, queue.Queue] = {t: queue.Queue(maxsize=8) for t in TABLES}
+        self.cursors = {t: con.cursor() for t in TABLES}  # one connection per thread
+        self.threads = [threading.Thread(target=self._insert, args=(t, schemas[t]),
+                                         name=f"kg-writer-{t}", daemon=True) for t in TABLES]
+        for thread in self.threads:
+            thread.start()
 
     def put(self, batch: Parsed) -> None:
+        """Hand a parsed block to the inserts; waits while they are behind (bounded
+        memory); raises the inserts' error, if any."""
+        for table, data in batch.tables.items():
+            self._put(self.queues[table], data)
+
+    def finish(self) -> None:
+        """End every stream, wait for the inserts to commit, then checkpoint; re-raises
+        the writer's error, if any."""
+        for q in self.queues.values():
+            self._put(q, self._END)
+        self._join()
+        if self.error is not None:
+            raise self.error
+        self.con.execute("CHECKPOINT")
+
+    def stop(self) -> None:
+        """Abort the inserts (on any error or interrupt in the reading thread): each stream
+        raises, so its INSERT rolls back. Idempotent; restores the settings."""
+        if any(t.is_alive() for t in self.threads):
+            self.error = self.error or _Stopped()
+            for q in self.queues.values():
+                while True:
+                    try:
+                        q.put_nowait(self.error)
+                        break
+                    except queue.Full:
+                        try:
+                            q.get_nowait()
+                        except queue.Empty:
+                            pass
+            self._join()
+        for cursor in self.cursors.values():
+            cursor.close()
+        self.cursors = {}
+        for name in self._SETTINGS:
+            try:
+                self.con.execute(f"RESET {name}")
+            except duckdb.Error:
+                pass
+
+    def _put(self, q: queue.Queue, item: Any) -> None:
         while self.error is None:
             try:
-                self.queue.put(batch, timeout=0.2)
+                q.put(item, timeout=0.2)
                 return
             except queue.Full:
                 continue
         raise self.error
 
-    def finish(self) -> None:
-        """Write what is left; re-raise the writer's error, if any."""
-        self.put(self._DONE)  # type: ignore[arg-type]
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
+    def _join(self) -> None:
+        for thread in self.threads:
+            while thread.is_alive():
+                thread.join(timeout=0.2)
 
-    def stop(self) -> None:
-        """Stop after the current insert (on any error or interrupt in the reading thread)."""
-        if self.thread.is_alive():
-            self.error = self.error or _Stopped()
-            while self.thread.is_alive():
-                try:
-                    self.queue.put_nowait(self._DONE)
-                except queue.Full:
-                    try:
-                        self.queue.get_nowait()
-                    except queue.Empty:
-                        pass
-                self.thread.join(timeout=0.2)
+    def _batches(self, q: queue.Queue) -> Iterator[pa.RecordBatch]:
+        while True:
+            item = q.get()
+            if item is self._END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield from item.to_batches()
 
-    def _run(self) -> None:
-        pending: dict[str, list[pa.Table]] = {}
-        size = 0
+    def _insert(self, table: str, schema: pa.Schema) -> None:
         try:
-            # One checkpoint at the end instead of one per commit: DuckDB otherwise
-            # re-compresses the growing tables after every flush (measured: 30% of the
-            # writer's time on a 543 MB dump).
-            self.con.execute("SET checkpoint_threshold = '1TB'")
-            while True:
-                batch = self.queue.get()
-                if batch is self._DONE or self.error is not None:
-                    break
-                for table, data in batch.tables.items():
-                    pending.setdefault(table, []).append(data)
-                size += batch.nbytes
-                if size >= self.flush_bytes:
-                    self._flush(pending)
-                    size = 0
-            if self.error is None:
-                self._flush(pending)
-                self.con.execute("CHECKPOINT")
+            stream = pa.RecordBatchReader.from_batches(schema, self._batches(self.queues[table]))
+            cursor = self.cursors[table]
+            cursor.register(f"_stream_{table}", stream)
+            cursor.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _stream_{table}")
         except BaseException as exc:  # noqa: BLE001 - handed to the reading thread
-            self.error = exc
-        finally:
-            try:
-                self.con.execute("RESET checkpoint_threshold")
-            except duckdb.Error:
-                pass
-
-    def _flush(self, pending: dict[str, list[pa.Table]]) -> None:
-        with transaction(self.con):
-            for table, parts in pending.items():
-                insert_arrow(self.con, table, pa.concat_tables(parts))
-        pending.clear()
+            # Without its traceback: that would keep this frame's cursor alive past exit.
+            self.error = self.error or exc.with_traceback(None)
 
 
 class _Stopped(Exception):
@@ -357,7 +384,7 @@ class LoadStage(Stage):
         """Parse in this process or in worker processes; write on the writer thread."""
         max_modified: str | None = None
         blocks = iter_blocks(path, self.config.block_bytes)
-        writer = _Writer(self.con, self.config.flush_bytes)
+        writer = _Writer(self.con)
         try:
             for batch in _parsed(blocks, file_id, str(path), self.config.workers, kept):
                 writer.put(batch)

@@ -178,29 +178,81 @@ def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_pat
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.store import connect
         from tests.helpers import context
-        calls = 0
-        commit = load._Writer._flush
-        def flush_then_die(self, pending):  # killed right after the second commit
-            global calls
-            commit(self, pending)
-            calls += 1
-            if calls == 2:
+        insert = load._Writer._insert
+        def insert_then_die(self, table, schema):  # killed once the entities are committed
+            insert(self, table, schema)
+            if table == "entities":
                 os.kill(os.getpid(), signal.SIGKILL)
-        load._Writer._flush = flush_then_die
+        load._Writer._insert = insert_then_die
         con = connect(Path({str(killed_db)!r}))
-        LoadStage(context(con), LoadConfig(paths=[Path({str(sample_path)!r})], block_bytes=50000,
-                                           flush_bytes=50000)).run()
+        LoadStage(context(con), LoadConfig(paths=[Path({str(sample_path)!r})],
+                                           block_bytes=50000)).run()
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2])
     assert proc.returncode == -9
     con = connect(killed_db)
     status, n = con.execute("SELECT status, (SELECT count(*) FROM entities) FROM load_files"
                             ).fetchone()
-    assert status == "loading" and 0 < n < 192  # really stopped midway
+    assert status == "loading" and n > 0  # stopped with some of the file's rows committed
     load(con, sample_path)
     clean = connect(tmp_path / "clean.duckdb")
     load(clean, sample_path)
     assert _table_dump(con) == _table_dump(clean)
+
+
+def _parsed_blocks(path: Path, block_bytes: int = 50_000) -> list:
+    from convkgyarn.kg.reader import iter_blocks
+    from convkgyarn.kg.worker import parse_block
+
+    return [parse_block(b, 1, str(path)) for b in iter_blocks(path, block_bytes)]
+
+
+def test_the_writer_commits_every_row_once_and_restores_the_settings(db, sample_path):
+    from convkgyarn.kg.load import _Writer
+
+    blocks = _parsed_blocks(sample_path)
+    writer = _Writer(db)
+    try:
+        for batch in blocks:
+            writer.put(batch)
+        writer.finish()
+    finally:
+        writer.stop()
+    for table in ("entities", "statements", "qualifiers", "entity_types"):
+        expected = sum(b.rows(table) for b in blocks)
+        assert expected > 0
+        assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == expected
+    assert db.execute("SELECT current_setting('preserve_insertion_order')").fetchone()[0]
+    assert db.execute("SELECT count(*) FROM load_rejects").fetchone()[0] == 0
+
+
+def test_a_writer_stopped_midway_commits_nothing(db, sample_path):
+    from convkgyarn.kg.load import _Writer
+
+    writer = _Writer(db)
+    for batch in _parsed_blocks(sample_path)[:3]:
+        writer.put(batch)
+    writer.stop()
+    assert not any(t.is_alive() for t in writer.threads)
+    for table in ("entities", "statements", "qualifiers"):
+        assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+    assert db.execute("SELECT current_setting('preserve_insertion_order')").fetchone()[0]
+
+
+def test_an_insert_that_fails_is_raised_in_the_reading_thread(db, sample_path):
+    import duckdb
+
+    from convkgyarn.kg.load import _Writer
+
+    db.execute("DROP TABLE qualifiers")  # the qualifiers INSERT cannot bind
+    writer = _Writer(db)
+    with pytest.raises(duckdb.Error, match="qualifiers"):
+        try:
+            for batch in _parsed_blocks(sample_path):
+                writer.put(batch)
+            writer.finish()
+        finally:
+            writer.stop()
 
 
 def test_parallel_workers_give_the_same_db(tmp_path, sample_path):

@@ -107,8 +107,8 @@ def test_a_killed_load_is_named_until_it_is_run_again(tmp_path, sample_path):
         f"p.ctx.config.db\n"
         f"from convkgyarn.config import LoadConfig\n"
         f"from convkgyarn.kg.load import LoadStage\n"
-        f"LoadStage(p.ctx, LoadConfig(paths=[{str(sample_path)!r}], block_bytes=50000, "
-        f"flush_bytes=50000), progress=tick).run()\n")
+        f"LoadStage(p.ctx, LoadConfig(paths=[{str(sample_path)!r}], block_bytes=50000), "
+        f"progress=tick).run()\n")
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == -9
     for args in (["kg", "stats"], ["generate", "--out", tmp_path / "o"],
                  ["predicates", "select"]):
