@@ -229,7 +229,7 @@ def parse_and_writer_seconds(dump: Path) -> tuple[float, float]:
 def projection(mb: float, parse_s: float, writer_s: float) -> None:
     """Full-dump hours on one machine: parse work spreads over the cores, the writer does
     not; whichever is slower bounds the load."""
-    print(f"writer alone (DuckDB inserts + commits): {writer_s:.2f}s = {mb / writer_s:.0f} "
+    print(f"writer alone (streaming inserts + final checkpoint): {writer_s:.2f}s = {mb / writer_s:.0f} "
           f"MB/s; one core's parse work {parse_s:.2f}s = {mb / parse_s:.0f} MB/s")
     for cores in (2, 16, 64):
         workers = max(cores - 1, 1)  # one core for the writer
@@ -272,7 +272,7 @@ def type_filter() -> None:
 def memory() -> None:
     """Peak RSS of a 1-worker load of ~230 MB, ~1 GB and ~2 GB dumps, with DuckDB's memory
     cap at the project default and at a small one. What grows is DuckDB's buffer pool (the
-    inserted rows, until the final checkpoint writes them out); once it reaches its cap the
+    row groups the streaming inserts have written, kept cached); once it reaches its cap the
     peak stops growing, whatever the dump's size."""
     dumps = []
     for entities in (21_500, 100_000, 200_000):
