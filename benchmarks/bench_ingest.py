@@ -214,13 +214,10 @@ def parse_and_writer_seconds(dump: Path) -> tuple[float, float]:
     db.unlink(missing_ok=True)
     con = connect(db)
     t0 = time.perf_counter()
-    writer = _Writer(con)
-    try:
+    with _Writer(con) as writer:
         for batch in parsed:
             writer.put(batch)
         writer.finish()
-    finally:
-        writer.stop()
     seconds = time.perf_counter() - t0
     con.close()
     return parse_seconds, seconds

@@ -143,6 +143,12 @@ class _Writer:
         for thread in self.threads:
             thread.start()
 
+    def __enter__(self) -> _Writer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()  # after finish: closes the cursors; on an error: aborts the inserts
+
     def put(self, batch: Parsed) -> None:
         """Hand a parsed block to the inserts; waits while they are behind (bounded
         memory); raises the inserts' error, if any."""
@@ -381,17 +387,14 @@ class LoadStage(Stage):
 
     def _load_here(self, path: Path, file_id: int, kept: frozenset[str] | None,
                    report: FileReport) -> str | None:
-        """Parse in this process or in worker processes; write on the writer thread."""
+        """Parse in this process or in worker processes; the writer's threads insert."""
         max_modified: str | None = None
         blocks = iter_blocks(path, self.config.block_bytes)
-        writer = _Writer(self.con)
-        try:
+        with _Writer(self.con) as writer:
             for batch in _parsed(blocks, file_id, str(path), self.config.workers, kept):
                 writer.put(batch)
                 max_modified = self._count(report, batch, max_modified)
             writer.finish()
-        finally:
-            writer.stop()
         return max_modified
 
     def _load_on_spark(self, path: Path, file_id: int, kept: frozenset[str] | None,

@@ -211,13 +211,10 @@ def test_the_writer_commits_every_row_once_and_restores_the_settings(db, sample_
     from convkgyarn.kg.load import _Writer
 
     blocks = _parsed_blocks(sample_path)
-    writer = _Writer(db)
-    try:
+    with _Writer(db) as writer:
         for batch in blocks:
             writer.put(batch)
         writer.finish()
-    finally:
-        writer.stop()
     for table in ("entities", "statements", "qualifiers", "entity_types"):
         expected = sum(b.rows(table) for b in blocks)
         assert expected > 0
@@ -245,14 +242,10 @@ def test_an_insert_that_fails_is_raised_in_the_reading_thread(db, sample_path):
     from convkgyarn.kg.load import _Writer
 
     db.execute("DROP TABLE qualifiers")  # the qualifiers INSERT cannot bind
-    writer = _Writer(db)
-    with pytest.raises(duckdb.Error, match="qualifiers"):
-        try:
-            for batch in _parsed_blocks(sample_path):
-                writer.put(batch)
-            writer.finish()
-        finally:
-            writer.stop()
+    with pytest.raises(duckdb.Error, match="qualifiers"), _Writer(db) as writer:
+        for batch in _parsed_blocks(sample_path):
+            writer.put(batch)
+        writer.finish()
 
 
 def test_parallel_workers_give_the_same_db(tmp_path, sample_path):
