@@ -320,11 +320,45 @@ def test_the_memory_cap_reaches_the_database_and_a_bad_one_is_one_line(tmp_path,
     assert len(r.output.strip().splitlines()) == 1, r.output
 
 
-def test_blocks_are_parsed_here_while_the_pool_starts_then_by_the_workers(tmp_path,
-                                                                          sample_path):
+def test_this_process_parses_too_once_the_workers_have_enough_queued(tmp_path, sample_path):
+    """With ``--workers 2`` there is one worker process, and the loading process takes a
+    block itself whenever the worker has a few queued: fed faster than one parser can go,
+    blocks come back from both, each exactly once."""
+    script = tmp_path / "sharing.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, os, sys, time
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+        from pathlib import Path
+        from convkgyarn.kg.load import _parsed
+        from convkgyarn.kg.reader import iter_blocks
+
+        def after_the_pool_is_up(blocks):
+            time.sleep(3)  # the fork server starts in about 1 s
+            yield from blocks
+
+        if __name__ == "__main__":
+            path = Path({str(sample_path)!r})
+            blocks = list(iter_blocks(path, 8 << 10))
+            parsed = list(_parsed(after_the_pool_is_up(blocks), 1, str(path), 2))
+            print(json.dumps({{"blocks": len(blocks), "me": os.getpid(),
+                               "by": [p.parsed_by for p in parsed]}}))
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(got["by"]) == got["blocks"] > 30
+    others = [pid for pid in got["by"] if pid != got["me"]]
+    assert len(set(others)) == 1, "one worker process for --workers 2"
+    first_by_worker = got["by"].index(others[0])
+    assert got["me"] in got["by"][first_by_worker:], "this process only waited"
+
+
+def test_blocks_are_parsed_here_while_the_pool_starts_then_shared_with_the_workers(
+        tmp_path, sample_path):
     """No core waits for the fork server: in a fresh process (the fork server not yet
-    started) the first blocks are parsed by the loading process, the rest by the workers;
-    every block comes back exactly once."""
+    started) the first blocks are parsed by the loading process, the rest by it and the
+    workers together, ``workers`` parsers in all; every block comes back exactly once."""
     script = tmp_path / "pool_start.py"
     script.write_text(textwrap.dedent(f"""
         import json, os, sys, time
@@ -341,7 +375,7 @@ def test_blocks_are_parsed_here_while_the_pool_starts_then_by_the_workers(tmp_pa
         if __name__ == "__main__":
             path = Path({str(sample_path)!r})
             blocks = list(iter_blocks(path, 32 << 10))
-            parsed = list(_parsed(slowly(blocks), 1, str(path), 2))
+            parsed = list(_parsed(slowly(blocks), 1, str(path), 3))
             alone = list(_parsed(iter(blocks), 1, str(path), 1))
             print(json.dumps({{
                 "blocks": len(blocks), "me": os.getpid(),
@@ -357,6 +391,8 @@ def test_blocks_are_parsed_here_while_the_pool_starts_then_by_the_workers(tmp_pa
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["blocks"] > 30
     assert got["by"][0] == got["me"], "the first block waited for the pool"
-    assert set(got["by"]) - {got["me"]}, "the workers parsed none"
+    parsers = set(got["by"])
+    assert parsers - {got["me"]}, "the workers parsed none"
+    assert len(parsers) <= 3, "more parsers than --workers"
     assert got["lines"] == got["lines_alone"]
     assert got["entities"] == got["entities_alone"] > 0

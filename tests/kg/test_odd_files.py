@@ -146,11 +146,11 @@ def test_workers_exit_when_the_loading_process_is_killed(tmp_path, sample_path):
                                      else e["id"]}) + "\n")
     marker = f"CONVKGYARN_TEST_{uuid.uuid4().hex}"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "convkgyarn", "kg", "load", str(big), "--workers", "2",
+        [sys.executable, "-m", "convkgyarn", "kg", "load", str(big), "--workers", "3",
          "--db", str(tmp_path / "w.duckdb")], cwd=REPO, env={**os.environ, marker: "1"},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
-    while len(_marked(marker)) < 4 and time.time() < deadline:  # main, forkserver, workers
+    while len(_marked(marker)) < 4 and time.time() < deadline:  # main, forkserver, 2 workers
         time.sleep(0.1)
     assert len(_marked(marker)) >= 4
     proc.kill()
