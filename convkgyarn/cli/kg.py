@@ -27,7 +27,7 @@ def kg_load(
         "or a JSON document of entities.")] = None,
     db: DbOption = None,
     config: ConfigOption = None,
-    workers: Annotated[int, typer.Option(help="Parser processes.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="Parsers in all: this process and N-1 worker processes.", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[list[Path]], typer.Option(
         help="JSON of English labels for ids outside the dump: {id: label} or "

@@ -24,8 +24,8 @@ def refresh(
     allow_shrink: Annotated[bool, typer.Option(
         "--allow-shrink", help="Accept a snapshot that removes more entities than "
         "refresh.max_shrink allows.")] = False,
-    workers: Annotated[int, typer.Option(help="Parser processes for the new dump.",
-                                         min=1)] = 1,
+    workers: Annotated[int, typer.Option(
+        help="Parsers for the new dump: this process and N-1 worker processes.", min=1)] = 1,
     engine: Annotated[str, typer.Option(help="local, or spark: parse the new dump on "
                                         "Apache Spark (see `kg load --engine`).")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
