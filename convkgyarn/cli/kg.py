@@ -42,7 +42,7 @@ def kg_load(
         "popular entities of this type. Repeat for several.")] = None,
     limit: Annotated[int, typer.Option(help="SPARQL: entities per type.", min=1)] = 100,
     engine: Annotated[str, typer.Option(
-        help="local: parse here (--workers processes); spark: parse on Apache Spark, the same "
+        help="local: parse on this machine (--workers parsers); spark: parse on Apache Spark, the same "
         "extraction code, Parquet parts landed in the same tables.")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
         help="Spark master URL, e.g. spark://host:7077 [default: local[*]].")] = None,
