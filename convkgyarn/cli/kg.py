@@ -27,7 +27,8 @@ def kg_load(
         "or a JSON document of entities.")] = None,
     db: DbOption = None,
     config: ConfigOption = None,
-    workers: Annotated[int, typer.Option(help="Parsers in all: this process and N-1 worker processes.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(
+        help="Parsers in all: this process and N-1 worker processes.", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[list[Path]], typer.Option(
         help="JSON of English labels for ids outside the dump: {id: label} or "
@@ -42,8 +43,8 @@ def kg_load(
         "popular entities of this type. Repeat for several.")] = None,
     limit: Annotated[int, typer.Option(help="SPARQL: entities per type.", min=1)] = 100,
     engine: Annotated[str, typer.Option(
-        help="local: parse on this machine (--workers parsers); spark: parse on Apache Spark, the same "
-        "extraction code, Parquet parts landed in the same tables.")] = "local",
+        help="local: parse on this machine (--workers parsers); spark: parse on Apache "
+        "Spark, the same extraction code, Parquet parts landed in the same tables.")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
         help="Spark master URL, e.g. spark://host:7077 [default: local[*]].")] = None,
     spark_output: Annotated[Optional[str], typer.Option(
