@@ -41,7 +41,7 @@ from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
 from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.kg.worker import Parsed, exit_with_parent, parse_block
 from convkgyarn.stage import Stage, code_version, utcnow
-from convkgyarn.store import KG_TABLES, insert_rows, transaction
+from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
 _DATE_IN_NAME = re.compile(r"(20\d\d)(\d\d)(\d\d)")
 
@@ -226,9 +226,7 @@ class _Writer:
     def _insert(self, table: str, schema: pa.Schema) -> None:
         try:
             stream = pa.RecordBatchReader.from_batches(schema, self._batches(self.queues[table]))
-            cursor = self.cursors[table]
-            cursor.register(f"_stream_{table}", stream)
-            cursor.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _stream_{table}")
+            insert_arrow(self.cursors[table], table, stream)
         except BaseException as exc:  # noqa: BLE001 - handed to the reading thread
             # Without its traceback: that would keep this frame's cursor alive past exit.
             self.error = self.error or exc.with_traceback(None)

@@ -110,8 +110,10 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.commit()
 
 
-def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    """Bulk insert an Arrow table by column name (columns it lacks get NULL)."""
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str,
+                 data: pa.Table | pa.RecordBatchReader) -> None:
+    """Bulk insert an Arrow table, or a stream of batches read to its end, by column name
+    (columns it lacks get NULL)."""
     with registered(con, f"_arrow_{table}", data) as view:
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {view}")
 
@@ -148,9 +150,11 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str,
 
 @contextmanager
 def registered(con: duckdb.DuckDBPyConnection, name: str,
-               data: pa.Table | Mapping[str, Sequence[Any]]) -> Iterator[str]:
+               data: pa.Table | pa.RecordBatchReader | Mapping[str, Sequence[Any]]
+               ) -> Iterator[str]:
     """Columns visible to SQL as ``name`` for the duration of the block."""
-    con.register(name, data if isinstance(data, pa.Table) else pa.table(dict(data)))
+    arrow = isinstance(data, (pa.Table, pa.RecordBatchReader))
+    con.register(name, data if arrow else pa.table(dict(data)))
     try:
         yield name
     finally:
