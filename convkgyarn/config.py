@@ -24,7 +24,8 @@ class _Strict(BaseModel):
 
 class LoadConfig(_Strict):
     paths: list[Path]
-    workers: int = Field(1, ge=1, description="parsers in all: the loading process and workers - 1 worker processes")
+    workers: int = Field(1, ge=1, description="parsers in all: the loading process and "
+                         "workers - 1 worker processes")
     force: bool = False
     labels: list[Path] = Field(default_factory=list, description="JSON files of English labels "
                                "for ids outside the dump: {id: label} or {id: {label, ...}}")

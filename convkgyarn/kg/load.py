@@ -395,7 +395,8 @@ class LoadStage(Stage):
 
     def _load_here(self, path: Path, file_id: int, kept: frozenset[str] | None,
                    report: FileReport) -> str | None:
-        """Parse in this process or in worker processes; the writer's threads insert."""
+        """Parse with ``workers`` parsers (this process, plus worker processes when more
+        than one); the writer's threads insert."""
         max_modified: str | None = None
         blocks = iter_blocks(path, self.config.block_bytes)
         with _Writer(self.con) as writer:

@@ -320,62 +320,23 @@ def test_the_memory_cap_reaches_the_database_and_a_bad_one_is_one_line(tmp_path,
     assert len(r.output.strip().splitlines()) == 1, r.output
 
 
-def test_this_process_parses_too_once_the_workers_have_enough_queued(tmp_path, sample_path):
-    """With ``--workers 2`` there is one worker process, and the loading process takes a
-    block itself whenever the worker has a few queued: fed faster than one parser can go,
-    blocks come back from both, each exactly once."""
-    script = tmp_path / "sharing.py"
+def _parse_in_a_fresh_process(tmp_path: Path, sample_path: Path, feed: str,
+                              block_bytes: int, workers: int) -> dict:
+    """Run ``_parsed`` over the sample's blocks in a fresh process (so the fork server has
+    not started), the blocks passed through the generator ``feed`` defined in ``feed``'s
+    source; report who parsed each block, and the same blocks parsed by one parser."""
+    script = tmp_path / "parse_blocks.py"
     script.write_text(textwrap.dedent(f"""
         import json, os, sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
         from pathlib import Path
         from convkgyarn.kg.load import _parsed
         from convkgyarn.kg.reader import iter_blocks
-
-        def after_the_pool_is_up(blocks):
-            time.sleep(3)  # the fork server starts in about 1 s
-            yield from blocks
-
+    """) + textwrap.dedent(feed) + textwrap.dedent(f"""
         if __name__ == "__main__":
             path = Path({str(sample_path)!r})
-            blocks = list(iter_blocks(path, 8 << 10))
-            parsed = list(_parsed(after_the_pool_is_up(blocks), 1, str(path), 2))
-            print(json.dumps({{"blocks": len(blocks), "me": os.getpid(),
-                               "by": [p.parsed_by for p in parsed]}}))
-    """))
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert len(got["by"]) == got["blocks"] > 30
-    others = [pid for pid in got["by"] if pid != got["me"]]
-    assert len(set(others)) == 1, "one worker process for --workers 2"
-    first_by_worker = got["by"].index(others[0])
-    assert got["me"] in got["by"][first_by_worker:], "this process only waited"
-
-
-def test_blocks_are_parsed_here_while_the_pool_starts_then_shared_with_the_workers(
-        tmp_path, sample_path):
-    """No core waits for the fork server: in a fresh process (the fork server not yet
-    started) the first blocks are parsed by the loading process, the rest by it and the
-    workers together, ``workers`` parsers in all; every block comes back exactly once."""
-    script = tmp_path / "pool_start.py"
-    script.write_text(textwrap.dedent(f"""
-        import json, os, sys, time
-        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
-        from pathlib import Path
-        from convkgyarn.kg.load import _parsed
-        from convkgyarn.kg.reader import iter_blocks
-
-        def slowly(blocks):
-            for block in blocks:
-                time.sleep(0.05)  # the pool is up long before the last block
-                yield block
-
-        if __name__ == "__main__":
-            path = Path({str(sample_path)!r})
-            blocks = list(iter_blocks(path, 32 << 10))
-            parsed = list(_parsed(slowly(blocks), 1, str(path), 3))
+            blocks = list(iter_blocks(path, {block_bytes}))
+            parsed = list(_parsed(feed(blocks), 1, str(path), {workers}))
             alone = list(_parsed(iter(blocks), 1, str(path), 1))
             print(json.dumps({{
                 "blocks": len(blocks), "me": os.getpid(),
@@ -388,7 +349,36 @@ def test_blocks_are_parsed_here_while_the_pool_starts_then_shared_with_the_worke
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_this_process_parses_too_once_the_workers_have_enough_queued(tmp_path, sample_path):
+    """With ``--workers 2`` there is one worker process, and the loading process takes a
+    block itself whenever the worker has a few queued: fed faster than one parser can go,
+    blocks come back from both, each exactly once."""
+    got = _parse_in_a_fresh_process(tmp_path, sample_path, """
+        def feed(blocks):  # all at once, after the pool is up
+            time.sleep(3)  # the fork server starts in about 1 s
+            yield from blocks
+    """, block_bytes=8 << 10, workers=2)
+    assert len(got["by"]) == got["blocks"] > 30
+    others = [pid for pid in got["by"] if pid != got["me"]]
+    assert len(set(others)) == 1, "one worker process for --workers 2"
+    first_by_worker = got["by"].index(others[0])
+    assert got["me"] in got["by"][first_by_worker:], "this process only waited"
+
+
+def test_blocks_are_parsed_here_while_the_pool_starts_then_shared_with_the_workers(
+        tmp_path, sample_path):
+    """No core waits for the fork server: in a fresh process (the fork server not yet
+    started) the first blocks are parsed by the loading process, the rest by it and the
+    workers together, ``workers`` parsers in all; every block comes back exactly once."""
+    got = _parse_in_a_fresh_process(tmp_path, sample_path, """
+        def feed(blocks):  # slowly: the pool is up long before the last block
+            for block in blocks:
+                time.sleep(0.05)
+                yield block
+    """, block_bytes=32 << 10, workers=3)
     assert got["blocks"] > 30
     assert got["by"][0] == got["me"], "the first block waited for the pool"
     parsers = set(got["by"])
