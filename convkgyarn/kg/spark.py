@@ -2,7 +2,7 @@
 
 Spark reads the dump as text (bz2 is splittable, so every executor decompresses its own
 part), numbers the lines exactly as the local reader does, and each partition runs
-``parse_lines`` on runs of consecutive lines: the very code of the local loader, so the
+``parse_to_arrow`` on runs of consecutive lines: the very code of the local loader, so the
 rows are the same. Executors write each table as Parquet parts under ``output`` (a local
 path in local mode; on a cluster a path or ``s3://`` / ``hdfs://`` URI that every executor
 and the driver can reach), and return only counters. ``LoadStage`` then lands the parts in
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from convkgyarn.errors import UserError
-from convkgyarn.kg.extract import parse_lines
+from convkgyarn.kg.extract import TABLES, parse_to_arrow
 
 log = logging.getLogger(__name__)
 LINES_PER_CHUNK = 5000
@@ -123,7 +123,7 @@ def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | 
 
 def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int, name: str,
                      out: str, keep_types: frozenset[str] | None) -> Iterator[dict]:
-    """Runs of consecutive lines through ``parse_lines``; each run's tables to Parquet."""
+    """Runs of consecutive lines through ``parse_to_arrow``; each run's tables to Parquet."""
     import pyarrow.parquet as pq
     from pyarrow import fs
 
@@ -135,8 +135,7 @@ def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int
 
     def flush() -> dict:
         nonlocal lines, chunk
-        batch = parse_lines(lines, first + 1, file_id, name, (), keep_types)
-        tables = batch.to_arrow()
+        tables, batch = parse_to_arrow(lines, first + 1, file_id, name, (), keep_types)
         for table, data in tables.items():
             filesystem.create_dir(f"{root}/{table}", recursive=True)
             pq.write_table(data, f"{root}/{table}/part-{index:05d}-{chunk:05d}.parquet",
@@ -145,7 +144,7 @@ def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int
         nbytes = sum(len(line) + 1 for line in lines)
         lines = []
         return {"lines": batch.lines, "bytes": nbytes,
-                "rows": {t: len(r) for t, r in batch.rows_by_table.items()},
+                "rows": {t: tables[t].num_rows if t in tables else 0 for t in TABLES},
                 "skipped": batch.skipped, "max_modified": batch.max_modified}
 
     for line, line_index in rows:

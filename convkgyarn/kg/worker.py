@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from convkgyarn.kg.extract import parse_lines
+from convkgyarn.kg.extract import parse_to_arrow
 from convkgyarn.kg.reader import Block
 
 
@@ -38,9 +38,9 @@ class Parsed:
 
 def parse_block(block: Block, file_id: int, name: str,
                 keep_types: frozenset[str] | None = None) -> Parsed:
-    batch = parse_lines(block.lines, block.first_line_no, file_id, name, block.rejects,
-                        keep_types)
-    return Parsed(batch.to_arrow(), batch.lines, batch.skipped, batch.max_modified, block.nbytes)
+    tables, batch = parse_to_arrow(block.lines, block.first_line_no, file_id, name,
+                                   block.rejects, keep_types)
+    return Parsed(tables, batch.lines, batch.skipped, batch.max_modified, block.nbytes)
 
 
 def exit_with_parent(parent_pid: int) -> None:

@@ -10,7 +10,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from convkgyarn.kg.extract import parse_lines
+from convkgyarn.kg.extract import parse_lines, parse_to_arrow
 
 RANKS = ("preferred", "normal", "deprecated", "unusual-rank")
 SNAKTYPES = ("value", "novalue", "somevalue")
@@ -85,3 +85,37 @@ def test_parsing_leaves_the_cycle_collector_as_it_found_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _entity_with_qualified_claims(n: int) -> bytes:
+    claims = {f"P{p}": [_claim(f"P{p}", p * 10 + i, "normal", "value", True, i % 2 == 0)
+                        for i in range(3)] for p in range(1, n + 1)}
+    return orjson.dumps({"id": f"Q{n}", "type": "item",
+                         "labels": {"en": {"language": "en", "value": f"item {n}"}},
+                         "claims": claims})
+
+
+def test_a_block_parsed_to_arrow_leaves_the_cycle_collector_nothing_to_scan():
+    """A load parses thousands of statements per block. The collector must stay paused until
+    their row tuples are gone: resumed earlier, it ran about every 700 objects that Arrow's
+    conversion allocates and scanned the live tuples (measured: 7-15% of parse time)."""
+    lines = [_entity_with_qualified_claims(n) for n in range(1, 60)]
+    expected = parse_lines(lines, 1, 1, "test").to_arrow()
+    assert expected["statements"].num_rows > 5_000
+    scanned = []  # objects in the youngest generation as each collection starts
+
+    def record(phase: str, info: dict) -> None:
+        if phase == "start":
+            scanned.append(len(gc.get_objects(generation=0)))
+
+    gc.collect()
+    gc.callbacks.append(record)
+    try:
+        tables, batch = parse_to_arrow(lines, 1, 1, "test")
+    finally:
+        gc.callbacks.remove(record)
+    assert gc.isenabled()
+    assert sum(scanned) < 1_000, scanned
+    assert tables.keys() == expected.keys()
+    assert all(tables[t].equals(expected[t]) for t in tables)
+    assert batch.lines == len(lines) and batch.skipped == {}
