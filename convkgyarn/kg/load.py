@@ -130,7 +130,11 @@ class _Writer:
     uncompressed in the buffer pool until a checkpoint writes them all at the end (measured
     on 1 and 2 GB dumps: 15-40% faster, a lower memory peak, and no checkpoint tail).
     Insertion order is not preserved, which lets DuckDB write row groups in parallel; no
-    table depends on row order (every row carries its line number).
+    table depends on row order (every row carries its line number). Each row group is
+    compressed and written as soon as it fills (``write_buffer_row_group_count = 1``), on
+    the writer's threads while the parse goes on: by default DuckDB buffers five, and on a
+    dump of a few hundred MB every row group waited for the end of the stream, a serial
+    tail of ~1 s per 543 MB (measured: 0.25-0.30 s with the setting, 0.84-1.23 s without).
 
     A file's rows are committed only when its whole stream has been read: a load that
     fails or is stopped leaves none of the tables half-written by this writer (the file
@@ -138,7 +142,8 @@ class _Writer:
     ``finish`` or ``stop`` returns."""
 
     _END = object()
-    _SETTINGS = {"checkpoint_threshold": "'1TB'", "preserve_insertion_order": "false"}
+    _SETTINGS = {"checkpoint_threshold": "'1TB'", "preserve_insertion_order": "false",
+                 "write_buffer_row_group_count": "1"}
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con

@@ -211,6 +211,8 @@ def test_the_writer_commits_every_row_once_and_restores_the_settings(db, sample_
     from convkgyarn.kg.load import _Writer
 
     blocks = _parsed_blocks(sample_path)
+    settings = ("preserve_insertion_order", "write_buffer_row_group_count", "checkpoint_threshold")
+    before = [db.execute(f"SELECT current_setting('{s}')").fetchone()[0] for s in settings]
     with _Writer(db) as writer:
         for batch in blocks:
             writer.put(batch)
@@ -219,7 +221,7 @@ def test_the_writer_commits_every_row_once_and_restores_the_settings(db, sample_
         expected = sum(b.rows(table) for b in blocks)
         assert expected > 0
         assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == expected
-    assert db.execute("SELECT current_setting('preserve_insertion_order')").fetchone()[0]
+    assert [db.execute(f"SELECT current_setting('{s}')").fetchone()[0] for s in settings] == before
     assert db.execute("SELECT count(*) FROM load_rejects").fetchone()[0] == 0
 
 
