@@ -37,6 +37,7 @@ from tests.helpers import context  # noqa: E402
 
 SOURCE = REPO.parent / "shared" / "data" / "wikidata" / "entities-635.ndjson.bz2"
 WORK = REPO / "benchmarks" / ".work"
+CORES = os.cpu_count() or 1  # this machine: the worker ceiling, the floors, Spark per core
 
 
 def build_dump(target: int, out: Path) -> int:
@@ -98,7 +99,7 @@ def cores_ceiling(seconds: float, cpu: float) -> float:
     """The most any number of workers can speed up a load that takes ``seconds`` and ``cpu``
     CPU seconds with one worker, on this machine's cores: the same CPU work spread over all
     of them, worker start-up and shipping left out (so a ceiling, never reached)."""
-    return (os.cpu_count() or 1) * seconds / cpu
+    return CORES * seconds / cpu
 
 
 def qwikidata_baseline(path: Path) -> tuple[float, int]:
@@ -200,7 +201,7 @@ def main() -> None:
     print(f"ours, 2 workers (best of 3): {t2:.2f}s  {mb / t2:.1f} MB/s  {n2 / t2:,.0f} entities/s  "
           f"speed-up {t1 / t2:.2f}x (target >= 1.6x)")
     print(f"  1 worker keeps {cpu1 / t1:.2f} cores busy ({cpu1:.2f} CPU-s: the parse, and "
-          f"DuckDB's threads compressing and writing); on {os.cpu_count()} cores no number of "
+          f"DuckDB's threads compressing and writing); on {CORES} cores no number of "
           f"workers can beat {cores_ceiling(t1, cpu1):.2f}x one worker")
     if not args.skip_baseline:
         tb, nb = min(qwikidata_baseline(dump) for _ in range(2))
@@ -327,11 +328,11 @@ def spark_figures(dump: Path, mb: float, one_worker_s: float) -> None:
     seconds = time.perf_counter() - t0
     con.close()
     job, landing = stage.files[0].timings["spark_job"], stage.files[0].timings["landing"]
-    print(f"spark local[*], {os.cpu_count()} cores: {seconds:.2f}s in all ({mb / seconds:.1f} "
+    print(f"spark local[*], {CORES} cores: {seconds:.2f}s in all ({mb / seconds:.1f} "
           f"MB/s; JVM start and the line-numbering pass included); the parse job {job:.2f}s "
           f"({mb / job:.0f} MB/s), landing the Parquet parts {landing:.2f}s "
           f"({mb / landing:.0f} MB of dump/s); local 1 worker {one_worker_s:.2f}s")
-    per_core = mb / job / (os.cpu_count() or 1)  # one executor core's parse rate
+    per_core = mb / job / CORES  # one executor core's parse rate
     for nodes in (4, 16):
         rate = nodes * 16 * per_core
         parse_h = FULL_DUMP_MB / rate / 3600
@@ -397,10 +398,10 @@ def compressed(plain: Path) -> None:
         print(f"  {path.suffix[1:]}: {fast:.2f}s = {fast / base:.2f}x plain (target <= "
               f"{target}x); standard library {slow:.2f}s = {slow / base:.2f}x")
         decode = decompression_cpu(path)
-        floor = (plain_cpu + decode) / (os.cpu_count() or 1)
-        print(f"    floor on {os.cpu_count()} cores: decompression alone {decode:.2f} CPU-s "
+        floor = (plain_cpu + decode) / CORES
+        print(f"    floor on {CORES} cores: decompression alone {decode:.2f} CPU-s "
               f"(one core, cheapest decoder), so no load of it takes under ({plain_cpu:.2f} + "
-              f"{decode:.2f}) / {os.cpu_count()} = {floor:.2f}s = {floor / base:.2f}x plain")
+              f"{decode:.2f}) / {CORES} = {floor:.2f}s = {floor / base:.2f}x plain")
 
 
 def loader_peak_rss(dump: Path, memory_limit: str = "2GB") -> float:
