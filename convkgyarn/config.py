@@ -31,6 +31,8 @@ class LoadConfig(_Strict):
                                "for ids outside the dump: {id: label} or {id: {label, ...}}")
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
+    bz2_range_bytes: int = Field(256 << 10, ge=1024, description="compressed bytes of a bz2 "
+                                 "file per parse task, when the workers decode it")
     engine: Literal["local", "spark"] = Field(
         "local", description="local: this machine's processes; spark: Apache Spark "
         "(PySpark), the same extraction code on a cluster or in local mode")

@@ -33,13 +33,17 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import TABLES, schema_of
-from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks
+from convkgyarn.kg import bz2blocks, reader
+from convkgyarn.kg.bz2blocks import RangeError
+from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks, layout
 from convkgyarn.kg.snapshot import bump_kg_version
-from convkgyarn.kg.worker import Parsed, exit_with_parent, parse_block
+from convkgyarn.kg.worker import (Parsed, ParsedRange, exit_with_parent, parse_block,
+                                  parse_bz2_range)
 from convkgyarn.stage import Stage, code_version, utcnow
 from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
@@ -61,6 +65,11 @@ class FileReport:
     dump_date: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
+    def restart(self) -> None:
+        """Forget the counts of an attempt whose rows were discarded."""
+        fresh = FileReport(self.path, self.status)
+        self.__dict__.update(fresh.__dict__)
+
 
 def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
             keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
@@ -74,10 +83,91 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
     half the blocks are neither shipped nor returned and one fewer process starts.
     Results come back in no set order. Order does not matter to the tables: every row
     carries its line number, and the last line of an entity wins by it."""
+    return _in_parallel(parse_block, blocks, (file_id, name, keep_types), workers,
+                        ordered=False)
+
+
+def _parsed_bz2(path: Path, range_bytes: int, file_id: int, name: str, workers: int,
+                keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
+    """Parse a bz2 file of lines in ranges of compressed bytes that the parsers decode
+    themselves (``bz2blocks``), so decompression scales with the workers; the lines that
+    cross ranges are joined and parsed here. Raises ``RangeError`` if a range does not
+    decode (then only a sequential read can tell a chance magic number from corruption)."""
+    lines = _RangeLines(file_id, name, keep_types)
+    tasks = bz2blocks.ranges(str(path), path.stat().st_size, range_bytes)
+    for piece in _in_parallel(parse_bz2_range, iter(tasks), (file_id, name, keep_types),
+                              workers, ordered=True):
+        yield from lines.add(piece)
+    yield from lines.finish()
+
+
+class _RangeLines:
+    """Line numbers and the lines shared by neighbouring ranges, fed the ranges in order.
+
+    Numbers and rejects match the sequential reader's: ``line_no`` is the number of the
+    line that the pending ``carry`` begins, and a line still without its end past
+    ``reader.MAX_LINE_BYTES`` is rejected and skipped to its newline."""
+
+    def __init__(self, file_id: int, name: str, keep_types: frozenset[str] | None) -> None:
+        self.args = (file_id, name, keep_types)
+        self.line_no = 1
+        self.carry: list[bytes] = []
+        self.carry_bytes = 0
+        self.skipping = False
+
+    def add(self, piece: ParsedRange) -> Iterator[Parsed]:
+        if piece.newlines == 0:
+            if not self.skipping:
+                self._keep(piece.head)
+                if self.carry_bytes > reader.MAX_LINE_BYTES:
+                    reason = f"line longer than {reader.MAX_LINE_BYTES >> 20} MiB"
+                    start = b"".join(self.carry)[:200]
+                    yield parse_block(Block(self.line_no, b"", ((self.line_no, reason, start),)),
+                                      *self.args)
+                    self.carry, self.carry_bytes, self.skipping = [], 0, True
+            return
+        if self.skipping:
+            self.skipping = False  # the runaway line ends here
+        else:
+            self._keep(piece.head)
+            yield parse_block(Block(self.line_no, b"".join(self.carry)), *self.args)
+        if piece.parsed is not None:
+            yield _renumbered(piece.parsed, self.line_no - 1)
+        self.line_no += piece.newlines
+        self.carry, self.carry_bytes = [], 0
+        self._keep(piece.tail)
+
+    def finish(self) -> Iterator[Parsed]:
+        rest = b"".join(self.carry)
+        if rest.strip() and not self.skipping:
+            yield parse_block(Block(self.line_no, rest), *self.args)
+
+    def _keep(self, text: bytes) -> None:
+        if text:
+            self.carry.append(text)
+            self.carry_bytes += len(text)
+
+
+def _renumbered(parsed: Parsed, offset: int) -> Parsed:
+    """``parsed`` with ``offset`` added to every line number."""
+    if offset:
+        for table, data in parsed.tables.items():
+            at = data.schema.get_field_index("line_no")
+            if at >= 0:
+                column = data.column(at)
+                shifted = pc.add(column, pa.scalar(offset, column.type))
+                parsed.tables[table] = data.set_column(at, "line_no", shifted)
+    return parsed
+
+
+def _in_parallel(fn: Callable[..., Any], tasks: Iterator[Any], args: tuple, workers: int,
+                 ordered: bool) -> Iterator[Any]:
+    """``fn(task, *args)`` for every task, run by this process and ``workers - 1`` worker
+    processes (see ``_parsed``); in the tasks' order if ``ordered``."""
     children = workers - 1
     if children < 1:
-        for block in blocks:
-            yield parse_block(block, file_id, name, keep_types)
+        for task in tasks:
+            yield fn(task, *args)
         return
     # forkserver: never fork a process that holds DuckDB's threads and locks.
     ctx = multiprocessing.get_context("forkserver")
@@ -100,14 +190,19 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
     threading.Thread(target=start, name="kg-pool-start", daemon=True).start()
     look_ahead = _BLOCKS_QUEUED_PER_WORKER * children
     try:
-        pending: deque[Future[Parsed]] = deque()
-        for block in blocks:
-            while pending and pending[0].done():
+        pending: deque[Future] = deque()
+        for task in tasks:
+            # in order, results done here wait behind the workers': a bounded wait
+            while pending and (pending[0].done() or len(pending) > 2 * look_ahead):
                 yield pending.popleft().result()
-            if started.is_set() and len(pending) < look_ahead:
-                pending.append(pool.submit(parse_block, block, file_id, name, keep_types))
+            in_flight = sum(not f.done() for f in pending) if ordered else len(pending)
+            if started.is_set() and in_flight < look_ahead:
+                pending.append(pool.submit(fn, task, *args))
+            elif ordered:
+                pending.append(done := Future())
+                done.set_result(fn(task, *args))
             else:
-                yield parse_block(block, file_id, name, keep_types)
+                yield fn(task, *args)
         for fut in pending:
             yield fut.result()
     finally:
@@ -401,11 +496,29 @@ class LoadStage(Stage):
     def _load_here(self, path: Path, file_id: int, kept: frozenset[str] | None,
                    report: FileReport) -> str | None:
         """Parse with ``workers`` parsers (this process, plus worker processes when more
-        than one); the writer's threads insert."""
+        than one); the writer's threads insert. A bz2 file of lines is decoded by the
+        parsers in ranges when there are workers; if a range does not decode, the file is
+        read again sequentially (nothing of the first attempt is kept; a corrupt file fails
+        there, with its line)."""
+        workers, name = self.config.workers, str(path)
+        blocks = iter_blocks(path, self.config.block_bytes)  # lazy: opens nothing yet
+        if workers > 1 and path.suffix == ".bz2" and layout(path) == "lines":
+            batches = _parsed_bz2(path, self.config.bz2_range_bytes, file_id, name, workers,
+                                  kept)
+            try:
+                return self._write(batches, report)
+            except RangeError as exc:  # the writer committed none of that attempt
+                report.restart()
+                max_modified = self._write(_parsed(blocks, file_id, name, workers, kept), report)
+                self.ctx.say(f"{path}: read with one decoder, since decoding it in parallel "
+                             f"failed ({exc}); the file itself is sound")
+                return max_modified
+        return self._write(_parsed(blocks, file_id, name, workers, kept), report)
+
+    def _write(self, batches: Iterator[Parsed], report: FileReport) -> str | None:
         max_modified: str | None = None
-        blocks = iter_blocks(path, self.config.block_bytes)
         with _Writer(self.con) as writer:
-            for batch in _parsed(blocks, file_id, str(path), self.config.workers, kept):
+            for batch in batches:
                 writer.put(batch)
                 max_modified = self._count(report, batch, max_modified)
             writer.finish()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from convkgyarn.kg.bz2blocks import Bz2Range, decode_range
 from convkgyarn.kg.extract import parse_to_arrow
 from convkgyarn.kg.reader import Block
 
@@ -41,6 +42,35 @@ def parse_block(block: Block, file_id: int, name: str,
     tables, batch = parse_to_arrow(block.lines, block.first_line_no, file_id, name,
                                    block.rejects, keep_types)
     return Parsed(tables, batch.lines, batch.skipped, batch.max_modified, block.nbytes)
+
+
+@dataclass
+class ParsedRange:
+    """A decoded bz2 range (see ``bz2blocks``): its lines that begin and end inside it,
+    parsed and numbered from 2 as if ``head`` were line 1 (the loader renumbers them),
+    and the pieces of the lines it shares with its neighbours."""
+
+    parsed: Parsed | None  # None when the range holds no whole line
+    head: bytes  # the text up to and including the first newline; all of it if none
+    tail: bytes  # the text after the last newline
+    newlines: int
+
+
+def parse_bz2_range(r: Bz2Range, file_id: int, name: str,
+                    keep_types: frozenset[str] | None = None) -> ParsedRange:
+    return split_range_text(decode_range(r), file_id, name, keep_types)
+
+
+def split_range_text(text: bytes, file_id: int, name: str,
+                     keep_types: frozenset[str] | None = None) -> ParsedRange:
+    """A range's text cut into its shared pieces and its parsed whole lines."""
+    first = text.find(b"\n")
+    if first < 0:
+        return ParsedRange(None, text, b"", 0)
+    last = text.rfind(b"\n")
+    inner = Block(2, text[first + 1:last + 1])
+    return ParsedRange(parse_block(inner, file_id, name, keep_types), text[:first + 1],
+                       text[last + 1:], text.count(b"\n"))
 
 
 def exit_with_parent(parent_pid: int) -> None:

@@ -12,11 +12,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from convkgyarn.cli import app
 from convkgyarn.config import LoadConfig
 from convkgyarn.kg.load import LoadStage
+from convkgyarn.kg.reader import Block
 from convkgyarn.kg.stats import kg_stats
 from convkgyarn.store import connect
 from tests.helpers import context
@@ -166,6 +169,104 @@ def test_an_uncompressed_dump_read_in_spans_by_workers_equals_the_streamed_load(
         theirs.pop("load_rejects")
     assert ours == theirs
     assert kg_stats(spans)["entities"] > 600
+
+
+@pytest.mark.shared_data
+def test_a_bz2_dump_decoded_in_ranges_by_workers_equals_the_streamed_load(shared_data, tmp_path):
+    """With workers, a bz2 file is decoded in ranges by the parsers themselves: every row,
+    line number, reject and count is the one the sequential decoder gives, with ranges
+    small enough that lines cross them and some hold no whole line."""
+    with bz2.open(shared_data / "wikidata" / "real-entities-dev.ndjson.bz2", "rb") as fh:
+        text = fh.read()
+    lines = text.splitlines(keepends=True)
+    text = b"".join(lines[:300]) + b"this line is not json\n" + b"".join(lines[300:])
+    path = tmp_path / "d.ndjson.bz2"
+    path.write_bytes(bz2.compress(text, 1))  # 100 kB blocks: many ranges own one
+    streamed = connect(tmp_path / "streamed.duckdb")
+    load(streamed, path)
+    ranged = connect(tmp_path / "ranged.duckdb")
+    stage = load(ranged, path, workers=2, bz2_range_bytes=8 << 10)
+    assert stage.files[0].status == "loaded"
+    assert _table_dump(ranged) == _table_dump(streamed)
+    counts = "SELECT lines, bytes, entities, rejects, skipped, dump_date FROM load_files"
+    assert ranged.execute(counts).fetchall() == streamed.execute(counts).fetchall()
+    assert ranged.execute("SELECT line_no FROM load_rejects").fetchall() == [(301,)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(cuts=st.lists(st.floats(0, 1), max_size=12))
+def test_lines_joined_across_ranges_keep_the_numbers_of_a_whole_parse(sample_path, cuts):
+    """However the text is cut into ranges, the rows and their line numbers are those of
+    the text parsed in one piece."""
+    from convkgyarn.kg.load import _RangeLines
+    from convkgyarn.kg.worker import parse_block, split_range_text
+
+    lines = sample_path.read_bytes().splitlines(keepends=True)
+    text = b"".join(lines[::8]) + b"not json\n\n"  # properties and items, a reject
+    bounds = [0, *sorted(int(c * len(text)) for c in cuts), len(text)]
+    lines = _RangeLines(1, "f", None)
+    parsed = []
+    for a, b in zip(bounds, bounds[1:]):
+        parsed += lines.add(split_range_text(text[a:b], 1, "f"))
+    parsed += lines.finish()
+    whole = parse_block(Block(1, text), 1, "f")
+    for table in ("entities", "properties", "statements", "qualifiers", "load_rejects"):
+        ours = sorted(r for p in parsed if table in p.tables for r in _rows(p.tables[table]))
+        assert ours and ours == sorted(_rows(whole.tables[table])), table
+    assert sum(p.lines for p in parsed) == whole.lines
+
+
+def _rows(table) -> list[tuple]:
+    return list(zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True))
+
+
+def test_a_line_without_end_across_ranges_is_rejected_and_the_next_keep_their_numbers(
+        monkeypatch):
+    from convkgyarn.kg import reader
+    from convkgyarn.kg.load import _RangeLines
+    from convkgyarn.kg.worker import split_range_text
+
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", 3000)
+    pieces = [b'{"a": 1}\n{"b": ', b"x" * 2000, b"y" * 2000, b"z" * 10, b'}\n\n{"c": 3}\n']
+    lines = _RangeLines(1, "f", None)
+    parsed = [p for piece in pieces for p in lines.add(split_range_text(piece, 1, "f"))]
+    parsed += lines.finish()
+    rejects = [r for p in parsed if "load_rejects" in p.tables
+               for r in _rows(p.tables["load_rejects"])]
+    numbers = {r[2]: r[3] for r in rejects}
+    assert numbers[2] == "line longer than 0 MiB"  # the runaway is line 2
+    assert set(numbers) == {1, 2, 4}  # 1 and 4 are JSON but not entities; 3 is blank
+
+
+def test_a_range_that_does_not_decode_is_read_again_sequentially_keeping_nothing_twice(
+        tmp_path, sample_path, monkeypatch):
+    """A chance magic number (or corruption) in a range: the load starts over with one
+    decoder, keeps none of the first attempt's rows or counts, and says so."""
+    import convkgyarn.kg.load as load_module
+    from convkgyarn.kg.bz2blocks import RangeError
+
+    path = tmp_path / "sample.json.bz2"
+    path.write_bytes(bz2.compress(sample_path.read_bytes()))
+    clean = connect(tmp_path / "clean.duckdb")
+    load(clean, path)
+
+    def half_then_fail(*args, **kwargs):
+        for n, batch in enumerate(load_module._parsed(
+                load_module.iter_blocks(path, 20_000), args[2], args[3], 1)):
+            if n == 3:
+                raise RangeError("the block at byte 1234: Invalid data stream")
+            yield batch
+
+    monkeypatch.setattr(load_module, "_parsed_bz2", half_then_fail)
+    said: list[str] = []
+    con = connect(tmp_path / "retried.duckdb")
+    stage = LoadStage(context(con), LoadConfig(paths=[path], workers=2))
+    stage.ctx.say = said.append
+    stage.run()
+    assert _table_dump(con) == _table_dump(clean)
+    counts = "SELECT lines, bytes, entities, rejects, skipped FROM load_files"
+    assert con.execute(counts).fetchall() == clean.execute(counts).fetchall()
+    assert len(said) == 1 and "byte 1234" in said[0] and "one decoder" in said[0]
 
 
 def test_load_killed_midway_then_rerun_equals_uninterrupted(tmp_path, sample_path):

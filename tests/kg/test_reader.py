@@ -96,9 +96,10 @@ def test_an_uncompressed_file_is_read_in_spans_with_the_streamed_line_numbers(
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped"])
-@pytest.mark.parametrize("suffix", [".json.gz", ".json.bz2"])
+@pytest.mark.parametrize(("suffix", "workers"), [(".json.gz", 1), (".json.bz2", 1),
+                                                 (".json.bz2", 2)])  # bz2 decoded in ranges
 def test_a_damaged_compressed_dump_is_one_line_exit_2_and_not_recorded_as_done(
-        tmp_path, sample_path, suffix, damage):
+        tmp_path, sample_path, suffix, workers, damage):
     from typer.testing import CliRunner
 
     from convkgyarn.cli import app
@@ -116,7 +117,8 @@ def test_a_damaged_compressed_dump_is_one_line_exit_2_and_not_recorded_as_done(
     path = tmp_path / f"damaged{suffix}"
     path.write_bytes(packed)
     dbfile = tmp_path / "p.duckdb"
-    r = CliRunner().invoke(app, ["kg", "load", str(path), "--db", str(dbfile)])
+    r = CliRunner().invoke(app, ["kg", "load", str(path), "--db", str(dbfile),
+                                 "--workers", str(workers)])
     assert r.exit_code == 2, r.output
     assert len(r.output.strip().splitlines()) == 1 and path.name in r.output, r.output
     con = connect(dbfile)
