@@ -28,7 +28,8 @@ def kg_load(
     db: DbOption = None,
     config: ConfigOption = None,
     workers: Annotated[int, typer.Option(
-        help="Parsers in all: this process and N-1 worker processes.", min=1)] = 1,
+        help="Parsers in all: this process and N-1 worker processes (with 2 or more, a "
+        "bz2 dump is decompressed by the parsers too).", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[list[Path]], typer.Option(
         help="JSON of English labels for ids outside the dump: {id: label} or "
