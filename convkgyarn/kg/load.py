@@ -120,10 +120,8 @@ class _RangeLines:
             if not self.skipping:
                 self._keep(piece.head)
                 if self.carry_bytes > reader.MAX_LINE_BYTES:
-                    reason = f"line longer than {reader.MAX_LINE_BYTES >> 20} MiB"
-                    start = b"".join(self.carry)[:200]
-                    yield parse_block(Block(self.line_no, b"", ((self.line_no, reason, start),)),
-                                      *self.args)
+                    start = b"".join(self.carry[:200])  # (pieces are never empty)
+                    yield parse_block(reader.runaway_line(self.line_no, start), *self.args)
                     self.carry, self.carry_bytes, self.skipping = [], 0, True
             return
         if self.skipping:

@@ -229,8 +229,7 @@ def iter_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[Block]:
             cut = data.rfind(b"\n")
             if cut < 0:
                 if len(data) > MAX_LINE_BYTES:
-                    yield Block(line_no, b"", ((line_no, f"line longer than "
-                                                f"{MAX_LINE_BYTES >> 20} MiB", data[:200]),))
+                    yield runaway_line(line_no, data)
                     rest, skipping = b"", True
                 else:
                     rest = data
@@ -242,6 +241,13 @@ def iter_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[Block]:
             yield Block(line_no, rest)
     finally:
         fh.close()
+
+
+def runaway_line(line_no: int, start: bytes) -> Block:
+    """The reject of a line still without its end past ``MAX_LINE_BYTES`` (every reader's
+    same reason and snippet), which the reader then skips to its newline."""
+    reason = f"line longer than {MAX_LINE_BYTES >> 20} MiB"
+    return Block(line_no, b"", ((line_no, reason, start[:200]),))
 
 
 def _plain_blocks(path: Path, block_bytes: int) -> Iterator[Block]:
@@ -265,8 +271,7 @@ def _plain_blocks(path: Path, block_bytes: int) -> Iterator[Block]:
             else:  # a line longer than a block: find its end
                 end = _find_newline(fd, offset + len(chunk), offset + MAX_LINE_BYTES + 1)
                 if end is None:
-                    yield Block(line_no, b"", ((line_no, f"line longer than "
-                                                f"{MAX_LINE_BYTES >> 20} MiB", os.pread(fd, 200, offset)),))
+                    yield runaway_line(line_no, os.pread(fd, 200, offset))
                     end = _find_newline(fd, offset + MAX_LINE_BYTES, size)
                     offset = size if end is None else end + 1
                     line_no += 1
