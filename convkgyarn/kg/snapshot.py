@@ -110,15 +110,16 @@ def label_coverage(con: duckdb.DuckDBPyConnection) -> dict:
             "SELECT count(*), count(l.label) FROM (SELECT DISTINCT unit_id AS id FROM "
             "statements WHERE unit_id IS NOT NULL) u LEFT JOIN labels l USING (id)"),
     }
-    fix = ("give --labels with an {id: label} file (for example a Wikidata property list), "
-           "or load a dump that includes these entities")
-    warnings = []
+    low = []
     for key, what in (("properties", "properties in use"), ("item_values", "item values"),
                       ("units", "units")):
         c = out[key]
         if c["used"] and c["share"] < LOW_COVERAGE:
-            warnings.append(f"only {c['share']:.0%} of the {what} have an English label "
-                            f"({c['labelled']:,} of {c['used']:,}); unlabelled ones are left "
-                            f"out of conversations: {fix}")
+            low.append(f"{what} {c['share']:.0%} ({c['labelled']:,} of {c['used']:,})")
+    # One note for all of them: the fix is the same, and three copies of it hide the figures.
+    warnings = [f"few English labels: {', '.join(low)}; unlabelled ones are left out of "
+                "conversations. Give --labels with {id: label} files (a Wikidata property "
+                "list, labels of the items and units), or load a dump that includes these "
+                "entities"] if low else []
     out["warnings"] = warnings
     return out
