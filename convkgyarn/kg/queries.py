@@ -5,7 +5,9 @@ rows (with ``?precision`` for times and ``?unit`` for amounts) are exactly the v
 turn's ``answer_values``, because the query states every rule assembly applied:
 
 - a fact's values are its best-rank statements (``wikibase:BestRank``); a present-tense
-  question leaves out statements with an end time (``pq:P582``), a past-tense one keeps all;
+  question leaves out statements with an end time (``pq:P582``), and of amounts measured at
+  a point in time (``pq:P585``) keeps only those no other best-rank statement of the
+  property measured later; a past-tense one keeps all;
 - an item value needs an English label of at most ``max_label_chars`` characters, and is
   neither the subject itself nor an item bearing the subject's name;
 - an amount's unit needs an English label (or is the unit "1", ``wd:Q199``);
@@ -83,6 +85,12 @@ def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
                 "  " + _value_pattern("?statement", "ps", property_id, kind, max_label)]
         if tense == "present":
             body.append("  FILTER NOT EXISTS { ?statement pq:P582 ?end }")
+            if kind == "quantity":  # the latest measurement only
+                body.append(
+                    "  FILTER NOT EXISTS { ?statement pq:P585 ?when .\n"
+                    f"    wd:{subject_id} p:{property_id} ?later .\n"
+                    "    ?later a wikibase:BestRank ; pq:P585 ?after .\n"
+                    "    FILTER(?later != ?statement && ?after > ?when) }")
     else:
         if statement_id is None:
             raise ValueError("a qualifier question's query needs its statement id")

@@ -192,6 +192,19 @@ def time_literal(text: str) -> str | None:
     return None
 
 
+_LITERAL = re.compile(r"^(-?)(\d+)-(\d\d)-(\d\d)T")
+
+
+def time_order(text: str) -> tuple[int, int, int] | None:
+    """A key that orders stored time texts as SPARQL orders their ``time_literal``s
+    (year, month, day; BCE years negative). None for a text that is no date."""
+    literal = time_literal(text)
+    if literal is None:
+        return None
+    sign, year, month, day = _LITERAL.match(literal).groups()
+    return (-int(year) if sign else int(year), int(month), int(day))
+
+
 def _stored_value(vtype, value_id, text, unit_id, precision) -> tuple[str, list[str], str | None]:
     """(object term, triples of the full value node, value node IRI) of a stored value."""
     if value_id is not None:

@@ -40,6 +40,7 @@ from convkgyarn import __version__
 from convkgyarn.config import GenerateConfig
 from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
+from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
@@ -58,6 +59,7 @@ GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her"),
           "Q2449503": ("he", "him", "his"), "Q1052281": ("she", "her", "her")}
 GONE = ("P570", "P576")  # date of death; dissolved, abolished or demolished
 END = "P582"
+POINT_IN_TIME = "P585"
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P580", "P582"), ("P577", "P2047"))
 TRANSITIONS = ("Okay, and ", "Alright, now ", "And ")
@@ -71,7 +73,12 @@ class Statement:
     statement_id: str
     value: Value
     ended: bool = False
+    superseded: bool = False  # a measurement with a later one beside it (see _supersede)
     qualifiers: dict[str, list[Value]] = field(default_factory=dict)
+
+    @property
+    def current(self) -> bool:
+        return not (self.ended or self.superseded)
 
     @property
     def label(self) -> str:
@@ -96,6 +103,34 @@ class PlannedTurn:
     qualifier_id: str | None
     statement_index: int  # which statement a qualifier question is about
     kind: str = "fact"  # or count, verify, before (convkgyarn.stages.kinds)
+
+
+def _supersede(con: duckdb.DuckDBPyConnection,
+               props: dict[str, dict[str, list[Statement]]]) -> None:
+    """Mark measurements that a later one replaced: an amount whose point in time (P585)
+    is earlier than another best-rank statement's of the same property ("What is the
+    population of X?" asks for the latest count, not every census: Wikidata often leaves
+    a series at normal rank). Dates, not ranks, decide, and over every best-rank statement,
+    kept or not: the same rule as ``queries.turn_query``'s, so the turn's SPARQL returns
+    exactly its answer. Items with a date (an award and its year) are events: all hold."""
+    dates: dict[tuple[str, str], dict[str, list[tuple]]] = defaultdict(lambda: defaultdict(list))
+    for eid, pid, sid, text in con.execute(
+            "SELECT q.entity_id, q.property_id, q.statement_id, q.value_text FROM qualifiers q "
+            "JOIN _wanted w ON w.id = q.entity_id JOIN statements s ON s.statement_id = "
+            "q.statement_id AND s.truthy WHERE q.qualifier_property_id = ? AND q.value_type = "
+            "'time' AND q.value_text IS NOT NULL", [POINT_IN_TIME]).fetchall():
+        order = time_order(text)
+        if order is not None:
+            dates[(eid, pid)][sid].append(order)
+    for (eid, pid), by_statement in dates.items():
+        if len(by_statement) < 2:
+            continue
+        for st in props.get(eid, {}).get(pid, ()):
+            own = by_statement.get(st.statement_id)
+            if own and st.value.kind == "quantity":
+                later = [d for sid, ds in by_statement.items() if sid != st.statement_id
+                         for d in ds]
+                st.superseded = bool(later) and min(own) < max(later)
 
 
 @dataclass
@@ -364,6 +399,7 @@ class KGView:
                 if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value) and \
                         not self._names_subject(f"{eid}/{qid}", eid, info, value):
                     by_sid[sid].qualifiers.setdefault(qid, []).append(value)
+            _supersede(con, props)
             for eid, pid, n in con.execute(
                     "SELECT s.entity_id, s.property_id, count(DISTINCT s.value_id) FROM "
                     "statements s JOIN _wanted w ON w.id = s.entity_id WHERE s.truthy AND "
@@ -550,7 +586,7 @@ class Assembler:
             st = stmts[t.statement_index]
             return Answer(list(st.qualifiers[t.qualifier_id]), st.statement_id,
                           "past" if st.ended or e.gone else "present", st.value)
-        current = [s for s in stmts if not s.ended]
+        current = [s for s in stmts if s.current]
         if e.gone or not current:  # everything ended, or the subject is gone: the past
             chosen, tense = stmts, "past"
         else:  # "Who is ...?" asks for what holds now
@@ -561,9 +597,10 @@ class Assembler:
         outdated: list[Value] = []
         change = self.changes.get((e.id, t.property_id)) if self.changes else None
         if tense == "present" and (change or len(current) < len(stmts)):
-            # what held before: ended statements, the older snapshot of a probe
+            # what held before: ended or superseded statements, the older snapshot of a probe
             now = [machine(v) for v in values]
-            for v in [s.value for s in stmts if s.ended] + (change.old_values if change else []):
+            for v in [s.value for s in stmts if not s.current] + \
+                    (change.old_values if change else []):
                 if machine(v) not in now and all(machine(v) != machine(o) for o in outdated):
                     outdated.append(v)
         sid = chosen[0].statement_id if len(chosen) == 1 else \

@@ -161,8 +161,8 @@ def history_messages(system: str, conv: Conversation, upto: int) -> list[dict[st
 
 def outcome_of(parsed: ParsedAnswer, score: int | None, turn: dict,
                variants: dict[str, list[str]]) -> str:
-    """current (right), outdated (a value the fact held before: an ended statement's, or the
-    older snapshot's of a stale-knowledge probe), wrong, or na."""
+    """current (right), outdated (a value the fact held before: an ended or superseded
+    statement's, or the older snapshot's of a stale-knowledge probe), wrong, or na."""
     if parsed.na:
         return "na"
     if score == 1:

@@ -271,3 +271,62 @@ def test_a_value_that_names_the_subject_is_never_asked(tmp_path, sample_path):
     assert answers and not any(a.casefold() == "chicago" for a in answers), answers
     drops = runner.invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
     assert "value names the subject itself" in drops
+
+
+def export_of(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "conversations.jsonl").read_text().splitlines()]
+
+
+def _dated(eid: str, prop: str, n: int, datavalue: dict, datatype: str, year: int) -> dict:
+    when = {"time": f"+{year}-00-00T00:00:00Z", "timezone": 0, "before": 0, "after": 0,
+            "precision": 9, "calendarmodel": "http://www.wikidata.org/entity/Q1985727"}
+    return {"mainsnak": {"snaktype": "value", "property": prop, "datatype": datatype,
+                         "datavalue": datavalue},
+            "type": "statement", "id": f"{eid}$SERIES-{prop}-{n}", "rank": "normal",
+            "qualifiers": {"P585": [{"snaktype": "value", "property": "P585",
+                                     "datatype": "time",
+                                     "datavalue": {"value": when, "type": "time"}}]}}
+
+
+def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path, sample_path):
+    """Wikidata often leaves a series of measurements (population by census, an index by
+    year) at normal rank: "What is the population of Chicago?" is answered by the latest
+    count, and the earlier ones are what held before. The turn's SPARQL, run on the project's own snapshot, returns exactly that answer."""
+    from tests.oxigraph import serve
+
+    lines = sample_path.read_text().splitlines()
+    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    chicago = next(e for e in ents if e["id"] == "Q1297")["claims"]
+
+    def amount(n: int) -> dict:
+        return {"value": {"amount": f"+{n}", "unit": "1"}, "type": "quantity"}
+
+    # the latest (2020) is neither the largest nor listed first
+    chicago["P1082"] = [_dated("Q1297", "P1082", i, amount(n), "quantity", year)
+                        for i, (n, year) in enumerate([(300, 2000), (100, 2020), (200, 2010)])]
+    dump = tmp_path / "dump.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
+    db = str(tmp_path / "p.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["generate", "--db", db, "--out", str(out), "--entity", "Q1297",
+                            "--turns", "30", "--min-turns", "1"])
+    assert r.exit_code == 0, r.output
+    turns = [t for rec in export_of(out) for t in rec["turns"]]
+    population = [t for t in turns if t["property_id"] == "P1082"
+                  and t["qualifier_property_id"] is None]
+    assert population, [t["property_id"] for t in turns]
+    for t in population:
+        assert t["tense"] == "present"
+        assert t["answer_values"] == [{"amount": "100", "unit": None}], t
+        assert sorted(v["amount"] for v in t["outdated_values"]) == ["200", "300"], t
+    assert runner.invoke(app, ["kg", "rdf", "--out", str(tmp_path / "kg.nt"),
+                               "--db", db]).exit_code == 0
+    with serve(tmp_path / "kg.nt", tmp_path) as url:
+        r = runner.invoke(app, ["verify", "--endpoint", url, "--input",
+                                str(out / "conversations.jsonl"), "--out",
+                                str(tmp_path / "drift.json"), "--fail-on-drift"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / "drift.json").read_text())["summary"]
+    assert summary["same"] == summary["turns"] == len(turns), summary
