@@ -200,6 +200,11 @@ class GenerateConfig(_Strict):
                                  "used as subjects or answers")
     max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
                                    "as a whole (its single statements still may be)")
+    homonyms: bool = Field(False, description="also make conversations about an entity "
+                           "whose English name a better-known entity (at least as many "
+                           "sitelinks) in the KG bears: \"How many people live in "
+                           "Amsterdam?\" about Amsterdam, New York, reads as the Dutch "
+                           "capital's. --entity always makes them")
     hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
                        "(the director, the spouse) and ask about it")
     topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "

@@ -62,7 +62,10 @@ def test_coverage_does_not_pay_for_it(exported, shared_data):
         if config == "ALL":
             continue
         assert figures["conversations"] == 200
-        assert figures["subjects"] >= 150, (config, figures["subjects"])
+        # 141-151 since 0.5.5, which leaves out subjects whose name a better-known entity
+        # bears: this file gathers disambiguation fixtures (20 Amsterdams, 27 Oxfords), and
+        # 30 of its 181 subjects were such namesakes; 171-181 before
+        assert figures["subjects"] >= 135, (config, figures["subjects"])
         assert figures["turns_per_conversation"] >= 3.5, (config, figures)
 
 
@@ -104,6 +107,22 @@ def test_present_tense_asks_only_what_holds_now(exported):
                     present += 1
                     wrong += (t["subject_id"], t["property_id"], vid) not in holds_now
     assert present > 500 and wrong == 0, (present, wrong)
+
+
+def test_no_subject_is_named_like_a_better_known_entity(exported):
+    """Every subject is the best known (most sitelinks) of the entities bearing its name, so
+    the first question about it cannot be read as about another."""
+    import duckdb
+
+    _, _, export, db = exported
+    subjects = {json.loads(line)["entity"]["id"] for line in export.read_text().splitlines()}
+    con = duckdb.connect(str(db), read_only=True)
+    shadowed = con.execute(
+        "SELECT a.id, b.id FROM entities a JOIN entities b ON lower(a.label) = lower(b.label) "
+        "AND a.id <> b.id AND coalesce(b.sitelinks, 0) >= coalesce(a.sitelinks, 0) "
+        "WHERE list_contains(?, a.id)", [sorted(subjects)]).fetchall()
+    con.close()
+    assert len(subjects) > 50 and not shadowed, shadowed[:5]
 
 
 def test_answers_keep_exact_values_beside_the_words(exported):

@@ -30,6 +30,9 @@ def generate(
         "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
     related: Annotated[Optional[bool], typer.Option(
         "--related/--no-related", help="End with turns about a related entity.")] = None,
+    homonyms: Annotated[Optional[bool], typer.Option(
+        "--homonyms/--no-homonyms", help="Also entities whose name a better-known entity "
+        "bears (their questions are ambiguous; --entity always makes them).")] = None,
     hops: Annotated[Optional[bool], typer.Option(
         "--hops/--no-hops", help="Follow-ups may move to an item answered earlier (the "
         "director, the spouse) and ask about it.")] = None,
@@ -79,7 +82,8 @@ def generate(
         given = ", ".join(k for k, v in per_config.items() if v is not None)
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
-                 "typos": typos, "related": related, "hops": hops, "topics": topics,
+                 "typos": typos, "related": related, "homonyms": homonyms, "hops": hops,
+                 "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
                  "answer_style": answer_style,
                  "turns": turns, "min_turns": min_turns,

@@ -261,6 +261,7 @@ class KGView:
         self.max_label = cfg.max_label_chars
         self.max_values = cfg.max_answer_values
         self.drop = drop
+        self._namesakes: dict[str, tuple[str, int]] | None = None
         self.templates: dict[tuple, list[tuple[str, str, tuple]]] = defaultdict(list)
         for tid, type_id, pid, qid, tense, phen, text, writer, model, prompt_hash in con.execute(
                 "SELECT template_id, type_id, property_id, qualifier_property_id, tense, "
@@ -340,6 +341,25 @@ class KGView:
             found = self._placeholders[type_id] = subject_placeholder(
                 self.type_labels.get(type_id) or "entity")
         return found
+
+    def better_known_namesake(self, entity_id: str) -> tuple[str, int] | None:
+        """Another entity of the KG with the same English name (any case) and at least as
+        many sitelinks, with its sitelinks; None when this one is the best known of its name.
+        Computed once, in joins linear in the KG (a name borne by 100,000 items, as
+        "Editorial" is, must not pair them all)."""
+        if self._namesakes is None:
+            self._namesakes = {eid: (other, n) for eid, other, n in self.con.execute(
+                "WITH named AS (SELECT id, lower(label) AS name, coalesce(sitelinks, 0) AS "
+                "sitelinks FROM entities WHERE label IS NOT NULL), "
+                "shared AS (SELECT name, max(sitelinks) AS top FROM named GROUP BY name "
+                "HAVING count(*) > 1), "
+                "leaders AS (SELECT n.name, count(*) AS k, min(n.id) AS first_id, max(n.id) AS "
+                "last_id FROM named n JOIN shared s ON s.name = n.name AND n.sitelinks = s.top "
+                "GROUP BY n.name) "
+                "SELECT a.id, CASE WHEN a.id = l.first_id THEN l.last_id ELSE l.first_id END, "
+                "s.top FROM named a JOIN shared s USING (name) JOIN leaders l USING (name) "
+                "WHERE a.sitelinks < s.top OR l.k > 1").fetchall()}
+        return self._namesakes.get(entity_id)
 
     def candidates(self, types: list[str] | None) -> list[str]:
         wanted = list(self.facts_by_type) if not types else [t for t in types
@@ -705,6 +725,12 @@ class Assembler:
         if len(facts) < least:
             self.drop(entity_id, f"fewer askable facts than generate.min_turns ({cfg.min_turns})",
                       f"{len(facts)} askable facts")
+            return None
+        namesake = None if cfg.homonyms or cfg.entities else \
+            self.view.better_known_namesake(entity_id)
+        if namesake is not None:
+            self.drop(entity_id, "a better-known entity bears its name (generate.homonyms)",
+                      f"{namesake[0]}, {namesake[1]:,} sitelinks")
             return None
         if cfg.interaction == "text" and len(e.label.split()) > MAX_TEXT_SUBJECT_WORDS:
             self.drop(entity_id, "label too long for a search query",

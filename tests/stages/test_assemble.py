@@ -330,3 +330,37 @@ def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path
     assert r.exit_code == 0, r.output
     summary = json.loads((tmp_path / "drift.json").read_text())["summary"]
     assert summary["same"] == summary["turns"] == len(turns), summary
+
+
+def test_a_subject_whose_name_a_better_known_entity_bears_is_left_out(tmp_path, sample_path):
+    """"How many people live in Chicago?" about a small namesake reads as the city's question:
+    such subjects are left out with a reason, unless asked for (--homonyms, --entity)."""
+    lines = sample_path.read_text().splitlines()
+    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    chicago = next(e for e in ents if e["id"] == "Q1297")
+    namesake = json.loads(json.dumps(chicago))  # a city of the same name, better known
+    namesake["id"] = "Q99000002"
+    namesake["labels"] = {"en": {"language": "en", "value": "CHICAGO"}}
+    namesake["claims"] = {"P31": chicago["claims"]["P31"]}
+    namesake["sitelinks"] = {f"x{i}wiki": {"site": f"x{i}wiki", "title": "Chicago"}
+                             for i in range(len(chicago["sitelinks"]) + 1)}
+    ents.append(namesake)
+    dump = tmp_path / "dump.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
+    db = str(tmp_path / "p.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
+
+    def subjects(*args: str) -> set[str]:
+        out = tmp_path / "out"
+        r = runner.invoke(app, ["generate", "--db", db, "--out", str(out), "--type", "Q515",
+                                "--conversations", "300", *args])
+        assert r.exit_code == 0, r.output
+        return {rec["entity"]["id"] for rec in export_of(out)}
+
+    left_out = subjects()
+    assert left_out and "Q1297" not in left_out, left_out
+    drops = runner.invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
+    assert "a better-known entity bears its name" in drops, drops
+    assert "Q1297" in subjects("--homonyms")
+    assert subjects("--entity", "Q1297") == {"Q1297"}
