@@ -238,11 +238,26 @@ def test_export_formats(generated, tmp_path):
     assert set(stats["phenomena"]) >= {"original", "deixis", "deixis_disfluencies", "typos"}
 
 
+def sample_entities(sample_path: Path) -> list[dict]:
+    """The bundled sample's entities, to edit into a case a test needs."""
+    lines = sample_path.read_text().splitlines()
+    return [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+
+
+def load_entities(tmp_path: Path, ents: list[dict]) -> str:
+    """Write ``ents`` as a dump, load it into ``tmp_path/p.duckdb``; returns the db path."""
+    dump = tmp_path / "dump.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
+    db = str(tmp_path / "p.duckdb")
+    r = CliRunner().invoke(app, ["kg", "load", str(dump), "--db", db])
+    assert r.exit_code == 0, r.output
+    return db
+
+
 def test_a_value_that_names_the_subject_is_never_asked(tmp_path, sample_path):
     """Real Wikidata says Malta's country is Malta, and a city lies in a municipality of the
     same name: "Which country is Malta in?" reads as nonsense, so such values are left out."""
-    lines = sample_path.read_text().splitlines()
-    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    ents = sample_entities(sample_path)
     by_id = {e["id"]: e for e in ents}
 
     def claim(eid, prop, value):
@@ -257,11 +272,8 @@ def test_a_value_that_names_the_subject_is_never_asked(tmp_path, sample_path):
     ents.append({"type": "item", "id": "Q99000001", "labels": {"en": {
         "language": "en", "value": "chicago"}}})  # another item of the same name
     chicago["P131"] = [claim("Q1297", "P131", "Q99000001")]
-    dump = tmp_path / "dump.json"
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
-    db = str(tmp_path / "p.duckdb")
+    db = load_entities(tmp_path, ents)
     runner = CliRunner()
-    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
     r = runner.invoke(app, ["generate", "--db", db, "--out", str(tmp_path / "out"),
                             "--entity", "Q1297", "--min-turns", "1"])
     assert r.exit_code == 0, r.output
@@ -271,10 +283,6 @@ def test_a_value_that_names_the_subject_is_never_asked(tmp_path, sample_path):
     assert answers and not any(a.casefold() == "chicago" for a in answers), answers
     drops = runner.invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
     assert "value names the subject itself" in drops
-
-
-def export_of(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "conversations.jsonl").read_text().splitlines()]
 
 
 def _dated(eid: str, prop: str, n: int, datavalue: dict, datatype: str, year: int) -> dict:
@@ -291,11 +299,11 @@ def _dated(eid: str, prop: str, n: int, datavalue: dict, datatype: str, year: in
 def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path, sample_path):
     """Wikidata often leaves a series of measurements (population by census, an index by
     year) at normal rank: "What is the population of Chicago?" is answered by the latest
-    count, and the earlier ones are what held before. The turn's SPARQL, run on the project's own snapshot, returns exactly that answer."""
+    count, and the earlier ones are what held before. The turn's SPARQL, run on the
+    project's own snapshot, returns exactly that answer."""
     from tests.oxigraph import serve
 
-    lines = sample_path.read_text().splitlines()
-    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    ents = sample_entities(sample_path)
     chicago = next(e for e in ents if e["id"] == "Q1297")["claims"]
 
     def amount(n: int) -> dict:
@@ -304,16 +312,10 @@ def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path
     # the latest (2020) is neither the largest nor listed first
     chicago["P1082"] = [_dated("Q1297", "P1082", i, amount(n), "quantity", year)
                         for i, (n, year) in enumerate([(300, 2000), (100, 2020), (200, 2010)])]
-    dump = tmp_path / "dump.json"
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
-    db = str(tmp_path / "p.duckdb")
+    db = load_entities(tmp_path, ents)
     runner = CliRunner()
-    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
-    out = tmp_path / "out"
-    r = runner.invoke(app, ["generate", "--db", db, "--out", str(out), "--entity", "Q1297",
-                            "--turns", "30", "--min-turns", "1"])
-    assert r.exit_code == 0, r.output
-    turns = [t for rec in export_of(out) for t in rec["turns"]]
+    recs = generate(tmp_path, "--entity", "Q1297", "--turns", "30", "--min-turns", "1")
+    turns = [t for rec in recs for t in rec["turns"]]
     population = [t for t in turns if t["property_id"] == "P1082"
                   and t["qualifier_property_id"] is None]
     assert population, [t["property_id"] for t in turns]
@@ -325,7 +327,7 @@ def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path
                                "--db", db]).exit_code == 0
     with serve(tmp_path / "kg.nt", tmp_path) as url:
         r = runner.invoke(app, ["verify", "--endpoint", url, "--input",
-                                str(out / "conversations.jsonl"), "--out",
+                                str(tmp_path / "out" / "conversations.jsonl"), "--out",
                                 str(tmp_path / "drift.json"), "--fail-on-drift"])
     assert r.exit_code == 0, r.output
     summary = json.loads((tmp_path / "drift.json").read_text())["summary"]
@@ -335,8 +337,7 @@ def test_a_present_question_about_a_measured_series_asks_for_the_latest(tmp_path
 def test_a_subject_whose_name_a_better_known_entity_bears_is_left_out(tmp_path, sample_path):
     """"How many people live in Chicago?" about a small namesake reads as the city's question:
     such subjects are left out with a reason, unless asked for (--homonyms, --entity)."""
-    lines = sample_path.read_text().splitlines()
-    ents = [json.loads(line.rstrip(",")) for line in lines[1:-1]]
+    ents = sample_entities(sample_path)
     chicago = next(e for e in ents if e["id"] == "Q1297")
     namesake = json.loads(json.dumps(chicago))  # a city of the same name, better known
     namesake["id"] = "Q99000002"
@@ -345,22 +346,14 @@ def test_a_subject_whose_name_a_better_known_entity_bears_is_left_out(tmp_path, 
     namesake["sitelinks"] = {f"x{i}wiki": {"site": f"x{i}wiki", "title": "Chicago"}
                              for i in range(len(chicago["sitelinks"]) + 1)}
     ents.append(namesake)
-    dump = tmp_path / "dump.json"
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ents) + "\n]\n")
-    db = str(tmp_path / "p.duckdb")
-    runner = CliRunner()
-    assert runner.invoke(app, ["kg", "load", str(dump), "--db", db]).exit_code == 0
+    db = load_entities(tmp_path, ents)
 
     def subjects(*args: str) -> set[str]:
-        out = tmp_path / "out"
-        r = runner.invoke(app, ["generate", "--db", db, "--out", str(out), "--type", "Q515",
-                                "--conversations", "300", *args])
-        assert r.exit_code == 0, r.output
-        return {rec["entity"]["id"] for rec in export_of(out)}
+        return {rec["entity"]["id"] for rec in generate(tmp_path, "--type", "Q515", *args)}
 
     left_out = subjects()
     assert left_out and "Q1297" not in left_out, left_out
-    drops = runner.invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
+    drops = CliRunner().invoke(app, ["drops", "--db", db, "--stage", "assemble"]).output
     assert "a better-known entity bears its name" in drops, drops
     assert "Q1297" in subjects("--homonyms")
     assert subjects("--entity", "Q1297") == {"Q1297"}
