@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import argparse
 import bz2
-import contextlib
 import gzip
 import os
 import resource
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 import orjson
 import pyarrow as pa
@@ -399,12 +399,9 @@ def compressed(plain: Path) -> float:
         fast = best(path)
         with one_bz2_decoder():  # (gz has only the one)
             one = best(path) if path.suffix == ".bz2" else fast
-            keep = reader._fast_decompressor
-            reader._fast_decompressor = lambda p: None  # the standard library alone
-            try:
+            # the standard library alone
+            with mock.patch.object(reader, "_fast_decompressor", lambda p: None):
                 slow = best(path)
-            finally:
-                reader._fast_decompressor = keep
         if path.suffix == ".bz2":
             print(f"  bz2, decoded in ranges by the parsers: {fast:.2f}s = {fast / base:.2f}x "
                   f"plain (target <= {target}x); with one decoder (indexed_bzip2 on every "
@@ -424,7 +421,6 @@ def compressed(plain: Path) -> float:
     return bz2_cpu_per_mb
 
 
-@contextlib.contextmanager
 def one_bz2_decoder():
     """Loads read bz2 as they do after a range fails to decode: one sequential decoder."""
     from convkgyarn.kg import load
@@ -434,11 +430,7 @@ def one_bz2_decoder():
         raise RangeError("the benchmark's sequential figure")
         yield
 
-    keep, load._parsed_bz2 = load._parsed_bz2, no_ranges
-    try:
-        yield
-    finally:
-        load._parsed_bz2 = keep
+    return mock.patch.object(load, "_parsed_bz2", no_ranges)
 
 
 def loader_peak_rss(dump: Path, memory_limit: str = "2GB") -> float:
