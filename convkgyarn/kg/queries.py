@@ -8,9 +8,11 @@ turn's ``answer_values``, because the query states every rule assembly applied:
   question leaves out statements with an end time (``pq:P582``), and of amounts measured at
   a point in time (``pq:P585``) keeps only those no other best-rank statement of the
   property measured later; a past-tense one keeps all;
-- an item value needs an English label of at most ``max_label_chars`` characters, and is
-  neither the subject itself nor an item bearing the subject's name;
-- an amount's unit needs an English label (or is the unit "1", ``wd:Q199``);
+- every value that answers is returned: assembly asks a fact only when it can say all of
+  them (each has an English label of at most ``max_label_chars`` characters, units too, and
+  none bears the subject's name), so a query never filters by label, and a value that
+  gains no label later shows up as drift instead of vanishing; the subject itself is never
+  its own answer, and an unknown value (``somevalue``) is no item;
 - a qualifier question is about one statement (its id is in the query, the question names
   its value): its answers are that statement's values of the qualifier.
 
@@ -47,7 +49,7 @@ def statement_node(statement_id: str) -> str:
     return "wds:" + statement_id.replace("$", "-")
 
 
-def _value_pattern(subject: str, prefix: str, prop: str, kind: str, max_label: int) -> str:
+def _value_pattern(subject: str, prefix: str, prop: str, kind: str) -> str:
     """Bind ?answer (and ?precision or ?unit) to the value ``subject prefix:prop``."""
     vprefix = "psv" if prefix == "ps" else "pqv"
     if kind == "time":
@@ -55,26 +57,20 @@ def _value_pattern(subject: str, prefix: str, prop: str, kind: str, max_label: i
                 "  ?node wikibase:timeValue ?answer ; wikibase:timePrecision ?precision .")
     if kind == "quantity":
         return (f"{subject} {vprefix}:{prop} ?node .\n"
-                "  ?node wikibase:quantityAmount ?answer ; wikibase:quantityUnit ?unit .\n"
-                "  FILTER(?unit = wd:Q199 || EXISTS { ?unit rdfs:label ?unitLabel . "
-                "FILTER(lang(?unitLabel) = \"en\") })")
+                "  ?node wikibase:quantityAmount ?answer ; wikibase:quantityUnit ?unit .")
     if kind == "item":
         return (f"{subject} {prefix}:{prop} ?answer .\n"
-                "  ?answer rdfs:label ?label .\n"
-                f"  FILTER(lang(?label) = \"en\" && strlen(?label) <= {max_label})")
+                f"  FILTER(STRSTARTS(STR(?answer), \"{WD}\"))")
     return (f"{subject} {prefix}:{prop} ?answer .\n"
-            f"  FILTER(isLiteral(?answer) && strlen(str(?answer)) <= {max_label})")
+            "  FILTER(isLiteral(?answer))")
 
 
 def _not_the_subject(subject_id: str) -> str:
-    return (f"  FILTER(?answer != wd:{subject_id})\n"
-            f"  FILTER NOT EXISTS {{ wd:{subject_id} rdfs:label ?own . FILTER(lang(?own) = "
-            "\"en\" && lcase(str(?own)) = lcase(str(?label))) }")
+    return f"  FILTER(?answer != wd:{subject_id})"
 
 
 def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
-               qualifier_id: str | None = None, statement_id: str | None = None,
-               max_label: int = 100) -> str:
+               qualifier_id: str | None = None, statement_id: str | None = None) -> str:
     """The SELECT whose ``?answer`` rows are a turn's gold values (see the module notes)."""
     if kind not in KINDS:
         raise ValueError(f"unknown value kind {kind!r}")
@@ -82,7 +78,7 @@ def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
     if qualifier_id is None:
         body = [f"wd:{subject_id} p:{property_id} ?statement .",
                 "  ?statement a wikibase:BestRank .",
-                "  " + _value_pattern("?statement", "ps", property_id, kind, max_label)]
+                "  " + _value_pattern("?statement", "ps", property_id, kind)]
         if tense == "present":
             body.append("  FILTER NOT EXISTS { ?statement pq:P582 ?end }")
             if kind == "quantity":  # the latest measurement only
@@ -97,7 +93,7 @@ def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
         body = [f"VALUES ?statement {{ {statement_node(statement_id)} }}",
                 f"  wd:{subject_id} p:{property_id} ?statement .",
                 "  ?statement a wikibase:BestRank .",
-                "  " + _value_pattern("?statement", "pq", qualifier_id, kind, max_label)]
+                "  " + _value_pattern("?statement", "pq", qualifier_id, kind)]
     if kind == "item":
         body.append(_not_the_subject(subject_id))
     text = "\n".join(body)
@@ -178,13 +174,15 @@ def _with_prefixes(select: str) -> str:
     return "".join(f"PREFIX {name}: <{_PREFIXES[name]}>\n" for name in used) + select
 
 
-def count_query(subject_id: str, property_id: str) -> str:
+def count_query(subject_id: str, property_id: str, tense: str) -> str:
     """How many distinct items the subject's best-rank statements of the property hold
-    (ended ones included): one row, ``?answer`` an integer."""
+    (in the present tense, those without an end time): one row, ``?answer`` an integer."""
+    current = "  FILTER NOT EXISTS { ?statement pq:P582 ?end }\n" if tense == "present" else ""
     return _with_prefixes(
         f"SELECT (COUNT(DISTINCT ?value) AS ?answer) WHERE {{\n"
         f"  wd:{subject_id} p:{property_id} ?statement .\n"
         f"  ?statement a wikibase:BestRank ; ps:{property_id} ?value .\n"
+        f"{current}"
         f"  FILTER(isIRI(?value) && STRSTARTS(STR(?value), \"{WD}Q\"))\n}}")
 
 
@@ -199,21 +197,20 @@ def verify_query(subject_id: str, property_id: str, candidate_id: str, tense: st
         " \"yes\", \"no\") AS ?answer)\n}")
 
 
-def before_query(subject_id: str, property_id: str, statement_id: str, max_label: int) -> str:
+def before_query(subject_id: str, property_id: str, statement_id: str) -> str:
     """Who held the property right before the reference statement's value: the values of the
     best-rank statements with the latest start time (``pq:P580``) earlier than the
-    reference's, other than its value (among values with an English label)."""
-    label = f"FILTER(lang(?{{v}}Label) = \"en\" && strlen(?{{v}}Label) <= {max_label})"
+    reference's, other than its value."""
     return _with_prefixes(
         "SELECT DISTINCT ?answer WHERE {\n"
         f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"
         f"  ?reference ps:{property_id} ?later ; pq:P580 ?laterStart .\n"
         f"  wd:{subject_id} p:{property_id} ?statement .\n"
         f"  ?statement a wikibase:BestRank ; ps:{property_id} ?answer ; pq:P580 ?start .\n"
-        f"  ?answer rdfs:label ?answerLabel . {label.format(v='answer')}\n"
+        f"  FILTER(STRSTARTS(STR(?answer), \"{WD}\"))\n"
         "  FILTER(?start < ?laterStart && ?answer != ?later)\n"
         f"  FILTER NOT EXISTS {{ wd:{subject_id} p:{property_id} ?other .\n"
         f"    ?other a wikibase:BestRank ; ps:{property_id} ?otherValue ; pq:P580 ?otherStart .\n"
-        f"    ?otherValue rdfs:label ?otherValueLabel . {label.format(v='otherValue')}\n"
+        f"    FILTER(STRSTARTS(STR(?otherValue), \"{WD}\"))\n"
         "    FILTER(?otherValue != ?later && ?otherStart > ?start && ?otherStart < ?laterStart) }\n"
         "}")

@@ -75,6 +75,7 @@ class Statement:
     ended: bool = False
     superseded: bool = False  # a measurement with a later one beside it (see _supersede)
     qualifiers: dict[str, list[Value]] = field(default_factory=dict)
+    unsayable: str | None = None  # why its value cannot be said (no English label, ...)
 
     @property
     def current(self) -> bool:
@@ -199,6 +200,16 @@ def _start(statement: Statement) -> str | None:
     return re.sub(r"-00(?=[-T])", "-01", starts[0].label.lstrip("+"))
 
 
+def answer_statements(e: "EntityFacts", stmts: list[Statement]) -> tuple[list[Statement], str]:
+    """The statements whose values answer a fact, and its tense: what holds now (not ended,
+    not superseded) in the present; everything, in the past, when nothing holds now or the
+    subject is gone. The same rule as the turn's SPARQL (``queries.turn_query``)."""
+    current = [s for s in stmts if s.current]
+    if e.gone or not current:
+        return stmts, "past"
+    return current, "present"
+
+
 def _seed(*parts: Any) -> int:
     blob = "\x1f".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
@@ -288,11 +299,13 @@ class KGView:
             if value_kind(dtype, label or "", share if n and n >= 3 else None) == "person"}
 
         self.genders = {}
-        self.item_counts: dict[tuple[str, str], int] = {}  # (entity, property) -> items
+        # (entity, property) -> distinct items of its best-rank statements: all, not ended
+        self.item_counts: dict[tuple[str, str], tuple[int, int]] = {}
         self.related = dict(con.execute(
             "SELECT entity_id, related_id FROM related_entities").fetchall())
         self._cache: dict[str, EntityFacts | None] = {}
         self._best: dict[str, tuple] = {}
+        self._askable: dict[tuple, bool] = {}
         self._placeholders: dict[str, str] = {}
         self._pools: dict[str, list[Value]] = {}
         self._plain: dict[tuple, list] = {}
@@ -402,12 +415,14 @@ class KGView:
                     "WHERE s.truthy ORDER BY s.entity_id, s.property_id, s.ordinal",
                     [END]).fetchall():
                 value = Value(vtype, label, vid, precision, unit, unit_label)
-                if self._unusable(f"{eid}/{pid}", sid, value) or \
-                        self._names_subject(f"{eid}/{pid}", eid, info, value):
+                if vid == eid:  # the subject itself is never its own answer (nor the query's)
+                    self.drop(f"{eid}/{pid}", "value names the subject itself", sid)
                     continue
-                st = Statement(sid, value, bool(ended))
+                st = Statement(sid, value, bool(ended),
+                               unsayable=self._unsayable(value, info.get(eid, (None,))[0]))
                 props[eid][pid].append(st)
                 by_sid[sid] = st
+            qualifier_values: dict[tuple[str, str, str], list[Value]] = defaultdict(list)
             for eid, sid, qid, vtype, label, vid, precision, unit, unit_label in con.execute(
                     "SELECT q.entity_id, q.statement_id, q.qualifier_property_id, q.value_type, "
                     "CASE WHEN q.value_id IS NOT NULL THEN q.value_label ELSE "
@@ -415,17 +430,28 @@ class KGView:
                     "q.unit_id, q.unit_label FROM qualifier_values q JOIN _wanted w "
                     "ON w.id = q.entity_id ORDER BY q.statement_id, q.qualifier_property_id, "
                     "q.ordinal").fetchall():
-                value = Value(vtype, label, vid, precision, unit, unit_label)
-                if sid in by_sid and not self._unusable(f"{eid}/{qid}", sid, value) and \
-                        not self._names_subject(f"{eid}/{qid}", eid, info, value):
-                    by_sid[sid].qualifiers.setdefault(qid, []).append(value)
+                if sid in by_sid and vid != eid:
+                    qualifier_values[(eid, sid, qid)].append(
+                        Value(vtype, label, vid, precision, unit, unit_label))
+            for (eid, sid, qid), values in qualifier_values.items():
+                st = by_sid[sid]
+                why = next(filter(None, (self._unsayable(v, info.get(eid, (None,))[0])
+                                         for v in values)), None)
+                if why is None:
+                    st.qualifiers[qid] = values
+                else:  # a qualifier is asked with all its values or not at all
+                    self.drop(f"{eid}/{qid}", f"qualifier not asked: {why}",
+                              f"statement {sid}")
             _supersede(con, props)
-            for eid, pid, n in con.execute(
-                    "SELECT s.entity_id, s.property_id, count(DISTINCT s.value_id) FROM "
-                    "statements s JOIN _wanted w ON w.id = s.entity_id WHERE s.truthy AND "
-                    "s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) GROUP BY 1, 2",
-                    [list(kinds.COUNT)]).fetchall():
-                self.item_counts[(eid, pid)] = n
+            for eid, pid, every, current in con.execute(
+                    "SELECT s.entity_id, s.property_id, count(DISTINCT s.value_id), "
+                    "count(DISTINCT s.value_id) FILTER (WHERE NOT EXISTS (SELECT 1 FROM "
+                    "qualifiers q WHERE q.statement_id = s.statement_id AND "
+                    "q.qualifier_property_id = ?)) FROM statements s JOIN _wanted w ON w.id = "
+                    "s.entity_id WHERE s.truthy AND s.value_id LIKE 'Q%' AND "
+                    "list_contains(?, s.property_id) GROUP BY 1, 2",
+                    [END, list(kinds.COUNT)]).fetchall():
+                self.item_counts[(eid, pid)] = (every, current)
             for vid, gender in con.execute(
                     "SELECT entity_id, any_value(value_id) FROM statements WHERE property_id = "
                     "'P21' AND truthy AND entity_id IN (SELECT value_id FROM statements s JOIN "
@@ -445,28 +471,21 @@ class KGView:
             self._cache[eid] = EntityFacts(eid, label, gender, t, "Q5" in t, bool(gone),
                                            dict(props[eid]))
 
-    def _unusable(self, item: str, statement_id: str, value: Value) -> bool:
-        """A value nobody should read: no English label (never a raw id), an amount whose
-        unit has no label, or an absurdly long label. It is left out, with the reason."""
-        if value.label is None or (value.unit_id and not value.unit_label):
-            what = "unit" if value.label is not None else "value"
-            self.drop(item, f"{what} without an English label left out",
-                      value.unit_id if what == "unit" else (value.value_id or statement_id))
-            return True
+    def _unsayable(self, value: Value, subject_label: str | None) -> str | None:
+        """Why a value cannot be said to a user, or None: no English label (never a raw id),
+        an amount whose unit has no label, an absurdly long label, or an item bearing the
+        subject's own name (Lisbon lies in Lisbon municipality's "Lisbon"). A fact with such
+        a value among its answers is not asked at all: its gold answer would miss a value."""
+        if value.label is None:
+            return "a value without an English label"
+        if value.unit_id and not value.unit_label:
+            return "a unit without an English label"
         if len(value.label) > self.max_label:
-            self.drop(item, "value label too long to say", f"{len(value.label):,} characters")
-            return True
-        return False
-
-    def _names_subject(self, item: str, eid: str, info: dict, value: Value) -> bool:
-        """A value that is the subject itself, or bears its name (Malta's country is Malta,
-        Lisbon lies in Lisbon municipality's "Lisbon"): asking it reads as nonsense."""
-        label = info.get(eid, (None,))[0]
-        if value.value_id != eid and not (label and value.label and value.value_id and
-                                          value.label.casefold() == label.casefold()):
-            return False
-        self.drop(item, "value names the subject itself", value.value_id or "")
-        return True
+            return "a value label too long to say"
+        if value.value_id and subject_label and \
+                value.label.casefold() == subject_label.casefold():
+            return "a value that bears the subject's name"
+        return None
 
     def answered_items(self, ids: list[str]) -> list[str]:
         """Items the entities' statements name that are subjects of a type with templates:
@@ -500,15 +519,35 @@ class KGView:
         return best, best_facts
 
     def _has_fact(self, e: EntityFacts, fact: tuple[str, str | None]) -> bool:
+        key = (e.id, *fact)
+        found = self._askable.get(key)
+        if found is None:  # decided (and a drop recorded) once per fact, whatever its types
+            found = self._askable[key] = self._askable_fact(e, fact)
+        return found
+
+    def _askable_fact(self, e: EntityFacts, fact: tuple[str, str | None]) -> bool:
+        """Whether the fact can be asked with a complete gold answer: every value that
+        answers it can be said, and there are at most ``max_answer_values`` of them (a
+        fact is never truncated). A qualifier fact needs a statement whose value can be
+        said (the question names it) holding the qualifier."""
         pid, qid = fact
         stmts = e.properties.get(pid)
         if not stmts:
             return False
-        if qid is None and len(stmts) > self.max_values:
-            self.drop(f"{e.id}/{pid}", "too many values for one answer (generate."
-                      "max_answer_values)", f"{len(stmts)} values")
+        if qid is not None:
+            return any(qid in s.qualifiers and s.unsayable is None for s in stmts)
+        chosen, _ = answer_statements(e, stmts)
+        why = next((s.unsayable for s in chosen if s.unsayable), None)
+        if why is not None:
+            self.drop(f"{e.id}/{pid}", f"not asked: {why} (the answer would be incomplete)",
+                      next(s.value.value_id or s.statement_id for s in chosen if s.unsayable))
             return False
-        return qid is None or any(qid in s.qualifiers for s in stmts)
+        n = len({s.value for s in chosen})
+        if n > self.max_values:
+            self.drop(f"{e.id}/{pid}", "too many values for one answer (generate."
+                      "max_answer_values)", f"{n} values")
+            return False
+        return True
 
     def is_person(self, value: Value, property_id: str | None = None) -> bool:
         """A person by the KG, or (for a value the KG does not hold) by its property."""
@@ -578,8 +617,8 @@ class Assembler:
         for p in mains:
             if p in used:
                 continue
-            stmts = [i for i, st in enumerate(e.properties[p])
-                     if any(q in st.qualifiers for q in quals.get(p, ()))]
+            stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
+                     and any(q in st.qualifiers for q in quals.get(p, ()))]
             shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
         return shapes
 
@@ -606,11 +645,8 @@ class Assembler:
             st = stmts[t.statement_index]
             return Answer(list(st.qualifiers[t.qualifier_id]), st.statement_id,
                           "past" if st.ended or e.gone else "present", st.value)
+        chosen, tense = answer_statements(e, stmts)
         current = [s for s in stmts if s.current]
-        if e.gone or not current:  # everything ended, or the subject is gone: the past
-            chosen, tense = stmts, "past"
-        else:  # "Who is ...?" asks for what holds now
-            chosen, tense = current, "present"
         # two statements may hold the same value (with different qualifiers): said once
         values = [chosen[0].value] if len(chosen) == 1 else \
             list(dict.fromkeys(s.value for s in chosen))
@@ -619,7 +655,7 @@ class Assembler:
         if tense == "present" and (change or len(current) < len(stmts)):
             # what held before: ended or superseded statements, the older snapshot of a probe
             now = [machine(v) for v in values]
-            for v in [s.value for s in stmts if not s.current] + \
+            for v in [s.value for s in stmts if not s.current and s.unsayable is None] + \
                     (change.old_values if change else []):
                 if machine(v) not in now and all(machine(v) != machine(o) for o in outdated):
                     outdated.append(v)
@@ -676,8 +712,7 @@ class Assembler:
         query_id = self._query_ids.get(key)
         if query_id is None:
             text = turn_query(e.id, pt.property_id, kind, ans.tense,
-                              qualifier_id=pt.qualifier_id, statement_id=ans.statement_id,
-                              max_label=self.cfg.max_label_chars)
+                              qualifier_id=pt.qualifier_id, statement_id=ans.statement_id)
             query_id = self._query_ids[key] = hashlib.sha256(text.encode()).hexdigest()[:20]
             self.queries[query_id] = text
         return query_id
@@ -933,16 +968,20 @@ class Assembler:
         rng = random.Random(_seed("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
         stmts = e.properties[pt.property_id]
         tense = "past" if e.gone else "present"
-        if pt.kind == "count":
-            n = self.view.item_counts.get((e.id, pt.property_id))
-            if not n:
+        if pt.kind == "count":  # every item it holds now; in the past, every one it held
+            every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
+            if e.gone or not now:
+                tense, now = "past", every
+            if not now:
                 return None
-            sids = ",".join(s.statement_id for s in stmts)
-            return Answer([Value("quantity", str(n))], sids, tense)
+            sids = ",".join(s.statement_id for s in stmts
+                            if tense == "past" or not s.ended)
+            return Answer([Value("quantity", str(now))], sids, tense)
         if pt.kind == "verify":
             current = [s for s in stmts if not s.ended and s.value.value_id]
             if e.gone or not current:
                 tense, current = "past", [s for s in stmts if s.value.value_id]
+            current = [s for s in current if s.unsayable is None]  # the question names it
             if not current:
                 return None
             if rng.random() < 0.5:
@@ -956,16 +995,16 @@ class Assembler:
         # before: a statement with a start time, and the one that started last before it
         dated = [(start, s) for s in stmts if s.value.value_id
                  for start in [_start(s)] if start is not None]
-        refs = [(start, s) for start, s in dated
-                if any(other < start and o.value != s.value for other, o in dated)]
+        refs = [(start, s) for start, s in dated if s.unsayable is None
+                and any(other < start and o.value != s.value for other, o in dated)]
         if not refs:
             return None
         start, ref = refs[int(rng.random() * len(refs))]
         earlier = [(b, o) for b, o in dated if b < start and o.value != ref.value]
         latest = max(b for b, _ in earlier)
         before = [o for b, o in earlier if b == latest]
-        if len({o.value for o in before}) != 1:
-            return None  # two values started the same day: no single predecessor
+        if len({o.value for o in before}) != 1 or before[0].unsayable is not None:
+            return None  # two values started the same day, or one nobody can say
         return Answer([before[0].value], ",".join(o.statement_id for o in before), "past",
                       ref.value, outdated=[])
 
@@ -1075,13 +1114,13 @@ class Assembler:
 
     def kind_query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> str:
         if pt.kind == "count":
-            text = count_query(e.id, pt.property_id)
+            text = count_query(e.id, pt.property_id, ans.tense)
         elif pt.kind == "verify":
             text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
         else:
             ref = next(s.statement_id for s in e.properties[pt.property_id]
                        if s.value == ans.slot_value and _start(s) is not None)
-            text = before_query(e.id, pt.property_id, ref, self.cfg.max_label_chars)
+            text = before_query(e.id, pt.property_id, ref)
         query_id = hashlib.sha256(text.encode()).hexdigest()[:20]
         self.queries[query_id] = text
         return query_id

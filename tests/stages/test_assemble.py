@@ -10,7 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from convkgyarn.cli import app
+from convkgyarn.config import GenerateConfig
 from convkgyarn.text import starts_with_wh
+from tests.helpers import project
 from tests.stages.test_typos import classify
 
 CONFIGS = {
@@ -357,3 +359,52 @@ def test_a_subject_whose_name_a_better_known_entity_bears_is_left_out(tmp_path, 
     assert "a better-known entity bears its name" in drops, drops
     assert "Q1297" in subjects("--homonyms")
     assert subjects("--entity", "Q1297") == {"Q1297"}
+
+
+def test_a_fact_is_asked_with_every_value_or_not_at_all(tmp_path, sample_path):
+    """Obama studied at two schools; a third with no English label used to vanish from the
+    answer, and a model naming it was scored wrong. Now the fact is not asked, and the
+    reason is kept; his other facts still are."""
+    ents = sample_entities(sample_path)
+    obama = next(e for e in ents if e["id"] == "Q76")
+    extra = json.loads(json.dumps(obama["claims"]["P69"][0]))
+    extra["id"] = "Q76$UNLABELLED-SCHOOL"
+    extra["mainsnak"]["datavalue"]["value"] = {"entity-type": "item", "id": "Q99000002"}
+    obama["claims"]["P69"].append(extra)  # Q99000002: not in the dump, no label anywhere
+    load_entities(tmp_path, ents)
+    recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
+    asked = {t["property_id"] for r in recs for t in r["turns"] if t["subject_id"] == "Q76"}
+    assert "P69" not in asked and {"P106", "P26"} <= asked, asked
+    drops = CliRunner().invoke(app, ["drops", "--db", str(tmp_path / "p.duckdb"), "--stage",
+                                     "assemble"]).output
+    assert "a value without an English label" in drops
+
+
+def test_counts_in_the_present_count_what_holds_now(tmp_path, sample_path):
+    """A count in the present counts what holds now: of two children statements, one with
+    an end time, "How many children does he have?" is 1, and its query says the same."""
+    ents = sample_entities(sample_path)
+    by_id = {e["id"]: e for e in ents}
+    kids = [e["id"] for e in ents if e["id"] not in ("Q76", "Q13133") and
+            "P569" in e.get("claims", {}) and "P21" in e.get("claims", {})][:2]
+    end = {"snaktype": "value", "property": "P582", "datatype": "time", "datavalue": {
+        "type": "time", "value": {"time": "+2001-00-00T00:00:00Z", "precision": 9,
+                                  "timezone": 0, "before": 0, "after": 0, "calendarmodel":
+                                  "http://www.wikidata.org/entity/Q1985727"}}}
+    by_id["Q76"]["claims"]["P40"] = [
+        {"type": "statement", "id": f"Q76$CHILD-{i}", "rank": "normal",
+         "mainsnak": {"snaktype": "value", "property": "P40", "datatype": "wikibase-item",
+                      "datavalue": {"type": "wikibase-entityid",
+                                    "value": {"entity-type": "item", "id": kid}}},
+         **({"qualifiers": {"P582": [end]}} if i else {})} for i, kid in enumerate(kids)]
+    load_entities(tmp_path, ents)
+    with project(tmp_path / "p.duckdb") as p:
+        result = p.generate([GenerateConfig(interaction="voice", entities=["Q76"], turns=20,
+                                            min_turns=1, kinds=["count"], kind_share=1.0)])
+        p.write_outputs(result.runs, tmp_path / "out")
+    recs = [json.loads(line) for line in
+            (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()]
+    counts = {t["property_id"]: t for r in recs for t in r["turns"]
+              if t["question_kind"] == "count"}
+    assert counts["P40"]["answer"] == ["1"] and counts["P40"]["tense"] == "present", counts
+    assert "pq:P582" in counts["P40"]["sparql"]
