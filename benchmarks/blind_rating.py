@@ -1,0 +1,106 @@
+"""The blind rating loop: our conversations beside human-written ConvQuestions ones, rated by
+a reader who never sees which is which, scored, and recorded here over time.
+
+    python benchmarks/blind_rating.py build LABEL [--file real-entities-dev.ndjson.bz2]
+        loads the real file (with the property list and the preferred labels), generates the
+        paper's eight configurations (200 conversations, 5 turns, rules path), and builds a
+        blind set with ../shared/tools/blind_set.py: benchmarks/.work/rating-LABEL/set/ holds
+        brief.md (a copy of benchmarks/ratings/brief.md), single.json and pairs.json, and
+        nothing else; the key goes to benchmarks/.work/rating-LABEL/key.json.
+    (a rater reads only the set folder and writes set/ratings.json: a person, or a model
+     given only brief.md and the two files)
+    python benchmarks/blind_rating.py score LABEL [--rater "who rated"]
+        scores it with blind_set.py and appends the figures, with the commit, the export's
+        settings and the rater, to benchmarks/ratings/ratings.jsonl.
+
+The targets (issue #33, the ConvKGYarn paper's figures against ConvQuestions): voice-deixis
+preferred over a human conversation at least 50% of the time on fluency and relevance, 40%
+on diversity and 60% on grammar; voice Likert fluency and relevance within 0.3 of the human
+conversations rated by the same reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+SHARED = REPO.parent / "shared"
+WORK = REPO / "benchmarks" / ".work"
+RECORD = REPO / "benchmarks" / "ratings" / "ratings.jsonl"
+BRIEF = REPO / "benchmarks" / "ratings" / "brief.md"
+CONVERSATIONS, TURNS = 200, 5
+
+
+def commit() -> str:
+    out = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO,
+                         capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def build(label: str, file: str, seed: int) -> None:
+    from convkgyarn.config import GenerateConfig, paper_configs
+    from tests.helpers import project
+
+    here = WORK / f"rating-{label}"
+    if here.exists():
+        sys.exit(f"{here} exists: pick another label")
+    (here / "set").mkdir(parents=True)
+    dump = SHARED / "data" / "wikidata" / file
+    with tempfile.TemporaryDirectory() as tmp, project(Path(tmp) / "p.duckdb") as p:
+        p.load([dump], labels=[SHARED / "data" / "wikidata" / "property-labels-en.json",
+                               SHARED / "data" / "labels" / "preferred-labels-en.json"])
+        result = p.generate(paper_configs(GenerateConfig(conversations=CONVERSATIONS,
+                                                         turns=TURNS, seed=seed)))
+        p.write_outputs(result.runs, here)
+    subprocess.run([sys.executable, str(SHARED / "tools" / "blind_set.py"), "build",
+                    str(here / "conversations.jsonl"), str(SHARED / "data" / "convquestions"),
+                    str(here / "set"), str(here / "key.json")], check=True)
+    shutil.copy(BRIEF, here / "set" / "brief.md")
+    (here / "settings.json").write_text(json.dumps(
+        {"file": file, "seed": seed, "conversations": CONVERSATIONS, "turns": TURNS,
+         "commit": commit()}))
+    print(f"blind set: {here / 'set'} (give a rater only that folder; key: {here / 'key.json'})")
+
+
+def score(label: str, rater: str) -> None:
+    here = WORK / f"rating-{label}"
+    out = subprocess.run([sys.executable, str(SHARED / "tools" / "blind_set.py"), "score",
+                          str(here / "set" / "ratings.json"), str(here / "key.json")],
+                         capture_output=True, text=True, check=True)
+    figures = json.loads(out.stdout)
+    record = {"date": date.today().isoformat(), "label": label, "rater": rater,
+              **json.loads((here / "settings.json").read_text()), "scores": figures}
+    with open(RECORD, "a") as f:
+        f.write(json.dumps(record) + "\n")
+    print(json.dumps(figures, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("label")
+    b.add_argument("--file", default="real-entities-dev.ndjson.bz2")
+    b.add_argument("--seed", type=int, default=0)
+    s = sub.add_parser("score")
+    s.add_argument("label")
+    s.add_argument("--rater", default="unnamed")
+    args = ap.parse_args()
+    if args.command == "build":
+        build(args.label, args.file, args.seed)
+    else:
+        score(args.label, args.rater)
+
+
+if __name__ == "__main__":
+    main()
