@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from string import Template
 from typing import Any
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 OUTCOMES = ("current", "outdated", "wrong", "na")
 NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
@@ -206,3 +206,22 @@ def parse_json_reply(text: str) -> Any:
     if m:
         text = m.group(1)
     return json.loads(text, strict=False)
+
+
+def short_error(exc: BaseException) -> str:
+    """Why a structured reply could not be used, in one line (as the LLM client says it)."""
+    if isinstance(exc, ValidationError):
+        parts = []
+        for e in exc.errors()[:5]:
+            loc = ".".join(str(x) for x in e["loc"]) or "(root)"
+            parts.append(f"{loc}: {e['msg']}")
+        return "; ".join(parts)
+    return str(exc).splitlines()[0][:300]
+
+
+def reask_message(reason: str) -> dict[str, str]:
+    """The message added to the original request (never the bad reply) to ask again after
+    an unusable structured reply (as the LLM client asks)."""
+    return {"role": "user", "content": (
+        f"Your previous reply could not be used: {reason}. Reply again with only the "
+        "JSON object, following the required format exactly.")}
