@@ -197,7 +197,8 @@ def _readme(settings: dict[str, Any]) -> str:
     return f"""# convkgyarn conversations as an Inspect task
 
 Fact recall over multi-turn conversations made by {settings["made_by"]} from Wikidata.
-Needs only `inspect-ai` (`pip install inspect-ai`). Run it with any Inspect model:
+Needs only `inspect-ai` and the SDK of your model provider (`pip install inspect-ai
+openai` for OpenAI and OpenAI-compatible servers). Run it with any Inspect model:
 
 ```bash
 inspect eval task.py --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
@@ -205,6 +206,9 @@ inspect eval task.py --model openai/gpt-4o-mini --model-role grader=openai/gpt-4
 LOCAL_BASE_URL=http://127.0.0.1:8080/v1 LOCAL_API_KEY=none \\
   inspect eval task.py --model openai-api/local/MODEL
 ```
+
+(With Inspect 0.3.285 on Python 3.11, give the path to `task.py` relative to the working
+folder, or append `@convkgyarn_recall` to an absolute path.)
 
 Each conversation is a sample. Each turn is asked with the gold history (the earlier
 questions with their gold answers); replies are read as `Answer: x`, `Answer: ["x", "y"]`

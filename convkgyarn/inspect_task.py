@@ -2,8 +2,9 @@
 
 Written by `convkgyarn export --format inspect` as ``task.py`` of a task folder, beside
 ``convkgyarn_scoring.py`` (convkgyarn's scoring code, copied verbatim), ``prompts/``,
-``conversations.jsonl`` and ``task.json``. It needs only ``inspect-ai``; convkgyarn itself
-never imports this file. Run it with any Inspect model::
+``conversations.jsonl`` and ``task.json``. It needs only ``inspect-ai`` (and the SDK of
+the model provider, e.g. ``openai``); convkgyarn itself never imports this file. Run it
+with any Inspect model::
 
     inspect eval task.py --model openai/gpt-4o-mini --model-role grader=openai/gpt-4o
 
@@ -201,9 +202,12 @@ def convkgyarn_scorer():
 
 
 @task
-def convkgyarn_recall(configs: str | None = None) -> Task:
-    """Fact recall over convkgyarn conversations, scored as `convkgyarn evaluate` scores."""
-    wanted = {c.strip() for c in configs.split(",") if c.strip()} if configs else None
+def convkgyarn_recall(configs: str | list[str] | None = None) -> Task:
+    """Fact recall over convkgyarn conversations, scored as `convkgyarn evaluate` scores.
+    ``configs``: only these configurations (``-T configs=a,b`` gives a list)."""
+    if isinstance(configs, str):
+        configs = configs.split(",")
+    wanted = {c.strip() for c in configs or [] if c.strip()}
     dataset = json_dataset(str(HERE / SETTINGS["conversations"]), record_to_sample)
     if wanted:
         unknown = wanted - set(SETTINGS["configurations"])

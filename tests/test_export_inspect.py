@@ -165,7 +165,8 @@ def test_the_exported_task_scores_as_evaluate_does(evaluated, tmp_path):
     r = cli("export", "--db", db, "--format", "inspect", "--out", task)
     assert r.exit_code == 0 and "10 conversations" in r.output, r.output
     with ScriptedServer(handler_for(plan)) as server:
-        log = run_inspect(task / "task.py", server, tmp_path)
+        log = run_inspect(task / "task.py", server, tmp_path,
+                          "-T", "configs=voice-kinds,text-kinds")
         theirs = list(server.requests)
 
     # the same requests: every answer with its gold history, every judge call and re-ask
@@ -228,13 +229,15 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import task; "
             "t = task.convkgyarn_recall(configs='voice-kinds'); "
             "print(sorted({s.metadata['config'] for s in t.dataset}), len(t.dataset))\n"
+            "t = task.convkgyarn_recall(configs=['text-kinds', 'voice-kinds'])\n"
+            "print(len(t.dataset))\n"
             "try:\n    task.convkgyarn_recall(configs='voice-nope')\n"
             "except ValueError as e:\n    print(e)")
     run = subprocess.run([sys.executable, "-c", code, str(task)], capture_output=True,
                          text=True, timeout=300, env={**os.environ, "HOME": str(tmp_path)})
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.splitlines() == [
-        "['voice-kinds'] 5",
+        "['voice-kinds'] 5", "10",
         "no configuration voice-nope in this task; it has text-kinds, voice-kinds"]
 
 
