@@ -290,3 +290,44 @@ def test_an_export_never_replaces_what_it_did_not_write(evaluated, tmp_path):
     assert (task / "task.py").exists()
     # nothing temporary left beside the folders
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "mine", "task"]
+
+
+def test_an_interrupted_export_leaves_the_earlier_one_whole(evaluated, tmp_path, monkeypatch):
+    from convkgyarn import export_inspect
+    from tests.helpers import project
+
+    _, db, _, _ = evaluated
+    task = tmp_path / "task"
+    assert cli("export", "--db", db, "--format", "inspect", "--out", task).exit_code == 0
+    before = {p: p.read_bytes() for p in task.rglob("*") if p.is_file()}
+
+    def interrupted(settings):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(export_inspect, "_readme", interrupted)
+    with project(db, write=False) as p, pytest.raises(KeyboardInterrupt):
+        p.export("inspect", task)
+    assert {p: p.read_bytes() for p in task.rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["task"]
+
+
+def test_the_task_reads_judge_replies_as_the_llm_client_does():
+    """scoring.py keeps its own copy of the client's reply reading (the task folder has no
+    convkgyarn): the two read every kind of reply alike."""
+    from pydantic import ValidationError
+
+    from convkgyarn import scoring
+    from convkgyarn.llm import client
+
+    model = scoring.ratings_model(2)
+    for text in ('{"ratings": [1, 0]}', '```json\n{"ratings": [1, 0]}\n```',
+                 '{"ratings": [1,\t"0"]}', '{"ratings": [1]}', '{"ratings": [1, 0, 1]}',
+                 '{"ratings": "10"}', "no JSON", '```\n{"ratings": [0, 0]}```', ""):
+        outcomes = []
+        for parse, short in ((client.parse_json_reply, client._short_error),
+                             (scoring.parse_json_reply, scoring.short_error)):
+            try:
+                outcomes.append(model.model_validate(parse(text)).ratings)
+            except (ValueError, ValidationError) as exc:
+                outcomes.append(short(exc))
+        assert outcomes[0] == outcomes[1], (text, outcomes)
