@@ -200,8 +200,11 @@ def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
 def write_hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> Path:
     """A folder ``datasets.load_dataset`` reads: data files plus a dataset card (replacing
     the folder whole once everything is written)."""
+    from convkgyarn.croissant import write_croissant
+
     with atomic_path(folder) as tmp:
         _hf(recs, tmp, info)
+        write_croissant(tmp, info)  # croissant.json beside the card: dataset venues ask for it
     return folder
 
 

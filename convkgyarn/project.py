@@ -295,9 +295,15 @@ class Project:
     def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None) -> int:
         from convkgyarn.export import write_hf, write_jsonl, write_parquet
 
-        if fmt not in ("jsonl", "parquet", "hf"):
-            raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+        if fmt not in ("jsonl", "parquet", "hf", "inspect"):
+            raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
         recs = self.records(runs)
+        if fmt == "inspect":
+            from convkgyarn.export_inspect import write_inspect_task
+
+            return write_inspect_task(
+                self.con, sorted({r["provenance"]["run_id"] for r in recs}), path,
+                self.config.llm, {r["conversation_id"]: r["entity"] for r in recs})
         if fmt == "jsonl":
             write_jsonl(recs, path)
         elif fmt == "parquet":

@@ -65,4 +65,4 @@ def test_export_of_an_unknown_run_or_format_is_a_clear_error(generated, tmp_path
     r = cli("export", "--db", generated, "--run", "gen-nope", "--out", tmp_path / "x.jsonl")
     assert r.exit_code == 2 and "no generation run gen-nope" in r.output
     r = cli("export", "--db", generated, "--format", "xml")
-    assert r.exit_code == 2 and "jsonl, parquet or hf" in r.output
+    assert r.exit_code == 2 and "jsonl, parquet, hf or inspect" in r.output

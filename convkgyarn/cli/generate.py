@@ -15,7 +15,8 @@ from convkgyarn.config import paper_configs
 from convkgyarn.errors import UserError
 
 DEFAULT_EXPORTS = {"jsonl": Path("outputs/conversations.jsonl"),
-                   "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf")}
+                   "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf"),
+                   "inspect": Path("outputs/inspect")}
 
 
 @command
@@ -106,15 +107,17 @@ def generate(
 
 @command
 def export(
-    fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet or hf.")] = "jsonl",
+    fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet, hf (with Croissant "
+                                     "metadata) or inspect (an Inspect task folder).")] = "jsonl",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="Output file or folder.")] = None,
     run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
                                                      "current run of each configuration).")] = None,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
-    """Export conversations for users: JSONL, Parquet, or a Hugging Face dataset folder."""
+    """Export conversations for users: JSONL, Parquet, a Hugging Face dataset folder, or an
+    Inspect task folder (`inspect eval DIR/task.py --model ...`)."""
     if fmt not in DEFAULT_EXPORTS:
-        raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+        raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
     target = out_path or DEFAULT_EXPORTS[fmt]
     with open_project(project_config(config, db), write=False, name="export") as project:
         n = project.export(fmt, target, run)

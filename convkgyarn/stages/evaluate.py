@@ -8,134 +8,25 @@ NA; an LLM judge, told not to use its own knowledge, decides the rest.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import math
-import re
-import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 import numpy as np
-from pydantic import BaseModel, Field, create_model
 
+from convkgyarn import scoring
 from convkgyarn.conversations import Conversation, select_conversations
 from convkgyarn.errors import UserError
 from convkgyarn.llm import LLMRequest
 from convkgyarn.resources import load_prompt
+from convkgyarn.scoring import (  # noqa: F401  (the scoring of one reply, re-exported)
+    NA_WORDS, OUTCOMES, ParsedAnswer, as_date, as_number, gold_lists, match, matcher_verdict,
+    normalise, parse_answer, ratings_model)
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.store import insert_rows, transaction
-
-OUTCOMES = ("current", "outdated", "wrong", "na")
-NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december"
-    .split(), 1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-
-
-@dataclass
-class ParsedAnswer:
-    candidates: list[str]
-    na: bool
-    unparsable: bool
-
-
-def parse_answer(raw: str | None) -> ParsedAnswer:
-    """``Answer: x``, ``Answer: ["x", "y"]`` or ``Answer: NA``, read leniently."""
-    if raw is None or not raw.strip():
-        return ParsedAnswer([], False, True)
-    text = raw.strip()
-    m = re.search(r"answer\s*[:：]\s*(.+)", text, re.I | re.S)
-    unparsable = m is None
-    body = (m.group(1) if m else text).strip().splitlines()[0].strip()
-    body = body.strip().strip("`").strip()
-    if body.lower().rstrip(".") in NA_WORDS:
-        return ParsedAnswer([], True, False)
-    if body.startswith("["):
-        for loader in (json.loads, ast.literal_eval):
-            try:
-                value = loader(body)
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(value, list):
-                items = [str(v).strip() for v in value if str(v).strip()]
-                if len(items) == 1 and items[0].lower() in NA_WORDS:
-                    return ParsedAnswer([], True, False)
-                return ParsedAnswer(items, False, False)
-        body = body.strip("[]")
-    body = body.strip().strip('"').strip("'").rstrip(".").strip()
-    # no "Answer:" line: counted as unparsable; the text still goes to the judge
-    return ParsedAnswer([body] if body else [], False, unparsable or not body)
-
-
-def normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    text = re.sub(r"[^\w\s]", " ", text)
-    text = re.sub(r"\b(the|a|an)\b", " ", text)
-    return " ".join(text.split())
-
-
-def as_date(text: str) -> tuple | None:
-    """(year, month, day) with unknown parts None, from ISO or written dates."""
-    t = text.strip().lower().replace(",", " ")
-    m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", t)
-    if m:
-        return (int(m[1]), int(m[2]) if m[2] else None, int(m[3]) if m[3] else None)
-    words = t.split()
-    day = month = year = None
-    for w in words:
-        w = w.rstrip(".")
-        if w in _MONTHS:
-            month = _MONTHS[w]
-        elif re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w):
-            day = int(re.match(r"\d+", w).group())
-        elif re.fullmatch(r"\d{3,4}", w):
-            year = int(w)
-    if year and (month or not day):
-        return (year, month, day)
-    return None
-
-
-def as_number(text: str) -> float | None:
-    m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
-    if not m:
-        return None
-    try:
-        return float(m.group(1).replace(",", ""))
-    except ValueError:
-        return None
-
-
-def match(candidates: list[str], golds: list[list[str]]) -> int | None:
-    """1: a candidate equals a gold answer (label or alias, dates and numbers normalised);
-    0: every candidate is a date or number that differs from every gold one; else None."""
-    decided_zero = bool(candidates)
-    for cand in candidates:
-        nc = normalise(cand)
-        cd, cn = as_date(cand), as_number(cand)
-        cand_decidable = False
-        for variants in golds:
-            for gold in variants:
-                if nc and nc == normalise(gold):
-                    return 1
-                gd, gn = as_date(gold), as_number(gold)
-                if cd and gd:
-                    cand_decidable = True
-                    if all(a == b for a, b in zip(cd, gd) if a is not None and b is not None) \
-                            and cd[0] == gd[0] and (cd[1:] == gd[1:] or None in cd or None in gd):
-                        if sum(x is not None for x in cd) >= sum(x is not None for x in gd):
-                            return 1
-                elif cn is not None and gn is not None and not (cd or gd):
-                    cand_decidable = True
-                    if abs(cn - gn) <= 1e-9 * max(1, abs(gn)):
-                        return 1
-        decided_zero &= cand_decidable
-    return 0 if decided_zero else None
 
 
 def gold_variants(con: duckdb.DuckDBPyConnection, convs: list[Conversation]) -> dict[str, list[str]]:
@@ -149,34 +40,13 @@ def gold_variants(con: duckdb.DuckDBPyConnection, convs: list[Conversation]) -> 
 
 
 def history_messages(system: str, conv: Conversation, upto: int) -> list[dict[str, str]]:
-    msgs = [{"role": "system", "content": system}]
-    for t in conv.turns[:upto]:
-        gold = t["answer"]
-        shown = gold[0] if len(gold) == 1 else json.dumps(gold, ensure_ascii=False)
-        msgs.append({"role": "user", "content": t["question"]})
-        msgs.append({"role": "assistant", "content": f"Answer: {shown}"})
-    msgs.append({"role": "user", "content": conv.turns[upto]["question"]})
-    return msgs
+    return scoring.history_messages(system, conv.turns, upto)
 
 
 def outcome_of(parsed: ParsedAnswer, score: int | None, turn: dict,
                variants: dict[str, list[str]]) -> str:
-    """current (right), outdated (a value the fact held before: an ended or superseded
-    statement's, or the older snapshot's of a stale-knowledge probe), wrong, or na."""
-    if parsed.na:
-        return "na"
-    if score == 1:
-        return "current"
-    labels = turn.get("outdated") or []
-    ids = turn.get("outdated_ids") or [None] * len(labels)
-    old = [[label] + (variants.get(oid, []) if oid else []) for label, oid in zip(labels, ids)]
-    if old and match(parsed.candidates, old) == 1:
-        return "outdated"
-    return "wrong"
-
-
-def ratings_model(n: int) -> type[BaseModel]:
-    return create_model(f"Ratings{n}", ratings=(list[int], Field(min_length=n, max_length=n)))
+    return scoring.outcome(parsed, score, gold_lists(turn.get("outdated") or [],
+                                                     turn.get("outdated_ids"), variants))
 
 
 class Evaluate(Stage):
@@ -221,9 +91,8 @@ class Evaluate(Stage):
         for (conv, i), res in zip(index, results):
             t = conv.turns[i]
             parsed = parse_answer(res.text)
-            golds = [[g] + (variants.get(gid, []) if gid else [])
-                     for g, gid in zip(t["answer"], t["answer_ids"] or [None] * len(t["answer"]))]
-            verdict = 0 if parsed.na else match(parsed.candidates, golds)
+            golds = gold_lists(t["answer"], t["answer_ids"], variants)
+            verdict = matcher_verdict(parsed, golds)
             rows.append({"conv": conv, "turn": t, "raw": res.text, "parsed": parsed,
                          "matcher": verdict})
         judge_model = self.judge(rows)
@@ -268,12 +137,9 @@ class Evaluate(Stage):
         judge = self.ctx.client("judge", self.judge_prompt.hash)
         requests, groups = [], []
         for group in pending.values():
-            lines = []
-            for k, r in enumerate(group, start=1):
-                lines.append(f"Turn {k}: {r['turn']['question']}\n  gold: "
-                             f"{json.dumps(r['turn']['answer'], ensure_ascii=False)}\n  candidate: "
-                             f"{json.dumps(r['parsed'].candidates, ensure_ascii=False)}")
-            text = self.judge_prompt.render(turns="\n".join(lines), count=str(len(group)))
+            text = scoring.judge_prompt(self.judge_prompt.text, [
+                (r["turn"]["question"], r["turn"]["answer"], r["parsed"].candidates)
+                for r in group])
             requests.append(LLMRequest([{"role": "user", "content": text}],
                                        schema=ratings_model(len(group))))
             groups.append(group)
@@ -281,7 +147,7 @@ class Evaluate(Stage):
             if not res.ok:
                 continue  # recorded in llm_failures; the turns stay undecided
             for r, rating in zip(group, res.parsed.ratings):
-                r["judge"] = 1 if rating >= 1 else 0
+                r["judge"] = scoring.judge_verdict(rating)
         return ", ".join(sorted(judge.served_by)) or judge.model.model
 
 
