@@ -177,6 +177,9 @@ class RelatedConfig(_Strict):
                                      "types (empty: any typed entity)")
     max_degree: int = Field(1000, ge=2, description="an item linked to more entities than this "
                             "connects nobody (a category, not a tie)")
+    min_score: float = Field(0.25, ge=0, description="a candidate needs at least this shared-"
+                             "link score: below it the pair rests only on items many share "
+                             "(on CoDEx-M such picks were no better than chance)")
     rerank_top: int = Field(100, ge=1, description="embedding methods: the connected "
                             "candidates with the best shared-link scores they re-rank")
     rank: int = Field(32, ge=2, description="complex dimensions (vectors have 2 x rank floats)")

@@ -106,8 +106,10 @@ def related_build(
         "entities", "triples", "epochs", "train_seconds", "stopped") if s.get(k) is not None)
     say(f"{s['related']} related entities for {s['people']} popular people ({s['method']}"
         + (f"; {detail}" if detail else "") + f") in {report.seconds:.1f}s")
-    if s.get("without_connection"):
-        say(f"{s['without_connection']} popular people have no connected candidate: "
+    left_out = s.get("without_connection", 0) + s.get("weakly_connected", 0)
+    if left_out:
+        say(f"{left_out} popular people have no related entity ({s['without_connection']} "
+            f"connected to nobody, {s['weakly_connected']} only through items many share): "
             "convkgyarn drops --stage related.build")
 
 

@@ -18,14 +18,16 @@ teachers, works made together, groups, offices) at weight 1, and shared honours 
 institutions (awards, schools, employers, parties) at 0.5. Classifying values (occupation,
 citizenship, genre, birthplace, language, sex ...) never connect: two actors, two Americans
 or two people born in London share a category, not a tie. A person with no connected
-candidate gets no related entity, and that is a drop with its reason.
+candidate, or only ones scoring under ``min_score`` (linked through items many entities
+share), gets no related entity, and that is a drop with its reason.
 
 Candidates are ranked by one of three methods (``RelatedConfig.method``):
 
 - ``shared`` (default): the sum over connecting items of ``weight / ln(degree)`` (Adamic and
   Adar, 2003: an item few entities link to says more than a hub), a direct link counting
   ``2 x weight`` (more than any shared item, at most ``1 / ln 2 = 1.44``); ties go to the
-  better-known candidate (sitelinks). One SQL pass per chunk of people: seconds at any size.
+  better-known candidate (sitelinks). One SQL pass per chunk of people: seconds on every KG
+  measured (CoDEx-M's 13,223 people included).
 - ``complex``: ComplEx embeddings (Trouillon et al., 2016) trained in plain torch with
   reciprocal relations, 1-vs-all cross-entropy and N3 (Lacroix et al., 2018) on the KG's
   item-to-item facts, within a time budget and stopped early when a held-out check of
@@ -34,10 +36,12 @@ Candidates are ranked by one of three methods (``RelatedConfig.method``):
 - ``pbg``: published PyTorch-BigGraph Wikidata vectors (TSV: entity, then floats) re-rank
   them the same way, for full-Wikidata scale where training is out of reach.
 
-Embeddings only order candidates the KG can explain: on CoDEx-M and on real-entities-dev
-an embedding's nearest person often shares nothing recognisable (``benchmarks/
-bench_related.py`` measures how often). Cosine is taken over L2-normalised vectors: with
-raw inner products, high-degree people (large norms) become everyone's neighbour.
+Embeddings only order candidates the KG can explain: on CoDEx-M, 55-88% of the people an
+embedding put nearest shared no connecting link with the person at all, and candidates
+with a shared-link score under ``min_score`` were no likelier to be borne out by held-out
+facts than chance (``benchmarks/bench_related.py``). Cosine is taken over L2-normalised
+vectors: with raw inner products, high-degree people (large norms) become everyone's
+neighbour.
 
 Progress goes to an optional ``progress`` hook (``StepProgress`` events): the CLI shows a
 live bar in a terminal and one line per step otherwise.
@@ -538,51 +542,69 @@ class BuildRelated(Stage):
         stats: dict[str, Any] = {"method": method}
         try:
             people = self.prepare()
-            top = 1 if method == "shared" else cfg.rerank_top
-            found = self.candidates(people, top)
-            index: dict[str, int] = {}
-            vectors = None
-            if method != "shared":
-                wanted = set(found) | {o[0] for options in found.values() for o in options}
-                ids, vectors, emb_stats = self.embeddings(method, wanted)
-                stats.update(emb_stats)
-                index = {e: i for i, e in enumerate(ids)}
-                vectors = unit_rows(vectors)  # cosine = dot product
-            rows, fallback = [], 0
-            for p in people:
-                options = found.get(p)
-                if not options:
-                    links = self.con.execute("SELECT count(*) FROM rel_adj WHERE e = ?",
-                                             [p]).fetchone()[0]
-                    self.drop(p, "no related entity: nothing in the KG connects it to "
-                              + ("another person" if cfg.related_types == ["Q5"] else
-                                 "another candidate") + " (a direct link or a shared work, "
-                              "group, office, family or honour)",
-                              f"{links} links through connecting properties")
-                    continue
-                pick, score, row_method = options[0], options[0][1], "shared"
-                if vectors is not None and p in index:
-                    usable = [o for o in options if o[0] in index]
-                    if usable:  # the best cosine; on a tie, the better shared-link score
-                        cosines = vectors[[index[o[0]] for o in usable]] @ vectors[index[p]]
-                        best = int(np.argmax(cosines))
-                        pick, score, row_method = usable[best], float(cosines[best]), method
-                if row_method != method:
-                    fallback += 1
-                rows.append({"entity_id": p, "related_id": pick[0], "score": float(score),
-                             "method": row_method, "run_id": self.run_id, "via_id": pick[2],
-                             "via_path": pick[3]})
+            found = self.candidates(people, 1 if method == "shared" else cfg.rerank_top)
+            strong = {p: kept for p, options in found.items()
+                      if (kept := [o for o in options if o[1] >= cfg.min_score])}
+            self.drop_unrelated(people, found, strong)
         finally:
             for table in TEMP_TABLES:
                 self.con.execute(f"DROP TABLE IF EXISTS {table}")
+        picks = {p: (options[0], options[0][1], "shared") for p, options in strong.items()}
+        if method != "shared":
+            wanted = set(strong) | {o[0] for options in strong.values() for o in options}
+            ids, vectors, emb_stats = self.embeddings(method, wanted)
+            stats.update(emb_stats)
+            picks.update(rerank(strong, ids, vectors, method))
+            stats["ranked_by_shared_links"] = sum(  # no vector for them or their candidates
+                1 for _, _, by in picks.values() if by == "shared")
+        rows = [{"entity_id": p, "related_id": pick[0], "score": float(score), "method": by,
+                 "run_id": self.run_id, "via_id": pick[2], "via_path": pick[3]}
+                for p, (pick, score, by) in sorted(picks.items())]
         with transaction(self.con) as con:
             con.execute("DELETE FROM related_entities")
             insert_rows(con, "related_entities", rows)
         stats.update({"people": len(people), "related": len(rows),
-                      "without_connection": len(people) - len(rows)})
-        if method != "shared":
-            stats["ranked_by_shared_links"] = fallback  # no vector for them or their candidates
+                      "without_connection": len(people) - len(found),
+                      "weakly_connected": len(found) - len(strong)})
         return stats
+
+    def drop_unrelated(self, people: list[str], found: dict[str, list[tuple]],
+                       strong: dict[str, list[tuple]]) -> None:
+        """A drop with its reason for every popular person who gets no related entity."""
+        cfg = self.config
+        other = "another person" if cfg.related_types == ["Q5"] else "another candidate"
+        alone = [p for p in people if p not in found]
+        links = dict(self.con.execute(
+            "SELECT e, count(*) FROM rel_adj WHERE e IN (SELECT unnest(?::VARCHAR[])) "
+            "GROUP BY e", [alone]).fetchall()) if alone else {}
+        for p in people:
+            if p in strong:
+                continue
+            if p in found:
+                r, score, via, path = found[p][0]
+                self.drop(p, f"no related entity: its connections to {other} are only items "
+                          f"many entities share (score below {cfg.min_score})",
+                          f"best: {r} via {via or 'a direct link'} ({path}), score {score:.3f}")
+            else:
+                self.drop(p, f"no related entity: nothing in the KG connects it to {other} (a "
+                          "direct link or a shared work, group, office, family or honour)",
+                          f"{links.get(p, 0)} links through connecting properties")
+
+
+def rerank(strong: dict[str, list[tuple]], ids: list[str], vectors: np.ndarray,
+           method: str) -> dict[str, tuple]:
+    """person -> (candidate row, cosine, method) for the people with a vector and a candidate
+    with one: the best cosine, on a tie the better shared-link score."""
+    index = {e: i for i, e in enumerate(ids)}
+    unit = unit_rows(vectors) if len(ids) else vectors
+    out = {}
+    for p, options in strong.items():
+        usable = [o for o in options if o[0] in index]
+        if p in index and usable:
+            cosines = unit[[index[o[0]] for o in usable]] @ unit[index[p]]
+            best = int(np.argmax(cosines))
+            out[p] = (usable[best], float(cosines[best]), method)
+    return out
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:

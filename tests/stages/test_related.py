@@ -100,6 +100,24 @@ def test_a_popular_person_nobody_is_connected_to_is_a_drop_with_its_reason(share
     assert not set(pairs(con)) & set(dropped)
     assert all("nothing in the KG connects it" in reason for reason in dropped.values())
     assert report.stats["without_connection"] == len(dropped)
+    assert report.stats["weakly_connected"] == 0  # the sample's films and bands are small
+
+
+def test_a_pair_resting_only_on_widely_shared_items_is_dropped(tmp_path, _sample_db):
+    """Kate Winslet's best partner shares one film with her (Titanic, score 1/ln 4 = 0.72):
+    with min_score above that she gets none, a drop that names the link it refused."""
+    path = tmp_path / "w.duckdb"
+    shutil.copy(_sample_db, path)
+    con = connect(path)
+    report = build(con, tmp_path, min_score=1.5)
+    found = pairs(con)
+    assert "Q202765" not in found and all(r[4] >= 1.5 for r in found.values())
+    assert found["Q43274"][0] == "Q9682"  # a mother is a direct link: 2.0 and more
+    reason, detail = con.execute("SELECT reason, detail FROM dropped WHERE stage = "
+                                 "'related.build' AND item = 'Q202765'").fetchone()
+    assert "only items many entities share" in reason and "Q44578" in detail  # Titanic
+    assert report.stats["weakly_connected"] >= 1
+    con.close()
 
 
 def test_progress_is_reported_through_the_stage_hook(shared):
