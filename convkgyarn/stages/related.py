@@ -36,7 +36,7 @@ Candidates are ranked by one of three methods (``RelatedConfig.method``):
 - ``pbg``: published PyTorch-BigGraph Wikidata vectors (TSV: entity, then floats) re-rank
   them the same way, for full-Wikidata scale where training is out of reach.
 
-Embeddings only order candidates the KG can explain: on CoDEx-M, 55-88% of the people an
+Embeddings only order candidates the KG can explain: on CoDEx-M, 55-89% of the people an
 embedding put nearest shared no connecting link with the person at all, and candidates
 with a shared-link score under ``min_score`` were no likelier to be borne out by held-out
 facts than chance (``benchmarks/bench_related.py``). Cosine is taken over L2-normalised
@@ -371,6 +371,8 @@ class BuildRelated(Stage):
         popular people, sorted."""
         cfg = self.config
         con = self.con
+        step = "reading connecting links"
+        self.progress(StepProgress(step, 0, None, "links"))
         con.execute("CREATE OR REPLACE TEMP TABLE rel_conn AS SELECT unnest(?::VARCHAR[]) "
                     "AS property_id, unnest(?::DOUBLE[]) AS weight",
                     [list(CONNECTING_PROPERTIES), list(CONNECTING_PROPERTIES.values())])
@@ -397,6 +399,8 @@ class BuildRelated(Stage):
             SELECT id, max(sitelinks) AS sitelinks FROM entities
             WHERE label IS NOT NULL AND label <> '' AND id IN ({typed}) GROUP BY id""",
                     [cfg.related_types] if cfg.related_types else [])
+        links = con.execute("SELECT count(*) FROM rel_adj").fetchone()[0] // 2
+        self.progress(StepProgress(step, links, None, "links", finished=True))
         return [r[0] for r in con.execute(
             "SELECT DISTINCT e.id FROM entities e WHERE e.sitelinks >= ? AND e.id IN "
             "(SELECT entity_id FROM entity_types WHERE type_id = 'Q5') ORDER BY e.id",

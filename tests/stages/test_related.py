@@ -123,9 +123,11 @@ def test_a_pair_resting_only_on_widely_shared_items_is_dropped(tmp_path, _sample
 def test_progress_is_reported_through_the_stage_hook(shared):
     _, report, events = shared
     finished = [e for e in events if e.finished]
-    assert [e.step for e in finished] == ["finding connected people"]
-    assert finished[0].done == finished[0].total == report.stats["people"]
-    assert finished[0].unit == "people" and f"{report.stats['related']:,}" in finished[0].note
+    assert [e.step for e in finished] == ["reading connecting links", "finding connected people"]
+    assert finished[0].unit == "links" and finished[0].done > 100
+    assert finished[1].done == finished[1].total == report.stats["people"]
+    assert finished[1].unit == "people" and f"{report.stats['related']:,}" in finished[1].note
+    assert [e.step for e in events].count("finding connected people") >= 3  # start, chunk, end
 
 
 def test_categories_never_connect_but_a_shared_film_does(tmp_path, sample_path):
@@ -276,6 +278,7 @@ def test_related_build_from_the_cli_prints_one_line_per_step_and_the_pairs(tmp_p
     r = cli("related", "build", "--db", db)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
+    assert any(line.startswith("reading connecting links: ") for line in lines)
     assert any(line.startswith("finding connected people: 46 people in") for line in lines)
     assert any(line.startswith("4") and "related entities for 46 popular people (shared)"
                in line for line in lines), r.output
