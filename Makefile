@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_templates.py
 	$(BIN)/python benchmarks/bench_assemble.py
 	$(BIN)/python benchmarks/bench_codex.py --minutes $(CODEX_MINUTES)
+	$(BIN)/python benchmarks/bench_related.py
 
 ## Output quality on the real files in ../shared/data, with the shared black-box tools.
 quality: $(STAMP) grammar

@@ -161,18 +161,51 @@ class PredicatesConfig(_Strict):
 
 
 class RelatedConfig(_Strict):
-    """KG embeddings (ComplEx) and the popularity threshold of related-entity search."""
+    """Related entities: which popular people get one, how candidates are ranked, and the
+    limits of the optional embedding training.
 
+    Every method emits only a pair the KG can explain (a direct link or a shared item through
+    a connecting property); the method decides the order among those candidates."""
+
+    method: Literal["shared", "complex", "pbg"] | None = Field(
+        None, description="shared: shared items and direct links weighted by how specific "
+        "they are (seconds at any size); complex: ComplEx embeddings trained on the KG rank "
+        "the connected candidates; pbg: published PyTorch-BigGraph vectors rank them. "
+        "Default: pbg when `pretrained` is given, else shared")
+    min_sitelinks: int = Field(50, ge=0, description="popular people: at least this many sitelinks")
+    related_types: list[str] = Field(["Q5"], description="a related entity has one of these "
+                                     "types (empty: any typed entity)")
+    max_degree: int = Field(1000, ge=2, description="an item linked to more entities than this "
+                            "connects nobody (a category, not a tie)")
+    min_score: float = Field(0.25, ge=0, description="a candidate needs at least this shared-"
+                             "link score: below it the pair rests only on items many share "
+                             "(on CoDEx-M such picks were no better than chance)")
+    rerank_top: int = Field(100, ge=1, description="embedding methods: the connected "
+                            "candidates with the best shared-link scores they re-rank")
     rank: int = Field(32, ge=2, description="complex dimensions (vectors have 2 x rank floats)")
-    epochs: int = Field(150, ge=1)
-    batch_size: int = Field(256, ge=1)
+    epochs: int = Field(100, ge=1, description="at most this many training epochs")
+    time_budget: float = Field(180.0, gt=0, description="training stops after this many "
+                               "seconds, keeping the best vectors so far")
+    patience: int = Field(3, ge=1, description="training stops after this many epochs "
+                          "without a better held-out check")
+    batch_size: int = Field(1000, ge=1)
     lr: float = Field(0.1, gt=0)
     reg: float = Field(5e-3, ge=0, description="N3 regularisation weight")
     seed: int = 0
     threads: int = Field(2, ge=1)
-    min_sitelinks: int = Field(50, ge=0, description="popular people: at least this many sitelinks")
-    neighbours: int = Field(1, ge=1)
-    pretrained: Path | None = Field(None, description="PyTorch-BigGraph TSV instead of training")
+    pretrained: Path | None = Field(None, description="PyTorch-BigGraph TSV (method pbg)")
+
+    @model_validator(mode="after")
+    def _method_needs_its_input(self) -> "RelatedConfig":
+        if self.method == "pbg" and self.pretrained is None:
+            raise ValueError("method pbg needs pretrained (a PyTorch-BigGraph TSV file)")
+        if self.pretrained is not None and self.method in ("shared", "complex"):
+            raise ValueError(f"pretrained vectors are used only by method pbg, not {self.method}")
+        return self
+
+    @property
+    def resolved_method(self) -> str:
+        return self.method or ("pbg" if self.pretrained is not None else "shared")
 
 
 class TemplatesConfig(_Strict):

@@ -239,12 +239,14 @@ class Project:
             self.say(NO_LLM + ": templates are written by the built-in rules writer")
         return stage.run()
 
-    def build_related(self) -> StageReport:
+    def build_related(self, progress=None) -> StageReport:
+        """Each popular person's related entity; ``progress`` receives the stage's
+        ``StepProgress`` events (convkgyarn.stages.related)."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.related import BuildRelated
 
         require_usable_kg(self.con)
-        return BuildRelated(self.ctx).run()
+        return BuildRelated(self.ctx, progress=progress).run()
 
     def generate(self, configs: Sequence[GenerateConfig],
                  keep_previous: bool = False) -> GenerationResult:

@@ -1,51 +1,131 @@
-"""``convkgyarn related``: related entities by KG-embedding similarity."""
+"""``convkgyarn related``: each popular person's related entity, with the link that explains it."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.progress import (
+    BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
+    TimeRemainingColumn)
+from rich.text import Text
 
 from convkgyarn.cli.common import (
-    ConfigOption, DbOption, command, open_project, out, project_config, say, table)
+    ConfigOption, DbOption, command, console, open_project, out, project_config, say, table)
 
-related_app = typer.Typer(help="Related entities by KG-embedding similarity.",
+related_app = typer.Typer(help="Related entities: people the KG connects.",
                           no_args_is_help=True)
+
+
+class _Rate(ProgressColumn):
+    """Items per second of a task, in its own unit ("3.2 epochs/s")."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        unit = task.fields.get("unit", "")
+        return Text(f"{speed:,.1f} {unit}/s" if speed else f"- {unit}/s",
+                    style="progress.data.speed")
+
+
+class StepDisplay:
+    """The progress hook of ``related build``: in a terminal, a live bar per step (items
+    done, rate, time left); otherwise one quiet line per step when it ends."""
+
+    def __init__(self, live: bool) -> None:
+        self.live = live
+        self.started: dict[str, float] = {}
+        self.tasks: dict[str, int] = {}
+        self.bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             _Rate(), TimeRemainingColumn(), TimeElapsedColumn(),
+                             console=console, transient=False) if live else None
+
+    def __enter__(self) -> StepDisplay:
+        if self.bars:
+            self.bars.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bars:
+            self.bars.stop()
+
+    def __call__(self, event) -> None:
+        now = time.perf_counter()
+        self.started.setdefault(event.step, now)
+        if self.bars:
+            if event.step not in self.tasks:
+                self.tasks[event.step] = self.bars.add_task(event.step, total=event.total,
+                                                            unit=event.unit)
+            task = self.tasks[event.step]
+            self.bars.update(task, completed=event.done, total=event.total)
+            if event.finished:
+                self.bars.update(task, total=event.done,
+                                 description=f"{event.step}" + (f" ({event.note})"
+                                                                if event.note else ""))
+                self.bars.stop_task(task)
+            return
+        if event.finished:
+            seconds = now - self.started[event.step]
+            total = f" of {event.total:,}" if event.total and event.total != event.done else ""
+            note = f"; {event.note}" if event.note else ""
+            say(f"{event.step}: {event.done:,}{total} {event.unit} in {seconds:.1f}s{note}")
 
 
 @related_app.command("build")
 @command
 def related_build(
     db: DbOption = None, config: ConfigOption = None,
+    method: Annotated[Optional[str], typer.Option(
+        help="shared: shared items and direct links (seconds at any size; the default); "
+             "complex: train ComplEx embeddings to rank the connected candidates; pbg: "
+             "rank them with PyTorch-BigGraph vectors (--pretrained).")] = None,
     pretrained: Annotated[Optional[Path], typer.Option(
-        help="PyTorch-BigGraph Wikidata TSV (entity, then floats) instead of training.")] = None,
+        help="PyTorch-BigGraph Wikidata TSV (entity, then floats): implies --method pbg.")] = None,
     min_sitelinks: Annotated[Optional[int], typer.Option(
         help="Popular people: at least this many sitelinks.", min=0)] = None,
-    epochs: Annotated[Optional[int], typer.Option(help="Training epochs.", min=1)] = None,
+    epochs: Annotated[Optional[int], typer.Option(
+        help="complex: at most this many training epochs.", min=1)] = None,
+    time_budget: Annotated[Optional[float], typer.Option(
+        help="complex: stop training after this many seconds (the best vectors so far are "
+             "kept).", min=0.001)] = None,
 ) -> None:
-    """Learn ComplEx embeddings of the KG (or load PBG vectors) and store, for each popular
-    person, the most similar other entity. Embeddings are saved beside the database."""
-    cfg = project_config(config, db, **{"related.pretrained": pretrained,
+    """Store, for each popular person, a related entity the KG can explain: a direct link
+    (spouse, child, teacher) or an item both are linked to (a film, a band, an office),
+    recorded with the pair. A person with no such link gets none (see `convkgyarn drops`)."""
+    cfg = project_config(config, db, **{"related.method": method,
+                                        "related.pretrained": pretrained,
                                         "related.min_sitelinks": min_sitelinks,
-                                        "related.epochs": epochs})
-    with open_project(cfg, write=True, name="related build") as project:
-        report = project.build_related()
+                                        "related.epochs": epochs,
+                                        "related.time_budget": time_budget})
+    with open_project(cfg, write=True, name="related build") as project, \
+            StepDisplay(console.is_terminal) as display:
+        report = project.build_related(progress=display)
     s = report.stats
-    say(f"{s.get('related', 0)} related entities ({s['method']}, {s.get('entities', 0)} "
-        f"entities, {s.get('triples', 0)} facts, {s.get('train_seconds', 0)}s training)")
+    detail = ", ".join(f"{k.replace('_', ' ')} {s[k]}" for k in (
+        "entities", "triples", "epochs", "train_seconds", "stopped") if s.get(k) is not None)
+    say(f"{s['related']} related entities for {s['people']} popular people ({s['method']}"
+        + (f"; {detail}" if detail else "") + f") in {report.seconds:.1f}s")
+    left_out = s.get("without_connection", 0) + s.get("weakly_connected", 0)
+    if left_out:
+        say(f"{left_out} popular people have no related entity ({s['without_connection']} "
+            f"connected to nobody, {s['weakly_connected']} only through items many share): "
+            "convkgyarn drops --stage related.build")
 
 
 @related_app.command("show")
 @command
 def related_show(db: DbOption = None, config: ConfigOption = None,
                  limit: Annotated[int, typer.Option(help="Rows.", min=1)] = 50) -> None:
-    """Print each popular person's related entity with its similarity."""
+    """Print each popular person's related entity, its score and the link that explains it
+    (arrows go from a statement's subject to its value)."""
     with open_project(project_config(config, db), write=False) as project:
         rows = project.related(limit)
-    out.print(table("entity", "label", "related", "label", "cosine", "method", rows=[
-        (a, al, b, bl, f"{score:.3f}", method) for a, al, b, bl, score, method in rows]))
+    out.print(table("entity", "label", "related", "label", "score", "method", "connection",
+                    rows=[(a, al, b, bl, f"{score:.3f}", method, how or "(not recorded)")
+                          for a, al, b, bl, score, method, _via, _via_label, how in rows]))
 
 
 def register(app: typer.Typer) -> None:
     app.add_typer(related_app, name="related")
+

@@ -269,10 +269,19 @@ def _to_v4(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ALTER TABLE load_files ADD COLUMN IF NOT EXISTS keep_types VARCHAR[]")
 
 
+def _to_v5(con: duckdb.DuckDBPyConnection) -> None:
+    """After 0.5.5: a related entity records the link that explains it (``via_id``,
+    ``via_path``); pairs stored before keep NULL there until ``related build`` runs again."""
+    for column in ("via_id", "via_path"):
+        con.execute(f"ALTER TABLE related_entities ADD COLUMN IF NOT EXISTS {column} VARCHAR")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
-              Migration(4, "0.4.0: loads record the types they kept whole", _to_v4))
+              Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
+              Migration(5, "after 0.5.5: related entities record the link that explains "
+                            "them", _to_v5))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

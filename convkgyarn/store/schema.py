@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -73,8 +73,12 @@ TABLES: dict[str, str] = {
         run_id VARCHAR, method VARCHAR, path VARCHAR, dim INTEGER, entities BIGINT,
         triples BIGINT, epochs INTEGER, seconds DOUBLE, final_loss DOUBLE, input_hash VARCHAR,
         code_version VARCHAR, created_at TIMESTAMP""",
+    # each popular person's related entity and the link that explains it: via_id is the
+    # item both are linked to (NULL: a direct link), via_path the property path from the
+    # person to the related entity (``^P161/P161``, ``P26``; NULL in rows stored by 0.5.5 and older)
     "related_entities": """
-        entity_id VARCHAR, related_id VARCHAR, score DOUBLE, method VARCHAR, run_id VARCHAR""",
+        entity_id VARCHAR, related_id VARCHAR, score DOUBLE, method VARCHAR, run_id VARCHAR,
+        via_id VARCHAR, via_path VARCHAR""",
     # -- templates: one row per variant; template_inputs marks finished (fact, interaction)s
     "templates": """
         template_id VARCHAR PRIMARY KEY, type_id VARCHAR, property_id VARCHAR,
