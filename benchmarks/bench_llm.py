@@ -15,16 +15,15 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from convkgyarn.config import LLMConfig, StageModel  # noqa: E402
-from convkgyarn.llm import LLMRequest, new_meter  # noqa: E402
-from convkgyarn.llm.client import LLMClient  # noqa: E402
+from convkgyarn.config import LLMConfig  # noqa: E402
+from convkgyarn.llm import LLMClient, LLMRequest, build_client, new_meter  # noqa: E402
 from convkgyarn.store import connect  # noqa: E402
 from tests.llm.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 
 def client(con, server, concurrency: int) -> LLMClient:
     cfg = LLMConfig(base_url=server.base_url, api_key="k", concurrency=concurrency)
-    return LLMClient(con, cfg, "bench", StageModel(model="m"), "p", new_meter(cfg))
+    return build_client(con, cfg, "judge", "p", new_meter(cfg), model="m")
 
 
 def main() -> None:

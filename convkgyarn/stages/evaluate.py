@@ -215,7 +215,7 @@ class Evaluate(Stage):
         index = [(c, i) for c in self.convs for i in range(len(c.turns))]
         results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
                                 for c, i in index])
-        if self.ctx.config.llm.dry_run:
+        if answerer.dry_run:
             return {"asked": len(index)}
         rows = []
         for (conv, i), res in zip(index, results):
@@ -282,7 +282,7 @@ class Evaluate(Stage):
                 continue  # recorded in llm_failures; the turns stay undecided
             for r, rating in zip(group, res.parsed.ratings):
                 r["judge"] = 1 if rating >= 1 else 0
-        return ", ".join(sorted(judge.served_by)) or judge.model.model
+        return judge.answered_by
 
 
 # -- metrics --------------------------------------------------------------------------------

@@ -219,12 +219,11 @@ def test_unknown_served_models_cost_nothing_and_say_so(caplog):
     from convkgyarn.llm import new_meter
 
     meter = new_meter(LLMConfig())
-    reserved = meter.reserve("gpt-4o", 1000, 100)
+    request = meter.for_stage("judge").reserve("gpt-4o", 1000, 100)
     with caplog.at_level("WARNING"):
-        meter.settle("judge", "local-judge-7b", reserved, 100_000, 100_000)
+        request.charge("local-judge-7b", 100_000, 100_000)
     assert meter.stage("judge").usd == 0 and "local-judge-7b" in caplog.text
-    reserved = meter.reserve("gpt-4o", 1000, 100)
-    meter.settle("judge", "gpt-4o-2024-08-06", reserved, 1_000_000, 0)
+    request.charge("gpt-4o-2024-08-06", 1_000_000, 0)
     assert meter.stage("judge").usd == pytest.approx(2.5)
 
 
