@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field, create_model
 from convkgyarn.conversations import Conversation, select_conversations
 from convkgyarn.errors import UserError
 from convkgyarn.llm import LLMRequest
-from convkgyarn.resources import load_prompt
+from convkgyarn.resources import data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.store import insert_rows, transaction
 
@@ -268,12 +268,11 @@ class Evaluate(Stage):
         judge = self.ctx.client("judge", self.judge_prompt.hash)
         requests, groups = [], []
         for group in pending.values():
-            lines = []
-            for k, r in enumerate(group, start=1):
-                lines.append(f"Turn {k}: {r['turn']['question']}\n  gold: "
-                             f"{json.dumps(r['turn']['answer'], ensure_ascii=False)}\n  candidate: "
-                             f"{json.dumps(r['parsed'].candidates, ensure_ascii=False)}")
-            text = self.judge_prompt.render(turns="\n".join(lines), count=str(len(group)))
+            # the questions, gold answers and candidates are data (KG text, dataset text,
+            # a model's reply): only inside the prompt's data block
+            turns = [{"turn": k, "question": r["turn"]["question"], "gold": r["turn"]["answer"],
+                      "candidate": r["parsed"].candidates} for k, r in enumerate(group, start=1)]
+            text = self.judge_prompt.render(turns=data_block(turns), count=str(len(group)))
             requests.append(LLMRequest([{"role": "user", "content": text}],
                                        schema=ratings_model(len(group))))
             groups.append(group)
