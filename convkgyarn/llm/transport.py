@@ -27,7 +27,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import LLMConfig
-from convkgyarn.errors import EndpointError, UserError
+from convkgyarn.errors import EndpointError
 from convkgyarn.llm.meter import Reservation, StageMeter
 from convkgyarn.llm.wire import Call, Completion, estimate_tokens, reply_cap, tokens_in, tokens_read
 
@@ -134,23 +134,25 @@ class Endpoint:
                 base_url=config.base_url, api_key=self._secret or "no-key",
                 timeout=config.timeout, max_retries=0)
         except Exception as exc:  # noqa: BLE001 - the SDK rejects the URL
-            raise UserError(f"llm.base_url {config.base_url!r}: not a usable URL "
-                            f"({self.clean(str(exc))})") from None
+            raise EndpointError(f"{self.stage} ({model}): llm.base_url {config.base_url!r} "
+                                f"is not a usable URL ({self.clean(str(exc))})") from None
 
     def _check_config(self) -> None:
-        """Values no request could succeed with: one line now, not retries."""
+        """An endpoint no request could reach: one line now (exit 4), not retries."""
         base = self.config.base_url
         if base is not None:
             parts = urlsplit(base)
             if parts.scheme not in ("http", "https") or not parts.netloc:
-                raise UserError(f"llm.base_url {base!r}: not an http:// or https:// URL "
-                                "(OPENAI_BASE_URL, [llm] base_url or --base-url)")
+                raise EndpointError(
+                    f"{self.stage} ({self.model}): llm.base_url {base!r} is not an http:// "
+                    "or https:// URL (OPENAI_BASE_URL, [llm] base_url or --base-url)")
         try:
             self._secret.encode("ascii")
         except UnicodeEncodeError:
-            raise UserError("llm.api_key (OPENAI_API_KEY or [llm] api_key) holds characters "
-                            "other than ASCII, which an HTTP header cannot carry; check for "
-                            "a pasted quote or space") from None
+            raise EndpointError(
+                f"{self.stage} ({self.model}): llm.api_key (OPENAI_API_KEY or [llm] api_key) "
+                "holds characters other than ASCII, which an HTTP header cannot carry; check "
+                "for a pasted quote or space") from None
 
     @property
     def where(self) -> str:

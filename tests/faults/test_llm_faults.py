@@ -210,3 +210,12 @@ def test_a_server_that_ignores_max_tokens_cannot_spend_past_max_cost(loaded, tmp
                 p.generate([GenerateConfig(conversations=10)])
             spent = p.meter.spent
     assert 0 < spent <= 0.5
+
+
+def test_an_endpoint_url_without_http_is_one_line_at_once(loaded, tmp_path):
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+    r = cli("generate", "--db", db, "--out", tmp_path / "out", "--base-url",
+            "localhost:8080/v1", "--config", fast(tmp_path),
+            env={"OPENAI_API_KEY": "sk-secret-key-123456789"})
+    one_line(r, 4, "llm.base_url 'localhost:8080/v1' is not an http:// or https:// URL")

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from convkgyarn.config import LLMConfig
-from convkgyarn.errors import EXIT_BAD_INPUT, EXIT_ENDPOINT, ConvKGYarnError
+from convkgyarn.errors import EXIT_ENDPOINT, ConvKGYarnError
 from convkgyarn.llm import LLMFatalError, LLMRequest, build_client, new_meter
 from tests.llm.scripted_server import Reply, ScriptedServer, stalled
 
@@ -91,12 +91,11 @@ def test_malformed_json_and_5xx_then_success(db, server):
     ({"base_url": "localhost:8080/v1"}, "llm.base_url"),
     ({"base_url": "ftp://127.0.0.1/v1"}, "llm.base_url"),
 ])
-def test_configuration_no_request_could_succeed_with_is_one_line_at_once(db, server, settings,
-                                                                           field):
+def test_an_endpoint_no_request_could_reach_is_one_line_at_once(db, server, settings, field):
     t0 = time.perf_counter()
     with pytest.raises(ConvKGYarnError) as info:
         ask(client(db, server, **settings))
-    assert info.value.exit_code == EXIT_BAD_INPUT
+    assert info.value.exit_code == EXIT_ENDPOINT
     assert field in str(info.value) and "\n" not in str(info.value)
     assert "caf" not in str(info.value)  # never the key itself
     assert server.requests == [] and time.perf_counter() - t0 < 5  # no retries
