@@ -210,7 +210,8 @@ class ScriptedServer:
         return web.Response(body=data, content_type="application/octet-stream")
 
     async def _models(self, request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        return web.json_response({"object": "list",
+                                  "data": [{"id": "scripted", "object": "model"}]})
 
     async def _start(self) -> None:
         app = web.Application()

@@ -55,8 +55,8 @@ def test_the_judge_sees_questions_gold_and_candidates_only_as_data(tmp_path):
         return json_reply({"ratings": [0] * len(rows)})
 
     with ScriptedServer(handler) as server:
-        r = CliRunner(env={"OPENAI_API_KEY": "k"}).invoke(app, ["evaluate", "--db", db, "--model", "m", "--base-url",
-                                server.base_url])
+        r = CliRunner(env={"OPENAI_API_KEY": "k"}).invoke(
+            app, ["evaluate", "--db", db, "--model", "m", "--base-url", server.base_url])
     assert r.exit_code == 0, r.output
     assert judged
     for prompt in judged:
