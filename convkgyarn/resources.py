@@ -15,6 +15,8 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
+from convkgyarn.scoring import data_block  # noqa: F401  (KG text for prompts' data blocks)
+
 SAMPLE_NAME = "sample-dump.json"
 
 
@@ -45,13 +47,3 @@ def combined_hash(*prompts: Prompt) -> str:
 def bundled_sample() -> Path:
     """The bundled sample dump (a real file: installed packages are unpacked)."""
     return Path(str(resources.files("convkgyarn.wikidata").joinpath(SAMPLE_NAME)))
-
-
-def data_block(values: list) -> str:
-    """KG text for a prompt's data block: one JSON value per line. JSON keeps a label with
-    newlines on its own line, and ``<``/``>`` are escaped so no label can spell the block's
-    end marker."""
-    import json
-
-    return "\n".join(json.dumps(v, ensure_ascii=False).replace("<", "\\u003c")
-                     .replace(">", "\\u003e") for v in values)

@@ -68,8 +68,9 @@ class Context:
         """The LLM client for one stage, or None on the rules path: built only here."""
         from convkgyarn.llm import build_client
 
+        # progress follows whoever says things for this context, now or later
         return build_client(self.con, self.config.llm, stage, prompt_hash, self.meter, model,
-                            say=self.say)
+                            say=lambda message: self.say(message))
 
 
 @dataclass

@@ -14,7 +14,6 @@ import ast
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 from collections import Counter
@@ -122,7 +121,8 @@ def handler_for(plan: dict[str, str]):
         if msgs[0]["role"] == "system":
             return Reply(content=plan[msgs[-1]["content"]])
         prompt = msgs[0]["content"]
-        candidates = re.findall(r"candidate: (\[.*\])", prompt)
+        block = prompt.split("<<<DATA\n", 1)[1].split("\nDATA>>>", 1)[0]
+        candidates = [json.dumps(json.loads(line)["candidate"]) for line in block.splitlines()]
         if "JUDGEFAIL" in prompt:
             return Reply(content="I would rather not grade these.")
         ratings = [1 if "JUDGE1" in c else 0 for c in candidates]

@@ -85,7 +85,7 @@ class Evaluate(Stage):
         index = [(c, i) for c in self.convs for i in range(len(c.turns))]
         results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
                                 for c, i in index])
-        if self.ctx.config.llm.dry_run:
+        if answerer.dry_run:
             return {"asked": len(index)}
         rows = []
         for (conv, i), res in zip(index, results):
@@ -137,6 +137,8 @@ class Evaluate(Stage):
         judge = self.ctx.client("judge", self.judge_prompt.hash)
         requests, groups = [], []
         for group in pending.values():
+            # the questions, gold answers and candidates are data (KG text, dataset text,
+            # a model's reply): scoring puts them only inside the prompt's data block
             text = scoring.judge_prompt(self.judge_prompt.text, [
                 (r["turn"]["question"], r["turn"]["answer"], r["parsed"].candidates)
                 for r in group])
@@ -148,7 +150,7 @@ class Evaluate(Stage):
                 continue  # recorded in llm_failures; the turns stay undecided
             for r, rating in zip(group, res.parsed.ratings):
                 r["judge"] = scoring.judge_verdict(rating)
-        return ", ".join(sorted(judge.served_by)) or judge.model.model
+        return judge.answered_by
 
 
 # -- metrics --------------------------------------------------------------------------------

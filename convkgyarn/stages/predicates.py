@@ -170,7 +170,7 @@ class SelectPredicates(Stage):
                 chosen, model, complete = self._select_llm(type_id, candidates, stats)
             else:
                 chosen, model, complete = self._select_rules(candidates), None, True
-            if self.client and self.client.config.dry_run:
+            if self.client and self.client.dry_run:
                 continue
             if not complete:
                 stats["failed_types"] += 1
@@ -184,7 +184,7 @@ class SelectPredicates(Stage):
 
     def _require_some(self, types: list[str], stats: dict) -> None:
         """A selection that ends empty stops the run loudly (never empty outputs)."""
-        if not types or (self.client and self.client.config.dry_run):
+        if not types or (self.client and self.client.dry_run):
             return
         n = self.con.execute("SELECT count(*) FROM selected_predicates WHERE "
                              "list_contains(?, type_id)", [types]).fetchone()[0]
@@ -195,8 +195,7 @@ class SelectPredicates(Stage):
 
             raise EndpointError(
                 f"no predicates selected: the selector's replies for {stats['failed_types']} "
-                f"type(s) were unusable ({self.client.model.model} at "
-                f"{self.client.config.base_url or 'the OpenAI API'}; see llm_failures); "
+                f"type(s) were unusable ({self.client.where}; see llm_failures); "
                 "nothing was recorded as done, so a re-run asks again")
         unlabelled = sum(1 for d in self._dropped if d["detail"].startswith("no English label"))
         hint = (f"; {unlabelled} properties have no English label: give --labels with a "

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from convkgyarn.conversations import Conversation, select_conversations
 from convkgyarn.errors import UserError
 from convkgyarn.llm import LLMRequest
-from convkgyarn.resources import load_prompt
+from convkgyarn.resources import data_block, load_prompt
 from convkgyarn.stage import Stage
 from convkgyarn.store import insert_rows, transaction
 
@@ -40,8 +40,17 @@ class Preference(BaseModel):
 
 
 def render(conv: Conversation) -> str:
+    """A conversation as people read it (the annotators' CSV)."""
     return "\n".join(f"User: {t['question']}\nAssistant: "
                      f"{', '.join(t['answer']) if t['answer'] else 'NA'}" for t in conv.turns)
+
+
+def as_data(conv: Conversation) -> str:
+    """A conversation for a prompt's data block: one JSON object per turn (its questions and
+    answers are dataset text, never instructions)."""
+    return data_block([{"user": t["question"],
+                        "assistant": ", ".join(t["answer"]) if t["answer"] else "NA"}
+                       for t in conv.turns])
 
 
 class RateConversations(Stage):
@@ -70,7 +79,7 @@ class RateConversations(Stage):
         if not self.convs:
             raise UserError("no conversations to rate; run `convkgyarn generate` first")
         results = self.client.run([LLMRequest(
-            [{"role": "user", "content": self.prompt.render(conversation=render(c))}],
+            [{"role": "user", "content": self.prompt.render(conversation=as_data(c))}],
             schema=Psychometric) for c in self.convs])
         model = self.client.model.model
         rows = []
@@ -126,7 +135,7 @@ class CompareConversations(Stage):
         for (o, t), ours_first in zip(pairs, orders):
             a, b = (o, t) if ours_first else (t, o)
             requests.append(LLMRequest([{"role": "user", "content": self.prompt.render(
-                a=render(a), b=render(b))}], schema=Preference))
+                a=as_data(a), b=as_data(b))}], schema=Preference))
         model = self.client.model.model
         wins: Counter = Counter()
         rows = []

@@ -217,7 +217,7 @@ class GenerateTemplates(Stage):
                 written = self._write_llm(todo, interaction, stats)
             else:
                 written = self._write_rules(todo, facts, interaction)
-            if self.client and self.client.config.dry_run:
+            if self.client and self.client.dry_run:
                 continue
             self._store(interaction, written, stats)
         stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply")

@@ -10,9 +10,11 @@ import shutil
 
 import pytest
 
+from convkgyarn.config import GenerateConfig
+from convkgyarn.errors import BudgetExceeded
 from tests.conversations_llm import healthy
-from tests.helpers import cli, project
-from tests.llm.scripted_server import Reply, ScriptedServer
+from tests.helpers import cli, llm, project
+from tests.llm.scripted_server import Reply, ScriptedServer, huge_reply, stalled
 
 EMPTY_CHOICES = json.dumps({"id": "x", "object": "chat.completion", "created": 0,
                             "model": "m", "choices": [],
@@ -145,3 +147,75 @@ def test_failures_are_kept_once_however_often_they_recur(loaded, tmp_path):
         n, distinct, most = p.con.execute("SELECT count(*), count(DISTINCT key), "
                                           "max(occurrences) FROM llm_failures").fetchone()
     assert n == distinct and most == 3
+
+
+@pytest.mark.parametrize("fault,kind", [
+    (Reply(content="x" * 300, cut_after=40), "replies cut off mid-body"),
+    (stalled(after=0, seconds=10), "replies stalled after the headers"),
+])
+def test_replies_that_never_arrive_whole_are_retried_then_one_line(loaded, tmp_path, fault,
+                                                                    kind):
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "conversations.jsonl").write_text("previous\n")
+    with ScriptedServer(lambda body, n: fault) as server:
+        r = run(db, out, server, config=fast(tmp_path, timeout=0.5))
+    one_line(r, 4, "selector (gpt-4o) at http://127.0.0.1", kind, "gave up after 3 attempts")
+    assert (out / "conversations.jsonl").read_text() == "previous\n"
+    with project(db, write=False) as p:
+        assert p.con.execute("SELECT count(*) FROM selection_inputs").fetchone()[0] == 0
+
+
+def test_replies_cut_off_now_and_then_are_retried_and_the_job_completes(loaded, tmp_path):
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+    cut = []
+    seen = set()
+
+    def flaky(body, n):
+        reply = healthy(body, n)
+        request = json.dumps(body, sort_keys=True)
+        if request not in seen:  # every first attempt breaks off mid-body or stalls
+            seen.add(request)
+            cut.append(n)
+            reply.cut_after, reply.stall = (30, 0.0) if n % 2 else (0, 5.0)
+        return reply
+
+    with ScriptedServer(flaky) as server:
+        r = run(db, tmp_path / "out", server, config=fast(tmp_path, timeout=0.5))
+    assert r.exit_code == 0, r.output
+    assert len(cut) >= 3 and len(server.requests) == 2 * len(cut)
+    assert len((tmp_path / "out" / "conversations.jsonl").read_text().splitlines()) == 10
+
+
+def test_a_server_that_ignores_max_tokens_cannot_spend_past_max_cost(loaded, tmp_path):
+    """Every reply 2 MB whatever max_tokens says: the job stops at the budget with exit 3,
+    and what it was charged (what it read) stays within --max-cost."""
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+    prices = {"gpt-4o": {"input": 100, "output": 100},
+              "gpt-3.5-turbo": {"input": 100, "output": 100}}
+    cfg = fast(tmp_path)
+    with open(cfg, "a") as fh:
+        fh.write("[llm.prices.gpt-4o]\ninput = 100\noutput = 100\n"
+                 "[llm.prices.\"gpt-3.5-turbo\"]\ninput = 100\noutput = 100\n")
+    with ScriptedServer(lambda body, n: huge_reply()) as server:
+        r = run(db, tmp_path / "out", server, "--max-cost", "0.5", config=cfg)
+        one_line(r, 3, "budget of $0.5000 reached")
+        with project(db, **llm(server, max_cost=0.5, concurrency=4, max_attempts=3,
+                               validation_attempts=2, prices=prices)) as p:
+            with pytest.raises(BudgetExceeded):
+                p.generate([GenerateConfig(conversations=10)])
+            spent = p.meter.spent
+    assert 0 < spent <= 0.5
+
+
+def test_an_endpoint_url_without_http_is_one_line_at_once(loaded, tmp_path):
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+    r = cli("generate", "--db", db, "--out", tmp_path / "out", "--base-url",
+            "localhost:8080/v1", "--config", fast(tmp_path),
+            env={"OPENAI_API_KEY": "sk-secret-key-123456789"})
+    one_line(r, 4, "llm.base_url 'localhost:8080/v1' is not an http:// or https:// URL")

@@ -15,9 +15,8 @@ import httpx
 import pytest
 from pydantic import BaseModel
 
-from convkgyarn.config import LLMConfig, StageModel
-from convkgyarn.llm import LLMRequest, new_meter
-from convkgyarn.llm.client import LLMClient
+from convkgyarn.config import LLMConfig, LLMStages, StageModel
+from convkgyarn.llm import LLMRequest, build_client, new_meter
 
 pytestmark = pytest.mark.live_llm
 
@@ -73,10 +72,10 @@ class Capital(BaseModel):
 
 
 def test_structured_request_to_a_real_model_parses_or_is_rejected_with_a_reason(db, llama_server):
-    config = LLMConfig(base_url=llama_server, timeout=120, validation_attempts=2)
+    config = LLMConfig(base_url=llama_server, timeout=120, validation_attempts=2,
+                       stages=LLMStages(judge=StageModel(model="smollm2", max_tokens=80)))
     assert config.json_mode == "json_object"  # llama.cpp: json_object + schema
-    client = LLMClient(db, config, "judge", StageModel(model="smollm2", max_tokens=80), "p",
-                       new_meter(config))
+    client = build_client(db, config, "judge", "p", new_meter(config))
     [result] = client.run([LLMRequest([{"role": "user", "content":
         'Give the capital of France as JSON: {"country": ..., "capital": ...}'}],
         schema=Capital)])

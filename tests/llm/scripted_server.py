@@ -5,6 +5,12 @@ replies served in order. The server records every request body and the most requ
 it ever had in flight at once. It also implements the Files and Batch endpoints the
 OpenAI SDK uses (upload, create, retrieve, download): a batch's lines go through the same
 handler, and the batch completes after ``polls_until_done`` status checks.
+
+Faults a reply can carry: an HTTP status, a delay before the headers, a raw body (broken
+JSON), a body cut off after ``cut_after`` bytes (the connection drops), a ``stall`` after
+the headers (and after ``cut_after`` bytes, if given), a body sent in ``chunk``-byte pieces,
+and ``huge_reply``: a server that ignores max_tokens. ``output_fault`` applies the same to
+the batch output file's download.
 """
 
 from __future__ import annotations
@@ -27,6 +33,15 @@ class Reply:
     raw_body: bytes | None = None  # sent as is (truncated or non-JSON bodies)
     usage: tuple[int, int] = (10, 5)
     model: str | None = None  # the model the server says served it (default: the asked one)
+    cut_after: int | None = None  # send this many bytes of the body, then drop the connection
+    stall: float = 0.0  # after the headers (and cut_after bytes), send nothing for this long
+    chunk: int = 0  # send the body in pieces of this many bytes (0: at once)
+    chunk_delay: float = 0.0  # between pieces (a body that trickles in)
+
+    @property
+    def streamed(self) -> bool:
+        return (self.cut_after is not None or self.stall > 0 or self.chunk > 0
+                or self.chunk_delay > 0)
 
 
 Handler = Callable[[dict, int], Reply]
@@ -47,6 +62,8 @@ class ScriptedServer:
         self.batches: dict[str, dict] = {}
         self.batch_bodies: list[dict] = []
         self.polls_until_done = 1
+        self.output_fault: list[Reply] = []  # served in turn for batch output downloads
+        self.sent_bytes: list[int] = []  # body bytes written per streamed reply
 
     @property
     def base_url(self) -> str:
@@ -68,6 +85,10 @@ class ScriptedServer:
             reply = self._reply_for(body, n)
             if reply.delay:
                 await asyncio.sleep(reply.delay)
+            if reply.streamed:
+                data = reply.raw_body if reply.raw_body is not None else \
+                    json.dumps(self._completion(body, n, reply)).encode()
+                return await self._stream(request, reply, data)
             if reply.raw_body is not None:
                 return web.Response(status=reply.status, body=reply.raw_body,
                                     headers={"Content-Type": "application/json", **reply.headers})
@@ -78,6 +99,42 @@ class ScriptedServer:
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+    async def _stream(self, request: web.Request, reply: Reply, data: bytes
+                      ) -> web.StreamResponse:
+        """Headers (with the whole body's length), then the body as the reply's fault says."""
+        resp = web.StreamResponse(status=reply.status, headers={
+            "Content-Type": "application/json", **reply.headers})
+        resp.content_length = len(data)
+        await resp.prepare(request)
+        end = len(data) if reply.cut_after is None else min(reply.cut_after, len(data))
+        step = reply.chunk or max(end, 1)
+        sent = 0
+        try:
+            if end == 0:
+                await resp.write(b"")  # the headers go now
+            for i in range(0, end, step):
+                if _closing(request):
+                    break
+                if i and reply.chunk_delay:
+                    await asyncio.sleep(reply.chunk_delay)
+                await resp.write(data[i:i + step])
+                sent = i + len(data[i:i + step])
+            waited = 0.0
+            while waited < reply.stall and not _closing(request):
+                await asyncio.sleep(0.02)
+                waited += 0.02
+            if reply.cut_after is not None or _closing(request):
+                if request.transport is not None:
+                    request.transport.close()
+                return resp
+            await resp.write_eof()
+        except (ConnectionError, RuntimeError):
+            pass  # the client stopped reading (a cap), as it may
+        finally:
+            with self._lock:
+                self.sent_bytes.append(sent)
+        return resp
 
     def _completion(self, body: dict, n: int, reply: Reply) -> dict:
         p, c = reply.usage
@@ -146,12 +203,15 @@ class ScriptedServer:
                 batch["status"] = "in_progress"
         return web.json_response(self._batch_object(batch))
 
-    async def _file_content(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.files[request.match_info["file_id"]],
-                            content_type="application/octet-stream")
+    async def _file_content(self, request: web.Request) -> web.StreamResponse:
+        data = self.files[request.match_info["file_id"]]
+        if self.output_fault:
+            return await self._stream(request, self.output_fault.pop(0), data)
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def _models(self, request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        return web.json_response({"object": "list",
+                                  "data": [{"id": "scripted", "object": "model"}]})
 
     async def _start(self) -> None:
         app = web.Application()
@@ -183,6 +243,21 @@ class ScriptedServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _closing(request: web.Request) -> bool:
+    return request.transport is None or request.transport.is_closing()
+
+
+def stalled(after: int = 0, seconds: float = 5.0) -> Reply:
+    """Headers (and ``after`` bytes of the body), then nothing for ``seconds``."""
+    return Reply(content="late", cut_after=after, stall=seconds)
+
+
+def huge_reply(nbytes: int = 2 << 20, chunk: int = 16 << 10) -> Reply:
+    """A server that ignores max_tokens: ``nbytes`` of reply text, sent in pieces, with its
+    usage reported honestly (4 bytes a token)."""
+    return Reply(content="x" * nbytes, usage=(10, nbytes // 4), chunk=chunk)
 
 
 def last_user_message(body: dict) -> str:

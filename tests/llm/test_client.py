@@ -243,3 +243,15 @@ def test_logit_bias_is_skipped_with_a_note_for_servers_without_known_token_ids(d
     client.run([LLMRequest([{"role": "user", "content": "q"}], bias_words=("who", "what"))])
     assert "logit_bias" not in server.requests[-1]
     assert any("logit_bias skipped" in r.message for r in caplog.records)
+
+
+def test_cache_keys_stay_what_earlier_releases_computed(db, server):
+    """A project's cached replies stay valid across releases: the key of a request (model,
+    messages, parameters with the response format, prompt hash) is pinned here as 0.5.5
+    computed it. A change that moves it makes every project ask everything again."""
+    server.handler = lambda body, n: json_reply({"answer": "x", "confidence": 1})
+    client, _ = client_for(db, make_config(server, prices={}))
+    client.run([req("Wer ist Angela Merkel?", Answer), req("plain")])
+    keys = {r[0] for r in db.execute("SELECT key FROM llm_cache").fetchall()}
+    assert keys == {"bcb6410aa374a545d8e08ca1479fbe9e4cab0124ff44e48bbff5c2e55e511231",
+                    "ec05518ac8871ddf9a684cbba21103cf8543c38aa9ec62d731df60572069e588"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from typer.testing import CliRunner
 from convkgyarn.cli import app
 from convkgyarn.stages.evaluate import match, metrics, parse_answer
 from convkgyarn.store import connect
+from tests.llm.prompts import data_blocks
 from tests.llm.scripted_server import Reply, ScriptedServer, json_reply
 
 # per (configuration, conversation ordinal): how each of the three turns is answered
@@ -62,10 +62,9 @@ def handler_for(plan, log):
                     "list": "Answer: " + json.dumps(["Nobody In Particular", *gold]),
                     "judge0": "Answer: WRONG-JUDGE-0", "judge1": "Answer: WRONG-JUDGE-1"}[kind]
             return Reply(content=text)
-        prompt = msgs[-1]["content"]
-        cands = re.findall(r"candidate: (\[.*\])", prompt)
+        cands = [row["candidate"] for row in data_blocks(msgs[-1]["content"])[0]]
         log.append(("judge", len(cands)))
-        return json_reply({"ratings": [1 if "JUDGE-1" in c else 0 for c in cands]})
+        return json_reply({"ratings": [1 if "WRONG-JUDGE-1" in c else 0 for c in cands]})
     return handler
 
 
@@ -219,12 +218,11 @@ def test_unknown_served_models_cost_nothing_and_say_so(caplog):
     from convkgyarn.llm import new_meter
 
     meter = new_meter(LLMConfig())
-    reserved = meter.reserve("gpt-4o", 1000, 100)
+    request = meter.for_stage("judge").reserve("gpt-4o", 1000, 100)
     with caplog.at_level("WARNING"):
-        meter.settle("judge", "local-judge-7b", reserved, 100_000, 100_000)
+        request.charge("local-judge-7b", 100_000, 100_000)
     assert meter.stage("judge").usd == 0 and "local-judge-7b" in caplog.text
-    reserved = meter.reserve("gpt-4o", 1000, 100)
-    meter.settle("judge", "gpt-4o-2024-08-06", reserved, 1_000_000, 0)
+    request.charge("gpt-4o-2024-08-06", 1_000_000, 0)
     assert meter.stage("judge").usd == pytest.approx(2.5)
 
 
