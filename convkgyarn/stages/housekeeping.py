@@ -77,6 +77,8 @@ CATALOGUE = ("not worth asking: Wikidata bookkeeping that reads as a catalogue e
 INDICATOR = ("not worth asking: a statistical indicator series (a score or rate for one "
              "year, meaningless without its scale or its year: Gini, BTI, HDI, fertility, "
              "reserves, out-of-school children, male or female population)")
+FINANCIAL = ("not worth asking: a line of a financial statement for one year (total assets, "
+             "debt, operating income), accounting rather than conversation")
 ENUMERATION = ("not worth asking: a list that is most of the world (diplomatic relations) "
                "or a season-by-season index")
 
@@ -104,6 +106,8 @@ NOT_WORTH_ASKING = {
     "P3087": INDICATOR, "P2746": INDICATOR, "P1831": INDICATOR, "P2662": INDICATOR,
     "P2197": INDICATOR, "P5898": INDICATOR, "P5899": INDICATOR,
     "P530": ENUMERATION, "P5138": ENUMERATION,
+    "P2403": FINANCIAL, "P2133": FINANCIAL, "P3362": FINANCIAL, "P2137": FINANCIAL,
+    "P5167": INDICATOR,
 }
 
 # The long tail, by the shape of the label.
@@ -134,7 +138,7 @@ LABEL_RULES = (
                 r"^located in (the )?statistical territorial entity"), CATALOGUE),
     (re.compile(r"\b(development|governance|status|democracy|corruption|freedom|peace|"
                 r"happiness|gini)\b.*\b(index|coefficient)$|\bper capita\b|"
-                r"\bas (a )?percent(age)? of\b|"
+                r"\bas (a )?percent(age)? of\b|\bper (thousand|million|100,000)\b|"
                 r"^(male|female|urban|rural|literate|illiterate) population\b|"
                 r"^number of out-of-school\b|\b(fertility|unemployment|inflation|literacy|"
                 r"birth|death|suicide|poverty|interest|tax) rate\b"), INDICATOR),

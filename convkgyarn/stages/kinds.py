@@ -130,12 +130,12 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         verb = COUNT_VERBS.get(fact.property_id, ("has", "had"))[1 if past else 0]
         return f"{subject} {verb} {n} {noun}."
     if kind == "verify":
-        noun = ellipsis_noun(fact) or literal_label(fact)
+        noun = sentence_noun(fact)
         yes = answers[0] == "yes"
         verb = ("was" if past else "is") + ("" if yes else " not")
         return f"{'Yes' if yes else 'No'}, {slot} {verb} {possessive(subject)} {noun}."
     if kind == "before":
-        noun = ellipsis_noun(fact) or literal_label(fact)
+        noun = sentence_noun(fact)
         return f"{value} {be} {possessive(subject)} {noun} before {slot}."
     if fact.qualifier_id:
         dated = [when(a, p) for a, p in zip(answers, precisions)] if precisions else answers
@@ -146,14 +146,20 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         if fact.qualifier_id in ("P585", "P577"):
             return f"That was {joined(dated)}."
         return f"The {literal(fact.qualifier_label)} of that {be} {value}."
-    noun = ellipsis_noun(fact)
+    if fact.property_id in lexicon.SENTENCES:  # "Andrei Tarkovsky stopped working in 1986."
+        form = lexicon.SENTENCES[fact.property_id][1 if past else 0]
+        dated = joined([when(a, p) for a, p in zip(answers, precisions)]) \
+            if precisions and len(precisions) == len(answers) else joined(
+                [when(a, None) for a in answers])
+        return form.format(S=subject, V=value, when=dated)
+    noun = ellipsis_noun(fact) or lexicon.SENTENCE_NOUNS.get(fact.property_id)
     if noun is not None:
         if noun in PLURAL_NOUNS:
             be = "were" if past else "are"
         elif len(answers) > 1:  # "occupations were engineer and inventor"
             noun = plural_noun(noun)
         return f"{possessive(subject)} {noun} {be} {value}."
-    label = literal_label(fact)
+    label = phrasing.simplify(literal_label(fact))  # "work period (end)" -> "work period"
     first = label.split(" ")[0]
     if first in phrasing.THIRD_PERSON:  # "shares border with"
         verb = phrasing.past_verb(phrasing.THIRD_PERSON[first]) if past else first
@@ -164,6 +170,13 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         return f"{subject} {'was' if past else 'is'} {article}{label} {value}."
     return f"{possessive(subject)} {plural_noun(label) if len(answers) > 1 else label} {be} " \
            f"{value}."
+
+
+def sentence_noun(fact: Fact) -> str:
+    """The noun a sentence names the fact with: the ellipsis noun, a curated one, or the
+    label in plain English (no bracketed part, "per year" -> "annually")."""
+    return ellipsis_noun(fact) or lexicon.SENTENCE_NOUNS.get(fact.property_id) or \
+        phrasing.simplify(literal_label(fact))
 
 
 def plural_noun(noun: str) -> str:

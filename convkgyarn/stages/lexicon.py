@@ -99,7 +99,7 @@ VOICE: dict[str, tuple[str, str, str]] = {
             "what continent is {S} part of?"),
     "P571": ("when was {S} founded?", "when was {S} formed?", "what year was {S} established?"),
     "P740": ("where was {S} formed?", "in which city was {S} founded?",
-             "where did {S} get started?"),
+             "where was {S} established?"),
     "P527": ("what does {S} consist of?", "what are the parts of {S:o}?",
              "who or what makes up {S:o}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
@@ -145,11 +145,10 @@ TEXT: dict[str, tuple[str, str, str]] = {
     "P22": ("{S} father", "{S} dad", "father of {S:o}"),
     "P25": ("{S} mother", "{S} mom", "mother of {S:o}"),
     "P106": ("{S} occupation", "{S} profession", "{S} job"),
-    "P166": ("{S} awards", "awards won by {S:o}", "{S} honors"),
-    "P39": ("{S} positions held", "offices held by {S:o}", "{S} political offices"),
-    "P463": ("{S} memberships", "groups {S} belongs to", "{S} membership"),
+    "P166": ("{S} awards", "awards of {S:o}", "{S} honors"),
+    "P39": ("{S} positions held", "political offices of {S:o}", "{S} offices"),
     "P102": ("{S} political party", "{S} party", "party of {S:o}"),
-    "P69": ("{S} education", "{S} alma mater", "schools attended by {S:o}"),
+    "P69": ("{S} education", "alma mater of {S:o}", "{S} schools attended"),
     "P800": ("{S} notable works", "{S} best known works", "famous works of {S:o}"),
     "P136": ("{S} genre", "genres of {S:o}", "{S} music genre"),
     "P57": ("{S} director", "director of {S:o}", "{S} directed by"),
@@ -287,7 +286,7 @@ VOICE.update({
     "P2031": ("when did {S} start working?", "when did {S's} career begin?",
               "what year did {S} start out?"),
     "P2032": ("when did {S} stop working?", "when did {S's} career end?",
-              "what year did {S} retire?"),
+              "in what year did {S's} career end?"),
     "P641": ("what sport does {S} play?", "which sport is {S} in?",
              "what sport is {S} known for?"),
     "P54": ("which teams has {S} played for?", "what team does {S} play for?",
@@ -297,15 +296,15 @@ VOICE.update({
     "P412": ("what is {S's} voice type?", "what kind of voice does {S} have?",
              "what range does {S} sing in?"),
     "P937": ("where did {S} work?", "in which city did {S} work?", "where has {S} worked?"),
-    "P551": ("where does {S} live?", "where has {S} lived?", "which city does {S} live in?"),
+    "P551": ("where does {S} live?", "where has {S} lived?", "in which cities has {S} lived?"),
     "P103": ("what is {S's} native language?", "what is {S's} mother tongue?",
              "what language did {S} grow up speaking?"),
     "P6886": ("what language did {S} write in?", "which languages did {S} write in?",
               "which language did {S} mostly write in?"),
     "P1038": ("who are {S's} relatives?", "who is {S} related to?",
               "which relatives of {S:o} are known?"),
-    "P411": ("what is {S} venerated as?", "has {S} been made a saint?",
-             "what has {S} been recognised as by the church?"),
+    "P411": ("what is {S} venerated as?", "how is {S} venerated by the church?",
+             "what rank of sainthood does {S} hold?"),
     "P611": ("which religious order did {S} belong to?", "what order was {S} a member of?",
              "which order did {S} join?"),
     "P101": ("what field does {S} work in?", "what is {S's} field?",
@@ -435,7 +434,7 @@ VOICE.update({
     "P421": ("what time zone is {S} in?", "which time zone does {S} use?",
              "what time zone does {S} follow?"),
     "P1376": ("what is {S} the capital of?", "which place has {S:o} as its capital?",
-              "of what is {S} the capital?"),
+              "which place is {S} the capital of?"),
     "P150": ("what are the subdivisions of {S:o}?", "which areas make up {S:o}?",
              "how is {S} divided?"),
     "P2046": ("how big is {S}?", "what is the area of {S:o}?", "how large is {S}?"),
@@ -477,7 +476,7 @@ VOICE.update({
              "what does {S} belong to?"),
     "P1001": ("where does {S} apply?", "which jurisdiction does {S} apply to?",
               "what jurisdiction is {S} about?"),
-    "P1336": ("who claims {S:o}?", "which countries claim {S:o}?", "who lays claim to {S:o}?"),
+    "P1336": ("who claims {S:o}?", "which countries claim {S:o}?", "who has a claim to {S:o}?"),
     "P2131": ("what is the GDP of {S:o}?", "how big is {S's} economy?",
               "what is {S's} gross domestic product?"),
     "P2250": ("what is the life expectancy in {S:o}?", "how long do people live in {S:o}?",
@@ -510,13 +509,13 @@ VOICE.update({
     "P190": ("what are {S's} twin towns?", "which cities is {S} twinned with?",
              "what are the sister cities of {S:o}?"),
     "P206": ("which body of water is {S} on?", "what water is {S} next to?",
-             "which river, lake or sea is {S} near?"),
+             "which body of water is {S} near?"),
     "P1249": ("when was {S} first mentioned?", "when does {S} first appear in writing?",
               "what is the earliest record of {S:o}?"),
-    "P138": ("what is {S} named after?", "who or what is {S} named after?",
-             "where does the name of {S:o} come from?"),
+    "P138": ("what is {S} named after?", "where does the name of {S:o} come from?",
+             "what is the origin of the name of {S:o}?"),
     "P740": ("where was {S} formed?", "in which city was {S} founded?",
-             "where did {S} get started?"),
+             "where was {S} established?"),
     # buildings and infrastructure
     "P84": ("who designed {S:o}?", "who was the architect of {S:o}?", "which architect built "
             "{S}?"),
@@ -719,11 +718,11 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
 TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P27": ("nationality", "citizenship", "country of citizenship"),
     "P106": ("occupation", "profession", "job"),
-    "P463": ("memberships", "organisations", "member of"),
+    "P463": ("memberships", "organisations", "groups"),
     "P800": ("best known works", "notable works", "famous works"),
     "P136": ("genre", "genres", "style"),
     "P2031": ("career start", "start of career", "first active year"),
-    "P2032": ("career end", "end of career", "retirement year"),
+    "P2032": ("career end", "end of career", "last active year"),
     "P641": ("sport", "sport played", "sports"),
     "P54": ("teams", "clubs", "team history"),
     "P1303": ("instrument", "instruments", "instruments played"),
@@ -935,7 +934,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P364": ("original language", "language", "filmed in"),
     "P840": ("setting", "setting", "story location"),
     "P449": ("network", "original network", "channel"),
-    "P17": ("country", "country", "nation"),
+    "P17": ("country", "country", "home country"),
     "P131": ("region", "location", "administrative area"),
     "P37": ("official language", "official languages", "language"),
     "P35": ("head of state", "president or monarch", "leader"),
@@ -957,16 +956,16 @@ TEXT.update({
     "P19": ("{S} birthplace", "place of birth of {S:o}", "{S} hometown"),
     "P20": ("{S} place of death", "city {S} died in", "{S} death place"),
     "P570": ("{S} date of death", "{S} death date", "year {S} died"),
-    "P571": ("{S} founding date", "year {S} was founded", "{S} established"),
-    "P577": ("{S} release date", "year {S} came out", "{S} release year"),
-    "P57": ("{S} director", "director of {S:o}", "{S} directed by"),
-    "P161": ("{S} cast", "actors in {S:o}", "{S} starring"),
-    "P26": ("{S} spouse", "husband or wife of {S:o}", "{S} married to"),
+    "P571": ("{S} founding date", "founding year of {S:o}", "{S} date of establishment"),
+    "P577": ("{S} release date", "release year of {S:o}", "{S} year of release"),
+    "P57": ("{S} director", "film director of {S:o}", "{S} directed by"),
+    "P161": ("{S} cast", "cast members of {S:o}", "{S} actors"),
+    "P26": ("{S} spouse", "husband or wife of {S:o}", "{S} marriage"),
     "P40": ("{S} children", "kids of {S:o}", "{S} sons and daughters"),
     "P36": ("{S} capital", "capital city of {S:o}", "{S} seat of government"),
-    "P38": ("{S} currency", "money used in {S:o}", "{S} official currency"),
+    "P38": ("{S} currency", "official currency of {S:o}", "{S} money"),
     "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} people living there"),
-    "P527": ("{S} members", "parts of {S:o}", "{S} made up of"),
+    "P527": ("{S} members", "parts of {S:o}", "{S} components"),
 })
 
 # -- details of one statement (issue #33): joining and leaving, start and end of a role
@@ -998,61 +997,61 @@ del _pid, _start, _end
 
 VOICE_QUALIFIED.update({
     ("P937", "P585"): ("when did {S} work in [a]?", "in what year did {S} work in [a]?",
-                       "at what time was {S} working in [a]?"),
+                       "when was {S} working in [a]?"),
     ("P551", "P585"): ("when did {S} live in [a]?", "in what year did {S} live in [a]?",
-                       "at what time was {S} living in [a]?"),
+                       "when was {S} living in [a]?"),
     ("P27", "P580"): ("when did {S} become a citizen of [a]?", "since when has {S} been a "
                       "citizen of [a]?", "in what year did {S} become a citizen of [a]?"),
-    ("P27", "P582"): ("when did {S} stop being a citizen of [a]?", "until when was {S} a "
-                      "citizen of [a]?", "in what year did {S} lose citizenship of [a]?"),
+    ("P27", "P582"): ("when did {S} stop being a citizen of [a]?", "when was {S} no longer "
+                      "a citizen of [a]?", "in what year did {S} lose citizenship of [a]?"),
     ("P17", "P580"): ("since when has {S} been part of [a]?", "when did {S} become part of "
                       "[a]?", "in what year did {S} become part of [a]?"),
-    ("P17", "P582"): ("until when was {S} part of [a]?", "when did {S} stop being part of "
+    ("P17", "P582"): ("when was {S} no longer part of [a]?", "when did {S} stop being part of "
                       "[a]?", "in what year did {S} stop being part of [a]?"),
     ("P131", "P580"): ("since when has {S} been part of [a]?", "when did {S} become part of "
                        "[a]?", "in what year did {S} become part of [a]?"),
-    ("P131", "P582"): ("until when was {S} part of [a]?", "when did {S} stop being part of "
+    ("P131", "P582"): ("when was {S} no longer part of [a]?", "when did {S} stop being part of "
                        "[a]?", "in what year did {S} stop being part of [a]?"),
     ("P36", "P580"): ("when did [a] become the capital of {S:o}?", "since when has [a] been "
                       "the capital of {S:o}?", "in what year did [a] become {S's} capital?"),
-    ("P36", "P582"): ("when did [a] stop being the capital of {S:o}?", "until when was [a] the "
+    ("P36", "P582"): ("when did [a] stop being the capital of {S:o}?", "when was [a] no longer the "
                       "capital of {S:o}?", "in what year did [a] stop being {S's} capital?"),
     ("P38", "P580"): ("when did {S} start using [a]?", "since when has [a] been the currency "
                       "of {S:o}?", "in what year did {S} adopt [a]?"),
-    ("P38", "P582"): ("when did {S} stop using [a]?", "until when was [a] the currency of "
+    ("P38", "P582"): ("when did {S} stop using [a]?", "when was [a] no longer the currency of "
                       "{S:o}?", "in what year did {S} give up [a]?"),
     ("P37", "P580"): ("when did [a] become an official language of {S:o}?", "since when has "
                       "[a] been official in {S:o}?", "in what year did [a] become official in "
                       "{S:o}?"),
-    ("P37", "P582"): ("when did [a] stop being an official language of {S:o}?", "until when "
-                      "was [a] official in {S:o}?", "in what year did [a] stop being official "
+    ("P37", "P582"): ("when did [a] stop being an official language of {S:o}?", "when was [a] no "
+                      "longer official in {S:o}?", "in what year did [a] stop being official "
                       "in {S:o}?"),
     ("P1376", "P580"): ("when did {S} become the capital of [a]?", "since when has {S} been "
                         "the capital of [a]?", "in what year did {S} become the capital of "
                         "[a]?"),
-    ("P1376", "P582"): ("when did {S} stop being the capital of [a]?", "until when was {S} "
-                        "the capital of [a]?", "in what year did {S} stop being the capital "
+    ("P1376", "P582"): ("when did {S} stop being the capital of [a]?", "when was {S} no "
+                        "longer the capital of [a]?", "in what year did {S} stop being the capital "
                         "of [a]?"),
     ("P169", "P580"): ("when did [a] become the CEO of {S:o}?", "since when has [a] run "
                        "{S:o}?", "in what year did [a] take charge of {S:o}?"),
-    ("P169", "P582"): ("when did [a] step down as CEO of {S:o}?", "until when did [a] run "
+    ("P169", "P582"): ("when did [a] step down as CEO of {S:o}?", "when did [a] stop running "
                        "{S:o}?", "in what year did [a] leave {S:o}?"),
     ("P286", "P580"): ("when did [a] become the coach of {S:o}?", "since when has [a] coached "
                        "{S:o}?", "in what year did [a] take over {S:o}?"),
-    ("P286", "P582"): ("when did [a] stop coaching {S:o}?", "until when did [a] coach "
-                       "{S:o}?", "in what year did [a] leave {S:o}?"),
+    ("P286", "P582"): ("when did [a] stop coaching {S:o}?", "when did [a] leave {S:o}?",
+                       "in what year did [a] stop coaching {S:o}?"),
     ("P488", "P580"): ("when did [a] become the chair of {S:o}?", "since when has [a] chaired "
                        "{S:o}?", "in what year did [a] take the chair of {S:o}?"),
-    ("P488", "P582"): ("when did [a] stop chairing {S:o}?", "until when did [a] chair {S:o}?",
-                       "in what year did [a] step down as chair of {S:o}?"),
+    ("P488", "P582"): ("when did [a] stop chairing {S:o}?", "when did [a] step down as chair "
+                       "of {S:o}?", "in what year did [a] step down as chair of {S:o}?"),
     ("P127", "P580"): ("when did [a] take over {S:o}?", "since when has [a] owned {S:o}?",
                        "in what year did [a] acquire {S:o}?"),
-    ("P127", "P582"): ("when did [a] stop owning {S:o}?", "until when did [a] own {S:o}?",
+    ("P127", "P582"): ("when did [a] stop owning {S:o}?", "when did [a] sell {S:o}?",
                        "in what year did [a] sell {S:o}?"),
     ("P195", "P580"): ("when did [a] acquire {S:o}?", "since when has {S} been in the "
                        "collection of [a]?", "in what year did {S} join the collection of "
                        "[a]?"),
-    ("P195", "P582"): ("when did {S} leave the collection of [a]?", "until when was {S} in "
+    ("P195", "P582"): ("when did {S} leave the collection of [a]?", "when was {S} no longer in "
                        "the collection of [a]?", "in what year did [a] part with {S:o}?"),
     ("P1435", "P580"): ("when was {S} given [a] status?", "since when has {S} had [a] status?",
                         "in what year did {S} get [a] status?"),
@@ -1062,6 +1061,8 @@ VOICE_QUALIFIED.update({
                         "when did {S} take over from [a]?"),
     ("P1366", "P585"): ("when was {S} replaced by [a]?", "in what year did [a] replace {S:o}?",
                         "when did [a] take over from {S:o}?"),
+    ("P1373", "P585"): ("in what year did {S} have [a] passengers a day?", "when did {S} have [a] "
+                        "passengers a day?", "which year saw [a] daily passengers at {S:o}?"),
     ("P1174", "P585"): ("in what year did {S} have [a] visitors?", "when did {S} get [a] "
                         "visitors?", "which year saw [a] visitors at {S:o}?"),
     ("P2196", "P585"): ("in what year did {S} have [a] students?", "when did {S} have [a] "
@@ -1112,3 +1113,124 @@ TEXT_QUALIFIED.update({
     ("P166", "P1686"): ("{S} [a] for which work", "work that won {S:o} [a]",
                         "{S} [a] winning work"),
 })
+
+# -- answers as sentences (--answer-style sentence) ---------------------------------------
+# property -> (present, past) sentence: {S} the subject, {V} the values joined, {when} the
+# values as dates ("on 4 April 1932", "in 1986"). For properties whose noun reads badly
+# in "{S}'s <noun> is {V}" ("work period (end)", "place of birth").
+SENTENCES: dict[str, tuple[str, str]] = {
+    "P19": ("{S} was born in {V}.", "{S} was born in {V}."),
+    "P20": ("{S} died in {V}.", "{S} died in {V}."),
+    "P569": ("{S} was born {when}.", "{S} was born {when}."),
+    "P570": ("{S} died {when}.", "{S} died {when}."),
+    "P2031": ("{S} started working {when}.", "{S} started working {when}."),
+    "P2032": ("{S} stopped working {when}.", "{S} stopped working {when}."),
+    "P571": ("{S} was founded {when}.", "{S} was founded {when}."),
+    "P576": ("{S} ceased to exist {when}.", "{S} ceased to exist {when}."),
+    "P577": ("{S} came out {when}.", "{S} came out {when}."),
+    "P1619": ("{S} opened {when}.", "{S} opened {when}."),
+    "P1249": ("{S} was first mentioned {when}.", "{S} was first mentioned {when}."),
+    "P575": ("{S} was discovered {when}.", "{S} was discovered {when}."),
+    "P1636": ("{S} was baptised {when}.", "{S} was baptised {when}."),
+    "P580": ("{S} began {when}.", "{S} began {when}."),
+    "P582": ("{S} ended {when}.", "{S} ended {when}."),
+    "P585": ("{S} took place {when}.", "{S} took place {when}."),
+    "P1317": ("{S} was active {when}.", "{S} was active {when}."),
+    "P17": ("{S} is in {V}.", "{S} was in {V}."),
+    "P131": ("{S} is in {V}.", "{S} was in {V}."),
+    "P30": ("{S} is in {V}.", "{S} was in {V}."),
+    "P276": ("{S} is in {V}.", "{S} was in {V}."),
+    "P159": ("{S} is based in {V}.", "{S} was based in {V}."),
+    "P206": ("{S} lies on {V}.", "{S} lay on {V}."),
+    "P421": ("{S} uses {V}.", "{S} used {V}."),
+    "P463": ("{S} is a member of {V}.", "{S} was a member of {V}."),
+    "P102": ("{S} is a member of {V}.", "{S} was a member of {V}."),
+    "P361": ("{S} is part of {V}.", "{S} was part of {V}."),
+    "P54": ("{S} has played for {V}.", "{S} played for {V}."),
+    "P69": ("{S} studied at {V}.", "{S} studied at {V}."),
+    "P108": ("{S} has worked for {V}.", "{S} worked for {V}."),
+    "P937": ("{S} worked in {V}.", "{S} worked in {V}."),
+    "P551": ("{S} lives in {V}.", "{S} lived in {V}."),
+    "P138": ("{S} is named after {V}.", "{S} was named after {V}."),
+    "P112": ("{S} was founded by {V}.", "{S} was founded by {V}."),
+    "P170": ("{S} was created by {V}.", "{S} was created by {V}."),
+    "P57": ("{S} was directed by {V}.", "{S} was directed by {V}."),
+    "P50": ("{S} was written by {V}.", "{S} was written by {V}."),
+    "P58": ("{S} was written by {V}.", "{S} was written by {V}."),
+    "P175": ("{S} was performed by {V}.", "{S} was performed by {V}."),
+    "P84": ("{S} was designed by {V}.", "{S} was designed by {V}."),
+    "P86": ("{S} has music by {V}.", "{S} had music by {V}."),
+    "P162": ("{S} was produced by {V}.", "{S} was produced by {V}."),
+    "P272": ("{S} was produced by {V}.", "{S} was produced by {V}."),
+    "P750": ("{S} is distributed by {V}.", "{S} was distributed by {V}."),
+    "P123": ("{S} was published by {V}.", "{S} was published by {V}."),
+    "P178": ("{S} was developed by {V}.", "{S} was developed by {V}."),
+    "P61": ("{S} was discovered by {V}.", "{S} was discovered by {V}."),
+    "P737": ("{S} was influenced by {V}.", "{S} was influenced by {V}."),
+    "P1066": ("{S} studied under {V}.", "{S} studied under {V}."),
+    "P802": ("{S} taught {V}.", "{S} taught {V}."),
+    "P127": ("{S} is owned by {V}.", "{S} was owned by {V}."),
+    "P137": ("{S} is operated by {V}.", "{S} was operated by {V}."),
+    "P749": ("{S} belongs to {V}.", "{S} belonged to {V}."),
+    "P1376": ("{S} is the capital of {V}.", "{S} was the capital of {V}."),
+    "P47": ("{S} borders {V}.", "{S} bordered {V}."),
+    "P190": ("{S} is twinned with {V}.", "{S} was twinned with {V}."),
+    "P1303": ("{S} plays {V}.", "{S} played {V}."),
+    "P1412": ("{S} speaks {V}.", "{S} spoke {V}."),
+    "P6886": ("{S} wrote in {V}.", "{S} wrote in {V}."),
+    "P1344": ("{S} took part in {V}.", "{S} took part in {V}."),
+    "P607": ("{S} fought in {V}.", "{S} fought in {V}."),
+    "P166": ("{S} has received {V}.", "{S} received {V}."),
+    "P1411": ("{S} has been nominated for {V}.", "{S} was nominated for {V}."),
+    "P39": ("{S} has served as {V}.", "{S} served as {V}."),
+    "P26": ("{S} is married to {V}.", "{S} was married to {V}."),
+    "P451": ("{S} is in a relationship with {V}.", "{S} was in a relationship with {V}."),
+    "P1038": ("{S} is related to {V}.", "{S} was related to {V}."),
+    "P800": ("{S} is known for {V}.", "{S} was known for {V}."),
+    "P264": ("{S} has been signed to {V}.", "{S} was signed to {V}."),
+    "P118": ("{S} plays in {V}.", "{S} played in {V}."),
+    "P1532": ("{S} competes for {V}.", "{S} competed for {V}."),
+    "P115": ("{S} plays at {V}.", "{S} played at {V}."),
+    "P1001": ("{S} applies to {V}.", "{S} applied to {V}."),
+    "P1365": ("{S} replaced {V}.", "{S} replaced {V}."),
+    "P1366": ("{S} was replaced by {V}.", "{S} was replaced by {V}."),
+    "P155": ("{S} came after {V}.", "{S} came after {V}."),
+    "P156": ("{S} was followed by {V}.", "{S} was followed by {V}."),
+    "P144": ("{S} is based on {V}.", "{S} was based on {V}."),
+    "P840": ("{S} is set in {V}.", "{S} was set in {V}."),
+    "P915": ("{S} was filmed in {V}.", "{S} was filmed in {V}."),
+    "P407": ("{S} is in {V}.", "{S} was in {V}."),
+    "P364": ("{S} is in {V}.", "{S} was in {V}."),
+    "P495": ("{S} comes from {V}.", "{S} came from {V}."),
+    "P449": ("{S} aired on {V}.", "{S} aired on {V}."),
+    "P1346": ("{S} was won by {V}.", "{S} was won by {V}."),
+    "P828": ("{S} was caused by {V}.", "{S} was caused by {V}."),
+    "P1542": ("{S} led to {V}.", "{S} led to {V}."),
+    "P189": ("{S} was discovered in {V}.", "{S} was discovered in {V}."),
+    "P740": ("{S} was formed in {V}.", "{S} was formed in {V}."),
+    "P119": ("{S} is buried in {V}.", "{S} is buried in {V}."),
+    "P509": ("{S} died of {V}.", "{S} died of {V}."),
+    "P4552": ("{S} is in {V}.", "{S} was in {V}."),
+    "P403": ("{S} flows into {V}.", "{S} flowed into {V}."),
+    "P186": ("{S} is made of {V}.", "{S} was made of {V}."),
+    "P180": ("{S} depicts {V}.", "{S} depicted {V}."),
+    "P195": ("{S} is in the collection of {V}.", "{S} was in the collection of {V}."),
+    "P88": ("{S} was commissioned by {V}.", "{S} was commissioned by {V}."),
+    "P669": ("{S} is on {V}.", "{S} was on {V}."),
+    "P641": ("{S} plays {V}.", "{S} played {V}."),
+    "P411": ("{S} is venerated as {V}.", "{S} was venerated as {V}."),
+    "P611": ("{S} belongs to {V}.", "{S} belonged to {V}."),
+    "P135": ("{S} belongs to {V}.", "{S} belonged to {V}."),
+    "P1441": ("{S} appears in {V}.", "{S} appeared in {V}."),
+}
+
+# property -> the noun a sentence names the fact with, where no ellipsis noun reads well
+SENTENCE_NOUNS: dict[str, str] = {
+    "P1435": "heritage status", "P1249": "first mention", "P413": "position",
+    "P103": "native language", "P2936": "language", "P1622": "driving side",
+    "P1082": "population", "P2046": "area", "P2044": "elevation", "P2043": "length",
+    "P2048": "height", "P1304": "central bank", "P85": "national anthem", "P610":
+    "highest point", "P1589": "lowest point", "P2131": "GDP", "P1174": "number of visitors "
+    "a year", "P2196": "number of students", "P1128": "number of employees",
+    "P1373": "daily ridership", "P1103": "number of platform tracks", "P1086": "atomic number",
+}

@@ -464,7 +464,8 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     question of the same kind starts differently) a repaired start; at most one repair,
     and now and then an apology or thanks. ``alternatives`` are other questions that
     could have been asked instead (their first words make a believable false start)."""
-    words = question.split(" ")
+    # a placeholder of several words ("[big city]") is one word here: nothing goes inside
+    words = re.findall(r"\[[^\]]*\]\S*|\S+", question)
     if len(words) < 3:
         return f"{rng.choice(OPENERS)}, {_lc(question)}"
     starts = [a for a in alternatives if a.split(" ")[0].lower() != words[0].lower()
@@ -475,10 +476,12 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     if kind == 0:
         out = f"{rng.choice(OPENERS)}, {_lc(question)}"
     elif kind == 1:
-        cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS else rng.choice((1, 2))
+        cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS or \
+            words[1].startswith("[") else rng.choice((1, 2))
         out = " ".join(words[:cut]) + f", {filler}, " + " ".join(words[cut:])
     elif kind == 2:
-        cut = 2 if len(words) >= 5 and words[1].lower() not in _FUNCTION_WORDS else 1
+        cut = 2 if len(words) >= 5 and words[1].lower() not in _FUNCTION_WORDS and \
+            not words[1].startswith("[") else 1  # never repeat the subject
         head = " ".join(words[:cut])
         out = f"{head}, {_lc(head)} " + " ".join(words[cut:])
     elif kind == 3:

@@ -59,7 +59,7 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
     named after")."""
     if deixis:
         if interaction == "text":
-            m = re.fullmatch(r"(former )?([a-z][a-z ,'-]*) of \{S:o\}", pattern)
+            m = re.fullmatch(r"(former )?([A-Za-z][A-Za-z ,'-]*) of \{S:o\}", pattern)
             if m and not _verb_follows(m.group(2)):  # "former spouse of {S:o}" ->
                 pattern = "{S's} " + (m.group(1) or "") + m.group(2)  # "[his] former spouse"
             elif m:

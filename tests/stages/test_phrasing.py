@@ -104,7 +104,8 @@ QUESTIONS = st.sampled_from([
     "when was [person] born?", "who is the spouse of [person]?",
     "which administrative area is [city] located in?", "how many episodes does [series] have?",
     "what does [country] share a border with?", "do you know who directed [film]?",
-    "what is [he] named after?", "what was [his] occupation?"])
+    "what is [he] named after?", "what was [his] occupation?",
+    "is [big city] still in use?", "can [tv series] be played with others?"])
 
 
 @settings(max_examples=300, deadline=None)
