@@ -42,9 +42,8 @@ COUNT: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
     "P37": (("how many official languages does {S} have?", "how many official languages "
              "did {S} have?", "number of official languages of {S:o}"),
             ("official language", "official languages")),
-    "P47": (("how many neighbours does {S} share a border with?", "how many neighbours did "
-             "{S} share a border with?", "number of countries bordering {S:o}"),
-            ("neighbour", "neighbours")),
+    "P47": (("how many neighbours does {S} have?", "how many neighbours did {S} have?",
+             "number of neighbours of {S:o}"), ("neighbour", "neighbours")),
 }
 
 # property -> (spoken present, spoken past, typed): is [a] the value?
@@ -188,7 +187,6 @@ def plural_noun(noun: str) -> str:
 
 # count questions whose sentence needs another verb than "has"
 COUNT_VERBS = {"P1412": ("speaks", "spoke"), "P166": ("has received", "received"),
-               "P47": ("shares a border with", "shared a border with"),
                "P1411": ("has had", "had")}
 
 

@@ -472,8 +472,7 @@ VOICE.update({
     "P669": ("what street is {S} on?", "on which street is {S}?", "which street is {S} in?"),
     "P159": ("where is {S} based?", "where is the headquarters of {S:o}?",
              "in which city is {S} headquartered?"),
-    "P361": ("what is {S} part of?", "which larger whole does {S} belong to?",
-             "what does {S} belong to?"),
+    "P361": ("what is {S} part of?", "what is {S} a part of?", "what does {S} belong to?"),
     "P1001": ("where does {S} apply?", "which jurisdiction does {S} apply to?",
               "what jurisdiction is {S} about?"),
     "P1336": ("who claims {S:o}?", "which countries claim {S:o}?", "who has a claim to {S:o}?"),
@@ -513,7 +512,7 @@ VOICE.update({
     "P1249": ("when was {S} first mentioned?", "when does {S} first appear in writing?",
               "what is the earliest record of {S:o}?"),
     "P138": ("what is {S} named after?", "where does the name of {S:o} come from?",
-             "what is the origin of the name of {S:o}?"),
+             "how did {S} get its name?"),
     "P740": ("where was {S} formed?", "in which city was {S} founded?",
              "where was {S} established?"),
     # buildings and infrastructure
@@ -807,7 +806,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P3301": ("broadcaster", "channel", "broadcast by"),
     "P47": ("neighbours", "borders", "bordering countries"),
     "P421": ("time zone", "timezone", "local time"),
-    "P1376": ("capital of", "seat of", "capital status"),
+    "P1376": ("capital of", "capital status", "seat of"),
     "P150": ("subdivisions", "regions", "administrative divisions"),
     "P2046": ("area", "size", "total area"),
     "P610": ("highest point", "highest peak", "tallest mountain"),
@@ -829,7 +828,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P1435": ("heritage status", "listed status", "heritage designation"),
     "P669": ("street", "address", "street name"),
     "P159": ("headquarters", "head office", "hq location"),
-    "P361": ("part of", "parent", "belongs to"),
+    "P361": ("part of", "belongs to"),
     "P1001": ("jurisdiction", "applies to", "scope"),
     "P1336": ("claimed by", "territorial claims", "claimants"),
     "P2131": ("GDP", "gross domestic product", "economy size"),
@@ -849,7 +848,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P2044": ("elevation", "altitude", "height above sea level"),
     "P190": ("twin towns", "sister cities", "twinned with"),
     "P206": ("river", "body of water", "waterfront"),
-    "P1249": ("first mention", "earliest record", "first recorded"),
+    "P1249": ("first mention", "earliest record", "first written record"),
     "P138": ("named after", "name origin", "namesake"),
     "P740": ("formed in", "origin", "place of formation"),
     "P84": ("architect", "designer", "designed by"),
@@ -924,9 +923,9 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     # the first lexicon's properties without search queries
     "P3373": ("siblings", "brothers and sisters", "sibling"),
     "P1411": ("nominations", "award nominations", "nominated for"),
-    "P108": ("employer", "employers", "worked for"),
+    "P108": ("employer", "employers", "workplaces"),
     "P264": ("record label", "label", "record labels"),
-    "P1412": ("languages", "languages spoken", "spoken languages"),
+    "P1412": ("languages", "spoken languages", "languages spoken"),
     "P140": ("religion", "faith", "religious beliefs"),
     "P50": ("author", "writer", "written by"),
     "P175": ("performer", "singer", "performed by"),
@@ -964,7 +963,7 @@ TEXT.update({
     "P40": ("{S} children", "kids of {S:o}", "{S} sons and daughters"),
     "P36": ("{S} capital", "capital city of {S:o}", "{S} seat of government"),
     "P38": ("{S} currency", "official currency of {S:o}", "{S} money"),
-    "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} people living there"),
+    "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} inhabitants"),
     "P527": ("{S} members", "parts of {S:o}", "{S} components"),
 })
 
@@ -1063,6 +1062,8 @@ VOICE_QUALIFIED.update({
                         "when did [a] take over from {S:o}?"),
     ("P1373", "P585"): ("in what year did {S} have [a] passengers a day?", "when did {S} have [a] "
                         "passengers a day?", "which year saw [a] daily passengers at {S:o}?"),
+    ("P1436", "P585"): ("in what year did {S} hold [a] items?", "when did {S} have [a] items "
+                        "in its collection?", "which year did {S} count [a] items?"),
     ("P1174", "P585"): ("in what year did {S} have [a] visitors?", "when did {S} get [a] "
                         "visitors?", "which year saw [a] visitors at {S:o}?"),
     ("P2196", "P585"): ("in what year did {S} have [a] students?", "when did {S} have [a] "
@@ -1100,7 +1101,7 @@ TEXT_QUALIFIED.update({
     ("P35", "P582"): ("year [a] stopped being head of state of {S:o}",
                       "{S} [a] end of reign or term", "[a] head of state of {S:o} until"),
     ("P1082", "P585"): ("{S} population [a] year", "year of {S} population count",
-                        "{S} census year population [a]"),
+                        "{S} [a] inhabitants year"),
     ("P166", "P585"): ("year {S} won [a]", "{S} [a] year", "date {S} received [a]"),
     ("P1411", "P585"): ("year {S} nominated for [a]", "{S} [a] nomination year",
                         "{S} [a] nominated when"),

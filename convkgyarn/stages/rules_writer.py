@@ -132,8 +132,11 @@ class RulesWriter:
         if patterns is None:
             return {}
         out: dict[str, list[str]] = {}
-        noun = fact.property_id in lexicon.TEXT or fact.property_id in lexicon.TEXT_NOUNS \
-            or phrasing.is_noun(fact.property_label)
+        # a qualifier query names the property by its label ("{S} capital of [a] since"):
+        # its possessive deixis depends on that label, not on the curated nouns
+        noun = phrasing.is_noun(fact.property_label) if fact.qualifier_id else (
+            fact.property_id in lexicon.TEXT or fact.property_id in lexicon.TEXT_NOUNS
+            or phrasing.is_noun(fact.property_label))
         originals = distinct([render_pattern(p, fact.subject, False, interaction)
                               for p in patterns], interaction)
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
