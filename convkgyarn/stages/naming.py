@@ -175,9 +175,11 @@ def short_name(label: str, human: bool) -> str | None:
     if not label:
         return None
     out = BRACKETS.sub("", label).strip()
-    if human:
-        out = TITLE_TAIL.sub("", out).strip()
-        out = HONORIFICS.sub("", out).strip()
+    while human:  # until nothing more goes ("Sir Sir X Y": a short name is final)
+        shorter = HONORIFICS.sub("", TITLE_TAIL.sub("", out).strip()).strip()
+        if shorter == out:
+            break
+        out = shorter
     else:
         out = OFFICIAL_NAMES.get(out, out)
     out = " ".join(out.split())
