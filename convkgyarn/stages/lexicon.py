@@ -273,7 +273,7 @@ ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]]
 VOICE.update({
     # people
     "P27": ("what is {S's} nationality?", "which country is {S} a citizen of?",
-            "where is {S} from?"),
+            "what country is {S} from?"),
     "P106": ("what does {S} do for a living?", "what is {S's} job?",
              "what is {S's} occupation?"),
     "P131": ("where is {S}?", "which region is {S} in?", "where is {S} located?"),
@@ -679,7 +679,7 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P17", "event"): ("which country did {S} take place in?", "where did {S} happen?",
                        "in which country was {S}?"),
     ("P17", "person"): ("which country is {S} from?", "what country is {S} associated with?",
-                        "where is {S} from?"),
+                        "which country does {S} come from?"),
     ("P136", "film"): ("what genre is {S}?", "what kind of film is {S}?",
                        "which genres does {S} belong to?"),
     ("P136", "music"): ("what genre is {S}?", "what kind of music is {S}?",
