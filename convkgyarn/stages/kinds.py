@@ -166,6 +166,9 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
     if not phrasing.is_noun(label):  # "located in", "directed by", "member of"
         article = "a " if re.match(r"(member|citizen|student|participant|candidate) ",
                                     label) else ""
+        if not article and re.fullmatch(r"[a-z][a-z -]* (of|to|for|with|within|from)", label) \
+                and not re.match(r"(part|located|capital|applies|shares)\b", label):
+            article = "an " if label[0] in "aeiou" else "a "  # "an exclave of Russia"
         return f"{subject} {'was' if past else 'is'} {article}{label} {value}."
     return f"{possessive(subject)} {plural_noun(label) if len(answers) > 1 else label} {be} " \
            f"{value}."

@@ -189,6 +189,11 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
                     f"do you know {w} {{S}} {first} {rest}?")
         return (f"which {rest} does {{S}} {base}?", f"what {rest} does {{S}} {base}?",
                 f"do you know which {rest} {{S}} {first}?")
+    m = re.fullmatch(r"([a-z][a-z -]*) (of|to|for|with|within|from)", label)
+    if m:  # a relation noun: "exclave of" -> "what is X an exclave of?"
+        article = "an " if m.group(1)[0] in "aeiou" else "a "
+        return (f"{w} is {{S}} {article}{label}?", f"{w} exactly is {{S}} {article}{label}?",
+                f"do you know {w} {{S}} is {article}{label}?")
     m = re.fullmatch(r"number of (.+)", label)
     if m:
         things = m.group(1)
@@ -239,6 +244,8 @@ def is_noun(label: str) -> bool:
     verb or participle phrase ("directed by", "located in", "shares border with")."""
     label = simplify(label)
     first = label.split(" ")[0]
+    if re.search(r" (of|to|for|with|within|from|in|on|at|by)$", label):
+        return False  # "exclave of": a relation, not a thing ("what is X an exclave of?")
     return not (first in THIRD_PERSON or re.search(
         r"^located\b|\b\w+ed (by|at|in|on|to|for|after|from)$|^(member|part|capital|citizen|"
         r"subsidiary|student|fan|participant|competitor|candidate) (of|in)\b|"

@@ -44,6 +44,7 @@ def first(label: str, kind: str = "thing") -> str:
      "what is Paris's position played on team?"),
     ("dissolved, abolished or demolished", "time",
      "when was Paris dissolved, abolished or demolished?"),
+    ("exclave of", "place", "what is Paris an exclave of?"),  # not "Paris's exclave of"
 ])
 def test_label_shapes_become_english(label, kind, question):
     assert first(label, kind) == question
