@@ -365,6 +365,8 @@ VOICE.update({
     "P1875": ("who represents {S:o}?", "who is {S's} agent?", "which agency represents {S:o}?"),
     "P598": ("what did {S} command?", "which units did {S} command?", "what was {S} in "
              "command of?"),
+    "P1290": ("who is {S's} godparent?", "who are {S's} godparents?",
+              "who is the godparent of {S:o}?"),
     # creative works
     "P58": ("who wrote the screenplay of {S:o}?", "who wrote {S:o}?",
             "who is the screenwriter of {S:o}?"),
@@ -766,6 +768,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P2632": ("place of detention", "prison", "detention"),
     "P1875": ("agent", "agency", "represented by"),
     "P598": ("commands", "units commanded", "commanded"),
+    "P1290": ("godparent", "godparents", "godfather or godmother"),
     "P58": ("screenwriter", "screenplay", "writers"),
     "P86": ("composer", "music", "soundtrack composer"),
     "P162": ("producer", "producers", "produced by"),
@@ -1064,6 +1067,10 @@ VOICE_QUALIFIED.update({
                         "passengers a day?", "which year saw [a] daily passengers at {S:o}?"),
     ("P1436", "P585"): ("in what year did {S} hold [a] items?", "when did {S} have [a] items "
                         "in its collection?", "which year did {S} count [a] items?"),
+    ("P421", "P580"): ("since when has {S} used [a]?", "when did {S} switch to [a]?",
+                       "in what year did {S} adopt [a]?"),
+    ("P421", "P582"): ("when did {S} stop using [a]?", "when did {S} switch away from [a]?",
+                       "in what year did {S} give up [a]?"),
     ("P1174", "P585"): ("in what year did {S} have [a] visitors?", "when did {S} get [a] "
                         "visitors?", "which year saw [a] visitors at {S:o}?"),
     ("P2196", "P585"): ("in what year did {S} have [a] students?", "when did {S} have [a] "
@@ -1111,6 +1118,12 @@ TEXT_QUALIFIED.update({
                        "{S} and [a] split when"),
     ("P161", "P453"): ("[a] role in {S:o}", "{S} [a] character", "character played by [a] in "
                        "{S:o}"),
+    ("P1365", "P585"): ("year {S} replaced [a]", "{S} replaced [a] when",
+                        "{S} [a] replacement date"),
+    ("P1366", "P585"): ("year [a] replaced {S:o}", "{S} replaced by [a] when",
+                        "{S} [a] replacement date"),
+    ("P421", "P580"): ("year {S} switched to [a]", "{S} [a] since", "{S} uses [a] since"),
+    ("P421", "P582"): ("year {S} stopped using [a]", "{S} [a] until", "{S} used [a] until"),
     ("P166", "P1686"): ("{S} [a] for which work", "work that won {S:o} [a]",
                         "{S} [a] winning work"),
 })

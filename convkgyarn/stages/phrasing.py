@@ -345,6 +345,9 @@ def relation(label: str, kind: str) -> tuple[str, str] | None:
     first = label.split(" ")[0]
     if first in THIRD_PERSON or label == "employer":
         return None
+    m = re.fullmatch(r"([a-z][a-z -]*) (of|to|for|with|within|from)", label)
+    if m:  # a relation noun: "{S} is an exclave of [a]", not "the exclave of of {S}"
+        return "{S}", f"{'an' if label[0] in 'aeiou' else 'a'} {label} [a]"
     return "[a]", f"the {label} of {{S:o}}"
 
 
@@ -385,7 +388,7 @@ def qualifier_voice(prop_label: str, qualifier_id: str, qualifier_label: str,
 
 
 def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
-                   ) -> tuple[str, str, str]:
+                   ) -> tuple[str, str, str] | None:
     """Search queries about a detail of one statement: the subject, the property and the
     value with the detail asked ("Lille mayor Martine Aubry since", "year Paris became
     capital of France"), never the detail's bare label glued on ("... start date" alone)."""
@@ -405,6 +408,8 @@ def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
         return (f"{{S}} {label} [a] year", f"{{S}} [a] {label} date",
                 f"year of {{S}} {label} [a]")
     qlabel = simplify(qualifier_label)
+    if re.fullmatch(r"of|for|in|to|by|at|on|with|from", qlabel):
+        return None  # a bare preposition ("of") names nothing a query could ask for
     return (f"{{S}} [a] {qlabel}", f"{{S}} {label} [a] {qlabel}", f"{{S}} [a] {label} {qlabel}")
 
 
