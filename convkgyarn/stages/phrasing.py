@@ -398,12 +398,12 @@ def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
         if noun:
             return (f"{{S}} {label} [a] since", f"year [a] became {label} of {{S:o}}",
                     f"{{S}} [a] {label} start date")
-        return (f"{{S}} {label} [a] since", f"{{S}} [a] start date", f"{{S}} {label} [a] since when")
+        return (f"{{S}} {label} [a] since", "{S} [a] start date", f"{{S}} {label} [a] since when")
     if qualifier_id == "P582":
         if noun:
             return (f"{{S}} {label} [a] until", f"year [a] stopped being {label} of {{S:o}}",
                     f"{{S}} [a] {label} end date")
-        return (f"{{S}} {label} [a] until", f"{{S}} [a] end date", f"{{S}} {label} [a] until when")
+        return (f"{{S}} {label} [a] until", "{S} [a] end date", f"{{S}} {label} [a] until when")
     if qualifier_id == "P585":
         return (f"{{S}} {label} [a] year", f"{{S}} [a] {label} date",
                 f"year of {{S}} {label} [a]")
