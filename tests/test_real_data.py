@@ -11,9 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from convkgyarn.config import GenerateConfig, paper_configs
+from convkgyarn.stages.housekeeping import NOT_WORTH_ASKING
 from tests.helpers import cli, project
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
@@ -164,3 +166,20 @@ def test_quality_report_explains_what_was_left_out(exported):
     assert info["types_left_out"] or name == "dump-sample-100.json.bz2"
     r = cli("stats", "--quality", "--db", db)
     assert r.exit_code == 0 and "left out" in r.output
+
+
+def test_facts_not_worth_asking_are_dropped_with_their_reason(exported):
+    """Eye colours, "significant event", indicator series ... never reach a question; each
+    is a drop that says which group it belongs to (issue #33)."""
+    name, _, export, db = exported
+    asked = {p for line in export.read_text().splitlines() for t in json.loads(line)["turns"]
+             for p in (t["property_id"], t["qualifier_property_id"]) if p}
+    assert not asked & set(NOT_WORTH_ASKING), (name, asked & set(NOT_WORTH_ASKING))
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        reasons = {r[0] for r in con.execute(
+            "SELECT detail FROM drops WHERE stage = 'predicates.select' AND detail LIKE "
+            "'not worth asking:%'").fetchall()}
+    finally:
+        con.close()
+    assert reasons, name  # every real file has some (entities-635: a landform)

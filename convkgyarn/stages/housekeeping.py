@@ -15,7 +15,11 @@ property entities):
 - Wikidata's ontology and record-keeping (instance/subclass of, different from, described
   by source, references);
 - bibliographic record-keeping (cites work, published in, pages, volume, issue);
-- names of the subject (obvious from the question) and sensitive personal data.
+- names of the subject (obvious from the question) and sensitive personal data;
+- facts not worth asking (``NOT_WORTH_ASKING``): true and well-formed, but no person would
+  ask them in a conversation. Each group is listed with its reason below; the bar is
+  conservative: a fact a quiz or a curious person would ask stays (height, GDP, life
+  expectancy, a museum's visitors, an element's atomic number, a saint's canonisation).
 """
 
 from __future__ import annotations
@@ -64,6 +68,47 @@ EXCLUDED_PROPERTIES = {
     "P2548": ONTOLOGY, "P1057": ONTOLOGY,
 }
 
+# Facts not worth asking, by group. Each reason is what the drop records.
+PHYSICAL = ("not worth asking: a physical trait (eye or hair colour, handedness, blood "
+            "type), small talk nobody asks about a notable person")
+CATALOGUE = ("not worth asking: Wikidata bookkeeping that reads as a catalogue entry, not "
+             "a question (which collections hold works, where archives are kept, events "
+             "and landforms attached to an item, house rules, registry data)")
+INDICATOR = ("not worth asking: a statistical indicator series (a score or rate for one "
+             "year, meaningless without its scale or its year: Gini, BTI, HDI, fertility, "
+             "reserves, out-of-school children, male or female population)")
+FINANCIAL = ("not worth asking: a line of a financial statement for one year (total assets, "
+             "debt, operating income), accounting rather than conversation")
+ENUMERATION = ("not worth asking: a list that is most of the world (diplomatic relations) "
+               "or a season-by-season index")
+
+NOT_WORTH_ASKING = {
+    # physical traits: nobody asks a friend the eye colour of Douglas Adams
+    "P1340": PHYSICAL, "P1884": PHYSICAL, "P552": PHYSICAL, "P1853": PHYSICAL,
+    "P8839": PHYSICAL, "P8852": PHYSICAL, "P3828": PHYSICAL,
+    # bookkeeping: "significant event" of a country, "located on terrain feature",
+    # "artist files at", "has works in the collection", "archives at", photo policies,
+    # the Gregorian calendar's start date, statistical districts, electoral districts,
+    # legal form, railway traffic side, overlaps and coincidences of territories
+    "P793": CATALOGUE, "P706": CATALOGUE, "P6379": CATALOGUE, "P485": CATALOGUE,
+    "P5023": CATALOGUE, "P7295": CATALOGUE, "P8138": CATALOGUE, "P7938": CATALOGUE,
+    "P1454": CATALOGUE, "P5658": CATALOGUE, "P1382": CATALOGUE, "P3179": CATALOGUE,
+    "P2846": CATALOGUE, "P6241": CATALOGUE, "P8402": CATALOGUE,
+    # indicator series: a number for one year, and a scale only economists know
+    "P1081": INDICATOR, "P1125": INDICATOR, "P8476": INDICATOR, "P8477": INDICATOR,
+    "P8328": INDICATOR, "P4841": INDICATOR, "P2573": INDICATOR, "P2134": INDICATOR,
+    "P1539": INDICATOR, "P1540": INDICATOR, "P3529": INDICATOR, "P2927": INDICATOR,
+    "P2132": INDICATOR, "P2299": INDICATOR, "P4010": INDICATOR, "P1689": INDICATOR,
+    "P2219": INDICATOR, "P1279": INDICATOR, "P1198": INDICATOR, "P6897": INDICATOR,
+    "P6498": INDICATOR, "P6499": INDICATOR, "P8763": INDICATOR, "P8843": INDICATOR,
+    "P3864": INDICATOR, "P2855": INDICATOR, "P2834": INDICATOR, "P2661": INDICATOR,
+    "P3087": INDICATOR, "P2746": INDICATOR, "P1831": INDICATOR, "P2662": INDICATOR,
+    "P2197": INDICATOR, "P5898": INDICATOR, "P5899": INDICATOR,
+    "P530": ENUMERATION, "P5138": ENUMERATION,
+    "P2403": FINANCIAL, "P2133": FINANCIAL, "P3362": FINANCIAL, "P2137": FINANCIAL,
+    "P5167": INDICATOR,
+}
+
 # The long tail, by the shape of the label.
 LABEL_RULES = (
     (re.compile(r"\bcategor(y|ies)\b|\bwikimedia\b|\bwikipedia\b|\bwikiproject\b|\bportal\b|"
@@ -86,6 +131,16 @@ LABEL_RULES = (
                 r"locator map)\b"), "media"),
     (re.compile(r"\b(sex or gender|ethnic group|sexual orientation|medical condition)\b"),
      SENSITIVE),
+    (re.compile(r"\b(eye|hair|skin) colou?r\b|^handedness$"), PHYSICAL),
+    (re.compile(r"^artist files at\b|^archives at\b|^has works in the collection|"
+                r"\bpolicy in this place\b|^located on terrain feature|"
+                r"^located in (the )?statistical territorial entity"), CATALOGUE),
+    (re.compile(r"\b(development|governance|status|democracy|corruption|freedom|peace|"
+                r"happiness|gini)\b.*\b(index|coefficient)$|\bper capita\b|"
+                r"\bas (a )?percent(age)? of\b|\bper (thousand|million|100,000)\b|"
+                r"^(male|female|urban|rural|literate|illiterate) population\b|"
+                r"^number of out-of-school\b|\b(fertility|unemployment|inflation|literacy|"
+                r"birth|death|suicide|poverty|interest|tax) rate\b"), INDICATOR),
 )
 
 # Classes of property entities (their P31), by id and by label, when the dump has them.
@@ -106,10 +161,12 @@ def reason(pid: str, label: str | None, datatype: str | None, classes=(),
         return f"datatype {datatype}: {EXCLUDED_DATATYPES[datatype]}"
     if pid in EXCLUDED_PROPERTIES:
         return f"excluded property: {EXCLUDED_PROPERTIES[pid]}"
+    if pid in NOT_WORTH_ASKING:
+        return NOT_WORTH_ASKING[pid]
     low = label.lower()
     for rule, why in LABEL_RULES:
         if rule.search(low):
-            return f"excluded by its label: {why}"
+            return why if why.startswith("not worth asking") else f"excluded by its label: {why}"
     for cls in classes or ():
         if cls in EXCLUDED_PROPERTY_CLASSES:
             return f"excluded by its class: {EXCLUDED_PROPERTY_CLASSES[cls]}"

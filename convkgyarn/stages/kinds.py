@@ -42,9 +42,8 @@ COUNT: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
     "P37": (("how many official languages does {S} have?", "how many official languages "
              "did {S} have?", "number of official languages of {S:o}"),
             ("official language", "official languages")),
-    "P47": (("how many neighbours does {S} share a border with?", "how many neighbours did "
-             "{S} share a border with?", "number of countries bordering {S:o}"),
-            ("neighbour", "neighbours")),
+    "P47": (("how many neighbours does {S} have?", "how many neighbours did {S} have?",
+             "number of neighbours of {S:o}"), ("neighbour", "neighbours")),
 }
 
 # property -> (spoken present, spoken past, typed): is [a] the value?
@@ -130,12 +129,12 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         verb = COUNT_VERBS.get(fact.property_id, ("has", "had"))[1 if past else 0]
         return f"{subject} {verb} {n} {noun}."
     if kind == "verify":
-        noun = ellipsis_noun(fact) or literal_label(fact)
+        noun = sentence_noun(fact)
         yes = answers[0] == "yes"
         verb = ("was" if past else "is") + ("" if yes else " not")
         return f"{'Yes' if yes else 'No'}, {slot} {verb} {possessive(subject)} {noun}."
     if kind == "before":
-        noun = ellipsis_noun(fact) or literal_label(fact)
+        noun = sentence_noun(fact)
         return f"{value} {be} {possessive(subject)} {noun} before {slot}."
     if fact.qualifier_id:
         dated = [when(a, p) for a, p in zip(answers, precisions)] if precisions else answers
@@ -146,14 +145,20 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         if fact.qualifier_id in ("P585", "P577"):
             return f"That was {joined(dated)}."
         return f"The {literal(fact.qualifier_label)} of that {be} {value}."
-    noun = ellipsis_noun(fact)
+    if fact.property_id in lexicon.SENTENCES:  # "Andrei Tarkovsky stopped working in 1986."
+        form = lexicon.SENTENCES[fact.property_id][1 if past else 0]
+        dated = joined([when(a, p) for a, p in zip(answers, precisions)]) \
+            if precisions and len(precisions) == len(answers) else joined(
+                [when(a, None) for a in answers])
+        return form.format(S=subject, V=value, when=dated)
+    noun = ellipsis_noun(fact) or lexicon.SENTENCE_NOUNS.get(fact.property_id)
     if noun is not None:
         if noun in PLURAL_NOUNS:
             be = "were" if past else "are"
         elif len(answers) > 1:  # "occupations were engineer and inventor"
             noun = plural_noun(noun)
         return f"{possessive(subject)} {noun} {be} {value}."
-    label = literal_label(fact)
+    label = phrasing.simplify(literal_label(fact))  # "work period (end)" -> "work period"
     first = label.split(" ")[0]
     if first in phrasing.THIRD_PERSON:  # "shares border with"
         verb = phrasing.past_verb(phrasing.THIRD_PERSON[first]) if past else first
@@ -161,9 +166,19 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
     if not phrasing.is_noun(label):  # "located in", "directed by", "member of"
         article = "a " if re.match(r"(member|citizen|student|participant|candidate) ",
                                     label) else ""
+        if not article and re.fullmatch(r"[a-z][a-z -]* (of|to|for|with|within|from)", label) \
+                and not re.match(r"(part|located|capital|applies|shares)\b", label):
+            article = "an " if label[0] in "aeiou" else "a "  # "an exclave of Russia"
         return f"{subject} {'was' if past else 'is'} {article}{label} {value}."
     return f"{possessive(subject)} {plural_noun(label) if len(answers) > 1 else label} {be} " \
            f"{value}."
+
+
+def sentence_noun(fact: Fact) -> str:
+    """The noun a sentence names the fact with: the ellipsis noun, a curated one, or the
+    label in plain English (no bracketed part, "per year" -> "annually")."""
+    return ellipsis_noun(fact) or lexicon.SENTENCE_NOUNS.get(fact.property_id) or \
+        phrasing.simplify(literal_label(fact))
 
 
 def plural_noun(noun: str) -> str:
@@ -175,7 +190,6 @@ def plural_noun(noun: str) -> str:
 
 # count questions whose sentence needs another verb than "has"
 COUNT_VERBS = {"P1412": ("speaks", "spoke"), "P166": ("has received", "received"),
-               "P47": ("shares a border with", "shared a border with"),
                "P1411": ("has had", "had")}
 
 

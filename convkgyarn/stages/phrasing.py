@@ -128,9 +128,9 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
         prep, noun = m.group(1), m.group(3)
         if prep == "near":
             return (f"which {noun} is {{S}} near?", f"what {noun} is {{S}} next to?",
-                    f"do you know which {noun} {{S}} is near?")
+                    f"which {noun} is {{S}} close to?")
         return (f"which {noun} is {{S}} located {prep}?", f"what {noun} is {{S}} {prep}?",
-                f"can you tell me which {noun} {{S}} is located {prep}?")
+                f"{prep} which {noun} is {{S}} located?")
     m = re.fullmatch(r"(\w+ed|\w+en|made|built|held|led|won|sold|run) by", label)
     if m:
         part = m.group(1)
@@ -140,16 +140,18 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
                     f"do you know {w} {past} {{S:o}}?")
         present = _third_person(part)
         return (f"{w} is {{S}} {part} by?", f"{w} {present} {{S:o}}?" if present else
-                f"do you know {w} {{S}} is {part} by?", f"can you tell me {w} {{S}} is {part} by?")
+                f"do you know {w} {{S}} is {part} by?",
+                f"by {'whom' if w == 'who' else 'what'} is {{S}} {part}?")
     m = re.fullmatch(r"(\w+ed|born|buried|known|based|situated) (at|in|after|on|from|to|for)",
                      label)
     if m:
         part, prep = m.groups()
         if prep in ("at", "in") and kind in ("place", "thing"):
-            return (f"where was {{S}} {part}?", f"do you know where {{S}} was {part}?",
-                    f"where was {{S}} {part}, do you know?")
-        return (f"{w} is {{S}} {part} {prep}?", f"do you know {w} {{S}} is {part} {prep}?",
-                f"can you tell me {w} {{S}} is {part} {prep}?")
+            return (f"where was {{S}} {part}?", f"in which place was {{S}} {part}?",
+                    f"do you know where {{S}} was {part}?")
+        return (f"{w} is {{S}} {part} {prep}?",
+                f"{prep} {'whom' if w == 'who' else 'what'} is {{S}} {part}?",
+                f"do you know {w} {{S}} is {part} {prep}?")
     m = re.fullmatch(r"(member|part|capital|citizen|subsidiary|owner|head|parent|student|"
                      r"winner|instance|fan|founder|mascot|symbol|seat|twin town|sister city|"
                      r"home|residence) of(?: (.+))?", label)
@@ -160,12 +162,13 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
             return (f"which {what_of} is {{S}} {article}{role} of?",
                     f"what {what_of} is {{S}} {article}{role} of?",
                     f"do you know which {what_of} {{S}} is {article}{role} of?")
-        return (f"{w} is {{S}} {article}{role} of?", f"do you know {w} {{S}} is {article}{role} of?",
-                f"can you tell me {w} {{S}} is {article}{role} of?")
+        return (f"{w} is {{S}} {article}{role} of?",
+                f"of {'whom' if w == 'who' else 'what'} is {{S}} {article}{role}?",
+                f"do you know {w} {{S}} is {article}{role} of?")
     m = re.fullmatch(r"(participant|competitor|candidate|contestant|player|partner) in", label)
     if m:  # "participant in" -> "What was X a participant in?"
-        return (f"what is {{S}} a {m.group(1)} in?", f"do you know what {{S}} is a {m.group(1)} "
-                f"in?", f"can you tell me what {{S}} is a {m.group(1)} in?")
+        return (f"what is {{S}} a {m.group(1)} in?", f"which events is {{S}} a {m.group(1)} "
+                f"in?", f"do you know what {{S}} is a {m.group(1)} in?")
     first, _, rest = label.partition(" ")
     m = re.fullmatch(r"(\w+) (to|on|for|with|from|in|at) (.+)", label)
     if m and m.group(1) in THIRD_PERSON:  # "applies to jurisdiction"
@@ -175,28 +178,33 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
                 f"do you know which {noun} {{S}} {verb} {prep}?")
     if first in THIRD_PERSON and not rest:  # "follows", "replaces"
         base = THIRD_PERSON[first]
-        return (f"{w} does {{S}} {base}?", f"do you know {w} {{S}} {first}?",
-                f"can you tell me {w} {{S}} {first}?")
+        return (f"{w} does {{S}} {base}?", f"{w} exactly does {{S}} {base}?",
+                f"do you know {w} {{S}} {first}?")
     if first in THIRD_PERSON and rest:
         base = THIRD_PERSON[first]
         m = re.fullmatch(r"(\w+) (with|to|for|on|at|from|about|in)", rest)
         if m:  # "shares border with" -> "share a border with"
             rest = f"a {m.group(1)} {m.group(2)}"
-            return (f"{w} does {{S}} {base} {rest}?", f"do you know {w} {{S}} {first} {rest}?",
-                    f"can you tell me {w} {{S}} {first} {rest}?")
+            return (f"{w} does {{S}} {base} {rest}?", f"{w} exactly does {{S}} {base} {rest}?",
+                    f"do you know {w} {{S}} {first} {rest}?")
         return (f"which {rest} does {{S}} {base}?", f"what {rest} does {{S}} {base}?",
                 f"do you know which {rest} {{S}} {first}?")
+    m = re.fullmatch(r"([a-z][a-z -]*) (of|to|for|with|within|from)", label)
+    if m:  # a relation noun: "exclave of" -> "what is X an exclave of?"
+        article = "an " if m.group(1)[0] in "aeiou" else "a "
+        return (f"{w} is {{S}} {article}{label}?", f"{w} exactly is {{S}} {article}{label}?",
+                f"do you know {w} {{S}} is {article}{label}?")
     m = re.fullmatch(r"number of (.+)", label)
     if m:
         things = m.group(1)
-        return (f"how many {things} does {{S}} have?", f"do you know how many {things} "
-                f"{{S}} has?", f"can you tell me how many {things} {{S}} has?")
+        return (f"how many {things} does {{S}} have?", f"what number of {things} does {{S}} "
+                f"have?", f"do you know how many {things} {{S}} has?")
     if kind == "time" and re.match(r"\w+ed\b", label):  # "dissolved, abolished or demolished"
         return (f"when was {{S}} {label}?", f"do you know when {{S}} was {label}?",
                 f"in what year was {{S}} {label}?")
     if kind == "time":  # "what is X's inception?" reads badly: name the date instead
-        return (f"what is the {label} of {{S:o}}?", f"do you know the {label} of {{S:o}}?",
-                f"can you tell me the {label} of {{S:o}}?")
+        return (f"what is the {label} of {{S:o}}?", f"what is {{S's}} {label}?",
+                f"do you know the {label} of {{S:o}}?")
     return (f"{w} is {{S's}} {label}?", f"{w} is the {label} of {{S:o}}?",
             f"do you know the {label} of {{S:o}}?")
 
@@ -204,12 +212,11 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
 def past_patterns(present: tuple[str, str, str]) -> tuple[str, str, str]:
     """Three distinct past-tense questions from three present ones."""
     out = list(dict.fromkeys(to_past(p) for p in present))
-    for extra in ("can you tell me {q}", "do you remember {q}"):
-        if len(out) >= 3:
-            break
-        m = re.fullmatch(r"(?:who|what) was (the .+ of \{S:o\})\?", out[0])
-        if m:
-            out.append(extra.format(q=m.group(1)) + "?")
+    m = re.fullmatch(r"(who|what) was the (.+) of \{S:o\}\?", out[0])
+    if m and len(out) < 3:  # "who was the spouse of X?" -> "who did X have as spouse?"
+        noun = m.group(2)
+        out.append(f"who did {{S}} have as {noun}?" if m.group(1) == "who"
+                   else f"which {noun} did {{S}} have?")
     while len(out) < 3:
         out.append(out[-1].replace("?", ", do you know?", 1))
     return tuple(out[:3])
@@ -237,6 +244,8 @@ def is_noun(label: str) -> bool:
     verb or participle phrase ("directed by", "located in", "shares border with")."""
     label = simplify(label)
     first = label.split(" ")[0]
+    if re.search(r" (of|to|for|with|within|from|in|on|at|by)$", label):
+        return False  # "exclave of": a relation, not a thing ("what is X an exclave of?")
     return not (first in THIRD_PERSON or re.search(
         r"^located\b|\b\w+ed (by|at|in|on|to|for|after|from)$|^(member|part|capital|citizen|"
         r"subsidiary|student|fan|participant|competitor|candidate) (of|in)\b|"
@@ -306,12 +315,9 @@ def text_past(patterns: tuple[str, str, str], label: str,
               kind: str = "thing") -> tuple[str, str, str]:
     """Past-tense queries: no possessive of the subject (it reads as the present)."""
     out = [p for p in patterns if "{S's}" not in p]
-    for extra in text_patterns(label, "past", kind):
-        if len(out) >= 3:
-            break
-        if extra not in out:
-            out.append(extra)
-    return tuple(out[:3])
+    if out:  # curated queries stay curated: fewer, never padded with label-shaped ones
+        return tuple(out[:3])
+    return text_patterns(label, "past", kind)
 
 
 # -- qualifiers ----------------------------------------------------------------------------
@@ -339,6 +345,9 @@ def relation(label: str, kind: str) -> tuple[str, str] | None:
     first = label.split(" ")[0]
     if first in THIRD_PERSON or label == "employer":
         return None
+    m = re.fullmatch(r"([a-z][a-z -]*) (of|to|for|with|within|from)", label)
+    if m:  # a relation noun: "{S} is an exclave of [a]", not "the exclave of of {S}"
+        return "{S}", f"{'an' if label[0] in 'aeiou' else 'a'} {label} [a]"
     return "[a]", f"the {label} of {{S:o}}"
 
 
@@ -379,22 +388,43 @@ def qualifier_voice(prop_label: str, qualifier_id: str, qualifier_label: str,
 
 
 def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
-                   ) -> tuple[str, str, str]:
+                   ) -> tuple[str, str, str] | None:
+    """Search queries about a detail of one statement: the subject, the property and the
+    value with the detail asked ("Lille mayor Martine Aubry since", "year Paris became
+    capital of France"), never the detail's bare label glued on ("... start date" alone)."""
     label = simplify(prop_label)
-    qlabel = {"P580": "start date", "P582": "end date", "P585": "date"}.get(
-        qualifier_id, simplify(qualifier_label))
+    noun = is_noun(prop_label)
+    if qualifier_id == "P580":
+        if noun:
+            return (f"{{S}} {label} [a] since", f"year [a] became {label} of {{S:o}}",
+                    f"{{S}} [a] {label} start date")
+        return (f"{{S}} {label} [a] since", "{S} [a] start date", f"{{S}} {label} [a] since when")
+    if qualifier_id == "P582":
+        if noun:
+            return (f"{{S}} {label} [a] until", f"year [a] stopped being {label} of {{S:o}}",
+                    f"{{S}} [a] {label} end date")
+        return (f"{{S}} {label} [a] until", "{S} [a] end date", f"{{S}} {label} [a] until when")
+    if qualifier_id == "P585":
+        return (f"{{S}} {label} [a] year", f"{{S}} [a] {label} date",
+                f"year of {{S}} {label} [a]")
+    qlabel = simplify(qualifier_label)
+    if re.fullmatch(r"of|for|in|to|by|at|on|with|from", qlabel):
+        return None  # a bare preposition ("of") names nothing a query could ask for
     return (f"{{S}} [a] {qlabel}", f"{{S}} {label} [a] {qlabel}", f"{{S}} [a] {label} {qlabel}")
 
 
 # -- tense ----------------------------------------------------------------------------------
 
-_POSSESSIVE_NP = re.compile(r"\{S's\} ([a-z][a-z ,/()-]*?)(\?|$)")
+# "what is {S's} height?" -> "what was the height of {S:o}?"; only after a form of "to be"
+# or "of" (in "when did {S's} career end?" the words after the possessive hold a verb)
+_POSSESSIVE_NP = re.compile(r"\b(is|are|was|were|been|of) \{S's\} ([a-z][a-z ,/()-]*?)(\?|$)")
 
 
 def to_past(pattern: str) -> str:
     """The past-tense form of a present question ("Who is {S's} spouse?" -> "Who was the
     spouse of {S:o}?"); questions about events come back unchanged."""
-    out = _POSSESSIVE_NP.sub(lambda m: f"the {m.group(1)} of {{S:o}}{m.group(2)}", pattern)
+    out = _POSSESSIVE_NP.sub(lambda m: f"{m.group(1)} the {m.group(2)} of {{S:o}}{m.group(3)}",
+                             pattern)
     out = re.sub(r"\bis\b", "was", out)
     out = re.sub(r"\bare\b", "were", out)
     out = re.sub(r"^(who|what) (\w+) (\{S:o\}|\[him\])",
@@ -446,7 +476,8 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     question of the same kind starts differently) a repaired start; at most one repair,
     and now and then an apology or thanks. ``alternatives`` are other questions that
     could have been asked instead (their first words make a believable false start)."""
-    words = question.split(" ")
+    # a placeholder of several words ("[big city]") is one word here: nothing goes inside
+    words = re.findall(r"\[[^\]]*\]\S*|\S+", question)
     if len(words) < 3:
         return f"{rng.choice(OPENERS)}, {_lc(question)}"
     starts = [a for a in alternatives if a.split(" ")[0].lower() != words[0].lower()
@@ -457,10 +488,12 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     if kind == 0:
         out = f"{rng.choice(OPENERS)}, {_lc(question)}"
     elif kind == 1:
-        cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS else rng.choice((1, 2))
+        cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS or \
+            words[1].startswith("[") else rng.choice((1, 2))
         out = " ".join(words[:cut]) + f", {filler}, " + " ".join(words[cut:])
     elif kind == 2:
-        cut = 2 if len(words) >= 5 and words[1].lower() not in _FUNCTION_WORDS else 1
+        cut = 2 if len(words) >= 5 and words[1].lower() not in _FUNCTION_WORDS and \
+            not words[1].startswith("[") else 1  # never repeat the subject
         head = " ".join(words[:cut])
         out = f"{head}, {_lc(head)} " + " ".join(words[cut:])
     elif kind == 3:

@@ -142,8 +142,11 @@ class SelectPredicates(Stage):
             quals = []
             for qid in self._quals.get((type_id, pid), []):
                 qlabel, qtype, qclasses = self._props.get(qid, (None, None, None))
-                if housekeeping.reason(qid, qlabel, qtype, qclasses, qualifier=True) is None:
+                why = housekeeping.reason(qid, qlabel, qtype, qclasses, qualifier=True)
+                if why is None:
                     quals.append({"id": qid, "label": qlabel, "datatype": qtype})
+                else:
+                    self.drop(f"{type_id}/{pid}/{qid}", "rules pre-filter (qualifier)", why)
             out.append({"id": pid, "label": label, "datatype": datatype, "qualifiers": quals})
         return out
 

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from convkgyarn.stages import lexicon, phrasing
+from convkgyarn.stages.salience import broad_kind
 from convkgyarn.text import Fact, literal
 
 
@@ -22,8 +23,11 @@ def rules_hash() -> str:
     when the rules change (a new release), and only then."""
     here = Path(__file__).parent
     blob = b"".join((here / f).read_bytes() for f in ("rules_writer.py", "lexicon.py",
-                                                      "phrasing.py"))
+                                                      "phrasing.py", "salience.py"))
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+_ENDS_IN_PREPOSITION = re.compile(r" (of|to|with|after|by|into|from|in|on|at)$")
 
 
 def _verb_follows(rest: str) -> bool:
@@ -55,12 +59,13 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
     named after")."""
     if deixis:
         if interaction == "text":
-            m = re.fullmatch(r"(former )?(.+) of \{S:o\}", pattern)
+            m = re.fullmatch(r"(former )?([A-Za-z][A-Za-z ,'-]*) of \{S:o\}", pattern)
             if m and not _verb_follows(m.group(2)):  # "former spouse of {S:o}" ->
                 pattern = "{S's} " + (m.group(1) or "") + m.group(2)  # "[his] former spouse"
             elif m:
                 pattern = "{S} " + m.group(2)
-            if pattern.startswith("{S} ") and noun and not _verb_follows(pattern[4:]):
+            if pattern.startswith("{S} ") and noun and not _verb_follows(pattern[4:]) \
+                    and not _ENDS_IN_PREPOSITION.search(pattern):  # "[he] part of"
                 pattern = "{S's} " + pattern[4:]
             # "date of {S} population figure" -> "date of [his] population figure"
             pattern = re.sub(r"\bof \{S\} (?=[a-z])", "of {S's} ", pattern)
@@ -72,16 +77,42 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
             .replace("{S}", subject))
 
 
-def distinct(variants: list[str]) -> list[str]:
-    """Three different variants: a repeated one becomes a follow-up ("and ...", then
-    "so ...")."""
+def distinct(variants: list[str], interaction: str = "voice") -> list[str]:
+    """Different variants. A spoken one repeated (two patterns that read the same with
+    deixis) becomes a follow-up ("and ..."), which is how people go on; a search query is
+    never padded that way ("and this country's capital" reads as machine text): its
+    repeats go, so a fact may have fewer than three queries."""
     out: list[str] = []
     for v in variants:
-        for candidate in (v, f"and {v}", f"so {v}", f"and so {v}"):
+        if interaction == "text":
+            if v not in out:
+                out.append(v)
+            continue
+        for candidate in (v, f"and {v}"):
             if candidate not in out:
                 out.append(candidate)
                 break
     return out
+
+
+_NOT_A_NOUN = re.compile(r"\b(by|in|of|to|at|on|with|into|after|from|for)$|\w+ed$|"
+                         r"\b(who|what|when|where|which|why|how)\b")
+
+
+def noun_queries(nouns: tuple[str, ...]) -> tuple[str, ...]:
+    """Search queries from the nouns that name a fact ("{S} capital", "capital city of
+    {S:o}", "{S} seat of government"): the subject with the first noun, "X of" the subject
+    with the first other noun that reads as a noun ("influenced by of ..." does not),
+    then the subject with the one left."""
+    first, rest = nouns[0], list(nouns[1:])
+    of_noun = next((n for n in rest if not _NOT_A_NOUN.search(n)), None)
+    if of_noun is None and not _NOT_A_NOUN.search(first):
+        of_noun = first
+    out = [f"{{S}} {first}"]
+    if of_noun:
+        out.append(f"{of_noun} of {{S:o}}")
+    out += [f"{{S}} {n}" for n in rest if n != of_noun and n != first]
+    return tuple(dict.fromkeys(out))[:3]
 
 
 def _rng(*parts) -> random.Random:
@@ -101,11 +132,15 @@ class RulesWriter:
         if patterns is None:
             return {}
         out: dict[str, list[str]] = {}
-        noun = fact.property_id in lexicon.TEXT or phrasing.is_noun(fact.property_label)
+        # a qualifier query names the property by its label ("{S} capital of [a] since"):
+        # its possessive deixis depends on that label, not on the curated nouns
+        noun = phrasing.is_noun(fact.property_label) if fact.qualifier_id else (
+            fact.property_id in lexicon.TEXT or fact.property_id in lexicon.TEXT_NOUNS
+            or phrasing.is_noun(fact.property_label))
         originals = distinct([render_pattern(p, fact.subject, False, interaction)
-                              for p in patterns])
+                              for p in patterns], interaction)
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
-                           for p in patterns])
+                           for p in patterns], interaction)
         out["original"], out["deixis"] = originals, deixis
         if interaction == "voice":
             alts = [a for a in alternatives if a not in originals]
@@ -135,9 +170,11 @@ class RulesWriter:
             return []
         if spoken:
             return [f"the {noun}?", f"the {noun}, please?", f"[his] {noun}?"]
-        return [f"{noun}?", f"and {noun}?", f"and [his] {noun}"]
+        return [f"{noun}?", f"the {noun}?", f"[his] {noun}?"]
 
-    def patterns(self, fact: Fact, interaction: str) -> tuple[str, str, str] | None:
+    def patterns(self, fact: Fact, interaction: str) -> tuple[str, ...] | None:
+        """The fact's patterns: curated (for its kind of subject, then for any), else
+        built from the shape of its label."""
         label = literal(fact.property_label)
         if fact.qualifier_id:
             key = (fact.property_id, fact.qualifier_id)
@@ -150,11 +187,14 @@ class RulesWriter:
             return phrasing.qualifier_voice(label, fact.qualifier_id, qlabel, fact.value_kind,
                                             fact.datatype in ("time", "quantity"))
         if interaction == "text":
-            if fact.property_id in lexicon.TEXT:
-                present = lexicon.TEXT[fact.property_id]
+            present = lexicon.TEXT.get(fact.property_id) or (
+                noun_queries(lexicon.TEXT_NOUNS[fact.property_id])
+                if fact.property_id in lexicon.TEXT_NOUNS else None)
+            if present:
                 return (phrasing.text_past(present, label, fact.value_kind)
                         if fact.tense == "past" else present)
             return phrasing.text_patterns(label, fact.tense, fact.value_kind)
-        present = lexicon.VOICE.get(fact.property_id) or phrasing.voice_patterns(
-            label, fact.value_kind)
+        kind = broad_kind(fact.type_label)
+        present = lexicon.VOICE_BY_KIND.get((fact.property_id, kind)) or \
+            lexicon.VOICE.get(fact.property_id) or phrasing.voice_patterns(label, fact.value_kind)
         return phrasing.past_patterns(present) if fact.tense == "past" else present

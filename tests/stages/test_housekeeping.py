@@ -52,3 +52,45 @@ def test_the_property_entities_own_classes_count(shared_data):
                   classes=["Q19847637"])
     assert reason("P1", "something", "wikibase-item",
                   class_labels=["Wikidata property for authority control"])
+
+
+# Real labels and datatypes: true facts no one would ask a friend about (issue #33).
+NOT_WORTH_ASKING = [
+    ("P1340", "eye color", "wikibase-item"), ("P1884", "hair color", "wikibase-item"),
+    ("P552", "handedness", "wikibase-item"), ("P793", "significant event", "wikibase-item"),
+    ("P706", "located on terrain feature", "wikibase-item"),
+    ("P6379", "has works in the collection", "wikibase-item"),
+    ("P485", "archives at", "wikibase-item"), ("P9999", "artist files at", "wikibase-item"),
+    ("P5023", "activity policy in this place", "wikibase-item"),
+    ("P1125", "Gini coefficient", "quantity"), ("P8476", "BTI Governance Index", "quantity"),
+    ("P1081", "Human Development Index", "quantity"),
+    ("P2132", "nominal GDP per capita", "quantity"), ("P2134", "total reserves", "quantity"),
+    ("P2573", "number of out-of-school children", "quantity"),
+    ("P4841", "total fertility rate", "quantity"), ("P1540", "male population", "quantity"),
+    ("P1539", "female population", "quantity"),
+    ("P9998", "rural population", "quantity"), ("P9997", "literacy rate", "quantity"),
+    ("P530", "diplomatic relation", "wikibase-item"),
+]
+# ... and their neighbours that a quiz or a curious person would ask: they stay.
+WORTH_ASKING = [
+    ("P2048", "height", "quantity"), ("P2131", "nominal GDP", "quantity"),
+    ("P2250", "life expectancy", "quantity"), ("P1174", "visitors per year", "quantity"),
+    ("P1086", "atomic number", "quantity"), ("P411", "canonization status", "wikibase-item"),
+    ("P423", "shooting handedness", "wikibase-item"),
+    ("P3679", "stock market index", "wikibase-item"),
+    ("P1109", "refractive index", "quantity"), ("P1082", "population", "quantity"),
+    ("P1622", "driving side", "wikibase-item"), ("P610", "highest point", "wikibase-item"),
+    ("P1636", "date of baptism in early childhood", "time"),
+]
+
+
+@pytest.mark.parametrize("pid,label,datatype", NOT_WORTH_ASKING)
+def test_facts_not_worth_asking_are_left_out_with_their_group(pid, label, datatype):
+    why = reason(pid, label, datatype)
+    assert why and why.startswith("not worth asking: "), why
+    assert reason(pid, label, datatype, qualifier=True) == why  # as qualifiers too
+
+
+@pytest.mark.parametrize("pid,label,datatype", WORTH_ASKING)
+def test_facts_a_curious_person_asks_stay(pid, label, datatype):
+    assert reason(pid, label, datatype) is None

@@ -151,7 +151,11 @@ def test_sentence_answers_name_the_subject_and_every_answer(asked):
 
 @pytest.mark.parametrize("kind,fact,answers,kw,expected", [
     ("fact", Fact("Q5", "human", "P26", "spouse", "wikibase-item"), ["Michelle Obama"],
-     {}, "Barack Obama's spouse is Michelle Obama."),
+     {}, "Barack Obama is married to Michelle Obama."),
+    ("fact", Fact("Q5", "human", "P2032", "work period (end)", "time"), ["1986"],
+     {"tense": "past", "precisions": (9,)}, "Barack Obama stopped working in 1986."),
+    ("fact", Fact("Q5", "human", "P9999", "work period (end)", "time"), ["1986"],
+     {"tense": "past"}, "Barack Obama's work period was 1986."),
     ("fact", Fact("Q5", "human", "P106", "occupation", "wikibase-item"),
      ["engineer", "inventor"], {"tense": "past"},
      "Barack Obama's occupations were engineer and inventor."),

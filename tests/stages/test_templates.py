@@ -42,8 +42,11 @@ def test_rules_writer_gives_valid_voice_and_text_templates_for_every_selection(s
         for tense in tenses[(type_id, pid, qid)]:
             for interaction, phenomena in PHENOMENA.items():
                 for phen in phenomena:
-                    assert counts.get((type_id, pid, qid, tense, interaction, phen)) == \
-                        VARIANTS, (type_id, pid, qid, tense, interaction, phen)
+                    n = counts.get((type_id, pid, qid, tense, interaction, phen))
+                    if interaction == "text":  # fewer where three do not exist (#33)
+                        assert n and 1 <= n <= VARIANTS, (type_id, pid, qid, tense, phen)
+                    else:
+                        assert n == VARIANTS, (type_id, pid, qid, tense, interaction, phen)
     # the paper's count: 24 possible questions per fact (typos are made from the text ones)
     per_fact = sum(len(p) for p in PHENOMENA.values()) * VARIANTS + 2 * VARIANTS
     assert per_fact == 24
@@ -65,8 +68,8 @@ def test_rules_ellipsis_leaves_the_subject_out_for_nouns_only():
     spouse = Fact("Q5", "human", "P26", "spouse", "wikibase-item")
     voice = RulesWriter().write(spouse, "voice")["ellipsis"]
     assert voice == ["the spouse?", "the spouse, please?", "[his] spouse?"]
-    assert RulesWriter().write(spouse, "text")["ellipsis"] == ["spouse?", "and spouse?",
-                                                               "and [his] spouse"]
+    assert RulesWriter().write(spouse, "text")["ellipsis"] == ["spouse?", "the spouse?",
+                                                               "[his] spouse?"]
     since = Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time")
     assert RulesWriter().write(since, "voice")["ellipsis"][0] == "when did that start?"
     located = Fact("Q515", "city", "P131", "located in the administrative territorial entity",
