@@ -269,10 +269,17 @@ def _to_v4(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ALTER TABLE load_files ADD COLUMN IF NOT EXISTS keep_types VARCHAR[]")
 
 
+def _to_v5(con: duckdb.DuckDBPyConnection) -> None:
+    """0.5.5 -> the next release: a reject may be one value of an entity that loaded
+    (``field`` names where it was; NULL for a rejected line, as every earlier reject was)."""
+    con.execute("ALTER TABLE load_rejects ADD COLUMN IF NOT EXISTS field VARCHAR")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
-              Migration(4, "0.4.0: loads record the types they kept whole", _to_v4))
+              Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
+              Migration(5, "after 0.5.5: rejects of single values name their field", _to_v5))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:
