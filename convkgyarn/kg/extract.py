@@ -126,9 +126,14 @@ def _label(batch: Batch, entity, line_no: int) -> str | None:
 
 
 def _aliases(aliases: EnAliases | list) -> list[str]:
-    if isinstance(aliases, EnAliases):
-        return [a.value for a in aliases.en if not is_blank(a.value)]
-    return []
+    """English aliases, blank ones dropped (three C-level passes find that there are none:
+    entities have dozens of aliases, and a call per alias showed in the parse time)."""
+    if not isinstance(aliases, EnAliases):
+        return []
+    values = [a.value for a in aliases.en]
+    if "" in values or any(map(str.isspace, values)) or not all(map(str.isprintable, values)):
+        values = [v for v in values if not is_blank(v)]
+    return values
 
 
 def _json(value) -> str:
@@ -514,7 +519,8 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
                                                None, None, None, qord, file_id, line_no))
                             elif qcls is string:
                                 qtext = qdv.value
-                                if is_blank(qtext):
+                                if not qtext or qtext.isspace() or (
+                                        not qtext.isprintable() and is_blank(qtext)):
                                     raise BadValue("blank text")
                                 add_qualifier((statement_id, entity_id, prop, qprop,
                                                qsnak.datatype, string_tag, None, qtext, None,
