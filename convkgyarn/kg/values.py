@@ -112,16 +112,21 @@ def _time(t: Time) -> Rendered:
     return Rendered(None, f"{text} BCE" if bce else text, None, None, precision)
 
 
+_UNITS_CHECKED: set[str] = set()  # unit IRIs of Wikidata's form seen (a few hundred repeat)
+
+
 def _quantity(q: Quantity) -> Rendered:
     if AMOUNT.fullmatch(q.amount) is None:
         raise BadValue("amount is not a number")
-    if q.unit == "1":
-        unit = None
-    elif UNIT.fullmatch(q.unit) is not None:
-        unit = q.unit[len(_ENTITY_URI):]
+    unit = q.unit
+    if unit == "1":
+        unit_id = None
+    elif unit in _UNITS_CHECKED or UNIT.fullmatch(unit) is not None:
+        _UNITS_CHECKED.add(unit)
+        unit_id = unit[len(_ENTITY_URI):]
     else:
         raise BadValue("unit is neither 1 nor a Wikidata item's IRI")
-    return Rendered(None, _format_amount(q.amount), unit, None)
+    return Rendered(None, _format_amount(q.amount), unit_id, None)
 
 
 def _text(text: str) -> Rendered:
