@@ -10,8 +10,9 @@ What is checked on the way (each a ``load_rejects`` row with the file, line, fie
 reason; the rest of the entity loads): an entity id not of Wikidata's form rejects its line
 (``kg.ids``); a property id, statement id or value that is not one (``kg.values``) leaves
 out that statement (a qualifier value: that value); a blank English label (empty,
-whitespace, invisible characters) is read as no label. The checks are one compiled regex
-match per id; property ids, which repeat, are checked once per process.
+whitespace, invisible characters) is read as no label. Each id is matched once: statement
+and item ids a column at a time after the block is parsed (``ids_ok``, Arrow's RE2), the
+property ids and units, which repeat, once per process.
 
 An unknown end time (a ``somevalue`` snak of P582, end time) is kept as a qualifier row of
 value type ``somevalue`` with no value: the statement has ended, when is not known
@@ -358,8 +359,8 @@ def add_label_only(batch: Batch, light, types: dict[str, list[str]], line_no: in
     if label is None:
         batch.skip("no English label")
         return
-    for field, reason, snippet in problems:
-        batch.reject_value(line_no, field, reason, snippet)
+    for where, reason, snippet in problems:
+        batch.reject_value(line_no, where, reason, snippet)
     batch.skip(LABEL_ONLY)
     _add_entity_row(batch, light, line_no, label, aliases=[])
     _add_types(batch, light.id, types, line_no)
@@ -447,7 +448,7 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
     # item and string values, most of a dump, are rendered inline without a call. A value
     # that is none is a BadValue: its statement (or qualifier value) goes to the rejects
     # with the reason. Statement ids and item ids are checked after the loop, a column at a
-    # time (``_ids_ok``).
+    # time (``ids_ok``).
     add_statement = batch.rows_by_table["statements"].append
     add_qualifier = batch.rows_by_table["qualifiers"].append
     file_id = batch.file_id
