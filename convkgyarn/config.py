@@ -51,7 +51,7 @@ class LoadConfig(_Strict):
     def _type_ids(cls, value: list[str] | None) -> list[str] | None:
         if value is None:
             return None
-        bad = [v for v in value if not re.fullmatch(r"Q[1-9]\d*", v)]
+        bad = [v for v in value if not re.fullmatch(r"Q[1-9][0-9]*", v, re.ASCII)]
         if bad or not value:
             raise ValueError(f"--type takes Wikidata item ids like Q5, not {bad or 'nothing'}")
         return sorted(set(value))
@@ -142,6 +142,19 @@ class SparqlConfig(_Strict):
     user_agent: str = Field(
         "convkgyarn/0.1 (conversational KGQA datasets from Wikidata; SPARQLWrapper)",
         description="sent with every query, as the Wikidata Query Service asks")
+    retry_after_max: float = Field(
+        120.0, gt=0, description="the longest wait a 429/503 Retry-After gets (seconds); a "
+        "longer one is cut to this, announced, and retried")
+
+    @field_validator("entities", "types")
+    @classmethod
+    def _item_ids(cls, value: list[str]) -> list[str]:
+        """Ids pasted into the queries sent: Wikidata item ids only."""
+        bad = [v for v in value if not re.fullmatch(r"Q[1-9][0-9]*", v, re.ASCII)]
+        if bad:
+            raise ValueError(f"--entity and --type take Wikidata item ids like Q42, not "
+                             f"{', '.join(repr(b[:40]) for b in bad[:3])}")
+        return value
 
 
 class TypesConfig(_Strict):

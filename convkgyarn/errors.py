@@ -8,7 +8,8 @@ log). The codes are part of the interface (README, "Exit codes"):
     1   an unexpected failure (a bug)
     2   bad input: a file, an option, the config, a database that is not a project
     3   the LLM budget (--max-cost) was reached; finished work is kept
-    4   the LLM endpoint failed (refused, unreachable, gave up after retries)
+    4   an endpoint failed: the LLM's, or a SPARQL endpoint (verify, kg load --sparql):
+        refused, unreachable, gave up after retries, or its replies were unusable
     5   verify --fail-on-drift: some turns' answers changed or went away
     10  nothing to do (refresh found no change)
     75  the project is busy: another convkgyarn command is using it

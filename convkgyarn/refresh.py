@@ -249,7 +249,8 @@ class Refresher:
         new = staging.execute("SELECT count(*) FROM entities").fetchone()[0]
         paths = ", ".join(str(p) for p in self.paths)
         if new == 0:
-            rejects = staging.execute("SELECT count(*) FROM load_rejects").fetchone()[0]
+            rejects = staging.execute("SELECT count(*) FROM load_rejects WHERE field IS NULL"
+                                      ).fetchone()[0]
             raise UserError(f"refused: {paths} holds no Wikidata entities ({rejects} lines "
                             "rejected); the project keeps its snapshot")
         old = con.execute("SELECT count(*) FROM entities").fetchone()[0]

@@ -87,10 +87,12 @@ def kg_load(
     for f in stage.files:
         note = "already loaded, unchanged (use --force to reload)" if f.status == "unchanged" \
             else f"{f.entities:,} entities, {f.rejects:,} rejected lines"
+        if f.rejected_values:
+            note += f", {f.rejected_values:,} rejected values"
         if f.skipped.get(LABEL_ONLY):
             note += f" ({f.skipped[LABEL_ONLY]:,} entities kept as id, label and types only)"
         say(f"{f.path}: {note}")
-        if f.rejects and f.status == "loaded":
+        if (f.rejects or f.rejected_values) and f.status == "loaded":
             say("  see rejects: convkgyarn kg rejects")
     if stage.labels_loaded:
         say(f"{stage.labels_loaded:,} labels from {len(labels or [])} file(s)")
@@ -129,11 +131,14 @@ def kg_rejects(
     config: ConfigOption = None,
     limit: Annotated[int, typer.Option(help="Rows to show.", min=1)] = 50,
 ) -> None:
-    """Show rejected dump lines: file, line number, reason and the line's start."""
+    """Show rejected dump lines (file, line number, reason, the line's start) and values left
+    out of entities that loaded (with the field, e.g. claims.P569, and the statement id and
+    value)."""
     with open_project(project_config(config, db), write=False, name="kg rejects") as project:
         rows = project.rejects(limit)
-    out.print(table("file", "line", "reason", "start of line",
-                    rows=[(f, line, reason, snippet[:80]) for f, line, reason, snippet in rows]))
+    out.print(table("file", "line", "field", "reason", "line start, or statement and value",
+                    rows=[(f, line, field or "(line)", reason, snippet[:80])
+                          for f, line, field, reason, snippet in rows]))
 
 
 @kg_app.command("rdf")

@@ -5,6 +5,19 @@ Definitions (shared with ``kg stats`` and its tests):
 - truthy: a statement of best rank within its (entity, property): preferred if
   any statement there is preferred, else normal;
 - qualified: a statement with at least one qualifier snak carrying a value.
+
+What is checked on the way (each a ``load_rejects`` row with the file, line, field and
+reason; the rest of the entity loads): an entity id not of Wikidata's form rejects its line
+(``kg.ids``); a property id, statement id or value that is not one (``kg.values``) leaves
+out that statement (a qualifier value: that value); a blank English label (empty,
+whitespace, invisible characters) is read as no label. Each id is matched once: statement
+and item ids a column at a time after the block is parsed (``ids_ok``, Arrow's RE2), the
+property ids and units, which repeat, once per process.
+
+An unknown end time (a ``somevalue`` snak of P582, end time) is kept as a qualifier row of
+value type ``somevalue`` with no value: the statement has ended, when is not known
+(Wikidata's RDF writes ``pq:P582`` for it, and a turn's query reads it so). Other
+``somevalue`` and ``novalue`` qualifiers carry nothing a question can use and are not kept.
 """
 
 from __future__ import annotations
@@ -14,17 +27,22 @@ from functools import cache
 
 import msgspec
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from convkgyarn.kg.ids import ENTITY_VALUE, PROPERTY, STATEMENT, entity_id_problem
 from convkgyarn.kg.model import (
     EnAliases, EnLabel, EntityValue, StringValue, entity_decoder, raw_entity_decoder,
     raw_typing_decoder, typing_decoder)
-from convkgyarn.kg.values import TAGS, render_typed, render_value
+from convkgyarn.kg.values import (
+    TAGS, BadValue, entity_value_id, is_blank, render_typed, render_value)
 from convkgyarn.memory import gc_paused
 from convkgyarn.store.schema import arrow_schema
 
 HUMAN = "Q5"
 INSTANCE_OF = "P31"
 OCCUPATION = "P106"
+END_TIME = "P582"
+SOMEVALUE = "somevalue"
 SNIPPET_CHARS = 200
 LABEL_ONLY = "item kept as id, label and types only (not of a --type kept whole)"
 
@@ -55,9 +73,17 @@ class Batch:
         self.skipped[reason] = self.skipped.get(reason, 0) + n
 
     def reject(self, line_no: int, reason: str, line: bytes) -> None:
+        """A line that loads nothing (its ``field`` is NULL)."""
         self.rows_by_table["load_rejects"].append(
             (self.file_id, self.file, line_no, reason,
-             line[:SNIPPET_CHARS].decode("utf-8", "replace")))
+             line[:SNIPPET_CHARS].decode("utf-8", "replace"), None))
+
+    def reject_value(self, line_no: int, field: str, reason: str, snippet: str) -> None:
+        """A value left out of an entity that otherwise loads: ``field`` says where
+        (``claims.P569``, ``claims.P39.qualifiers.P580``, ``labels.en``), ``snippet``
+        holds the statement id and the value."""
+        self.rows_by_table["load_rejects"].append(
+            (self.file_id, self.file, line_no, reason, snippet[:SNIPPET_CHARS], field))
 
     def rows(self, table: str) -> int:
         return len(self.rows_by_table[table])
@@ -80,15 +106,40 @@ def _struct_of(table: str) -> pa.StructType:
 
 
 def _text(lang_map: EnLabel | list) -> str | None:
+    """The English text of a label or description map; blank text is none."""
     if isinstance(lang_map, EnLabel) and lang_map.en is not None:
-        return lang_map.en.value
+        text = lang_map.en.value
+        return None if is_blank(text) else text
+    return None
+
+
+def _label(batch: Batch, entity, line_no: int) -> str | None:
+    """The entity's English label; a blank one is recorded and read as none (so an item
+    with only a blank label is skipped like one without)."""
+    labels = entity.labels
+    if isinstance(labels, EnLabel) and labels.en is not None:
+        text = labels.en.value
+        if not is_blank(text):
+            return text
+        batch.reject_value(line_no, "labels.en", "blank English label (read as no label)",
+                           f"{entity.id} {_json(text)}")
     return None
 
 
 def _aliases(aliases: EnAliases | list) -> list[str]:
-    if isinstance(aliases, EnAliases):
-        return [a.value for a in aliases.en]
-    return []
+    """English aliases, blank ones dropped (three C-level passes find that there are none:
+    entities have dozens of aliases, and a call per alias showed in the parse time)."""
+    if not isinstance(aliases, EnAliases):
+        return []
+    values = [a.value for a in aliases.en]
+    if "" in values or any(map(str.isspace, values)) or not all(map(str.isprintable, values)):
+        values = [v for v in values if not is_blank(v)]
+    return values
+
+
+def _json(value) -> str:
+    """A value as JSON, for the snippet of a rejected one (quoted: newlines stay visible)."""
+    return msgspec.json.encode(value).decode()[:SNIPPET_CHARS]
 
 
 def _clean_line(line: bytes) -> bytes:
@@ -113,6 +164,7 @@ def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
     batch = Batch(file_id=file_id, file=file)
     with gc_paused():
         _parse_into(batch, lines, first_line_no, rejects, keep_types)
+        reject_bad_ids(batch)
     return batch
 
 
@@ -129,8 +181,82 @@ def parse_to_arrow(lines: list[bytes], first_line_no: int, file_id: int, file: s
     with gc_paused():
         _parse_into(batch, lines, first_line_no, rejects, keep_types)
         tables = batch.to_arrow()
+        if not ids_ok(tables):  # rare: a bad id; find it row by row, then build again
+            reject_bad_ids(batch)
+            tables = batch.to_arrow()
         batch.rows_by_table = {}
     return tables, batch
+
+
+# Statement ids and item ids are checked a column at a time with Arrow's RE2 (C++), not in
+# the parse loop with Python's re: measured on the real files, ~110-150 ns against ~650 ns
+# per statement id (~40 against ~190 ns per item id), where the whole parse of a statement
+# takes a few microseconds. The patterns are ``kg.ids``' own, anchored. (Types need no
+# check of their own: a full item's come from its statements' values, checked here, and a
+# label-only item's from ``_truthy_ids``, checked in Python.)
+_COLUMN_CHECKS = (("statements", "statement_id", "^(?:" + STATEMENT.pattern + ")$"),
+                  ("statements", "value_id", "^(?:" + ENTITY_VALUE.pattern + ")$"),
+                  ("qualifiers", "value_id", "^(?:" + ENTITY_VALUE.pattern + ")$"))
+
+
+def ids_ok(tables: dict[str, pa.Table]) -> bool:
+    """Whether every statement id and entity value id of a parsed block has Wikidata's form
+    (nulls, values that are no entity, pass)."""
+    for table, column, pattern in _COLUMN_CHECKS:
+        if table in tables and not pc.all(
+                pc.match_substring_regex(tables[table][column], pattern)).as_py():
+            return False
+    return True
+
+
+def reject_bad_ids(batch: Batch) -> None:
+    """Move statements whose id or item value is not of Wikidata's form (``kg.ids``), with
+    their qualifiers and the types they gave, and qualifier values that are not, from the
+    batch's rows to its rejects (field ``claims.P..``; snippet: the statement id and the
+    value). Row by row in Python: every block of ``parse_lines``, and a block of
+    ``parse_to_arrow`` only when ``ids_ok`` found something."""
+    rows = batch.rows_by_table
+    statement_ok, value_ok = STATEMENT.fullmatch, ENTITY_VALUE.fullmatch
+    bad_statements: set[str] = set()
+    bad_types: set[tuple[str, str]] = set()
+    statements = []
+    for row in rows["statements"]:
+        sid, entity_id, prop, value_id, line_no = row[0], row[1], row[2], row[6], row[-1]
+        if statement_ok(sid) is None:
+            batch.reject_value(line_no, f"claims.{prop}",
+                               "statement id is not of Wikidata's form (Q42$GUID)", _json(sid))
+        elif value_id is not None and value_ok(value_id) is None:
+            batch.reject_value(line_no, f"claims.{prop}",
+                               "entity value id is not of Wikidata's form",
+                               f"{sid} {_json(value_id)}")
+        else:
+            statements.append(row)
+            continue
+        bad_statements.add(sid)
+        if prop == INSTANCE_OF or prop == OCCUPATION:
+            bad_types.add((entity_id, value_id))
+    bad_types -= {(row[1], row[6]) for row in statements
+                  if row[2] == INSTANCE_OF or row[2] == OCCUPATION}
+    qualifiers, qualified = [], set()
+    for row in rows["qualifiers"]:
+        sid, value_id = row[0], row[6]
+        if sid in bad_statements:
+            continue
+        if value_id is not None and value_ok(value_id) is None:
+            batch.reject_value(row[-1], f"claims.{row[2]}.qualifiers.{row[3]}",
+                               "entity value id is not of Wikidata's form",
+                               f"{sid} {_json(value_id)}")
+            continue
+        qualifiers.append(row)
+        if row[5] != SOMEVALUE:
+            qualified.add(sid)
+    qualified_col = schema_of("statements").names.index("qualified")
+    rows["statements"] = [
+        row if not row[qualified_col] or row[0] in qualified
+        else (*row[:qualified_col], False, *row[qualified_col + 1:]) for row in statements]
+    rows["qualifiers"] = qualifiers
+    rows["entity_types"] = [row for row in rows["entity_types"]
+                            if value_ok(row[1]) is not None and (row[0], row[1]) not in bad_types]
 
 
 def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: tuple,
@@ -146,12 +272,19 @@ def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: t
         try:
             if keep_types is not None:
                 light = _decode(line, typing_decoder, raw_typing_decoder)
+                if (problem := entity_id_problem(light.type, light.id)) is not None:
+                    batch.reject(line_no, f"invalid entity: {problem}", raw_line)
+                    continue
                 if light.type == "item":
-                    types = _light_types(light)
+                    problems: list = []
+                    types = _light_types(light, problems)
                     if not _keeps(types, keep_types):
-                        add_label_only(batch, light, types, line_no)
+                        add_label_only(batch, light, types, line_no, problems)
                         continue
             entity = _decode(line)
+            if (problem := entity_id_problem(entity.type, entity.id)) is not None:
+                batch.reject(line_no, f"invalid entity: {problem}", raw_line)
+                continue
         except msgspec.ValidationError as exc:
             batch.reject(line_no, f"invalid entity: {exc}", raw_line)
             continue
@@ -185,23 +318,30 @@ def _statements(group: list) -> tuple[list, str]:
     return kept, best
 
 
-def _truthy_ids(group: list) -> list[str]:
-    """Item ids of a property's truthy statements."""
+def _truthy_ids(group: list, prop: str, problems: list) -> list[str]:
+    """Item ids of a property's truthy statements; values that are none go to ``problems``
+    as (field, reason, snippet)."""
     kept, best = _statements(group)
     ids = []
     for c in kept:
         if c.rank == best:
-            value_id = _value(c.mainsnak.datavalue)[1]
+            try:
+                value_id = _value(c.mainsnak.datavalue)[1]
+            except BadValue as exc:
+                problems.append((f"claims.{prop}", str(exc),
+                                 f"{c.id} {_json(c.mainsnak.datavalue.value)}"))
+                continue
             if value_id:
                 ids.append(value_id)
     return ids
 
 
-def _light_types(light) -> dict[str, list[str]]:
+def _light_types(light, problems: list) -> dict[str, list[str]]:
     claims = light.claims
     if isinstance(claims, list):
         return {}
-    return {INSTANCE_OF: _truthy_ids(claims.P31), OCCUPATION: _truthy_ids(claims.P106)}
+    return {INSTANCE_OF: _truthy_ids(claims.P31, INSTANCE_OF, problems),
+            OCCUPATION: _truthy_ids(claims.P106, OCCUPATION, problems)}
 
 
 def _keeps(types: dict[str, list[str]], keep_types: frozenset[str]) -> bool:
@@ -211,19 +351,23 @@ def _keeps(types: dict[str, list[str]], keep_types: frozenset[str]) -> bool:
     return HUMAN in instance_of and any(t in keep_types for t in types[OCCUPATION])
 
 
-def add_label_only(batch: Batch, light, types: dict[str, list[str]], line_no: int) -> None:
+def add_label_only(batch: Batch, light, types: dict[str, list[str]], line_no: int,
+                   problems: list = ()) -> None:
     """An item outside the kept types: its entity row (so answers naming it keep their
     label) and its types, no statements."""
-    if _text(light.labels) is None:
+    label = _label(batch, light, line_no)
+    if label is None:
         batch.skip("no English label")
         return
+    for where, reason, snippet in problems:
+        batch.reject_value(line_no, where, reason, snippet)
     batch.skip(LABEL_ONLY)
-    _add_entity_row(batch, light, line_no, aliases=[])
+    _add_entity_row(batch, light, line_no, label, aliases=[])
     _add_types(batch, light.id, types, line_no)
 
 
 def add_entity(batch: Batch, entity, line_no: int) -> None:
-    label = _text(entity.labels)
+    label = _label(batch, entity, line_no)
     file_id = batch.file_id
     if entity.type == "property":
         classes = []
@@ -231,7 +375,12 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
             for claim in entity.claims.get(INSTANCE_OF, []):
                 dv = claim.mainsnak.datavalue
                 if dv is not None and claim.rank != "deprecated":
-                    value_id = _value(dv)[1]
+                    try:
+                        value_id = _value(dv)[1]
+                    except BadValue as exc:
+                        batch.reject_value(line_no, f"claims.{INSTANCE_OF}", str(exc),
+                                           f"{claim.id} {_json(dv.value)}")
+                        continue
                     if value_id:
                         classes.append(value_id)
         batch.rows_by_table["properties"].append(
@@ -244,27 +393,31 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
     if label is None:
         batch.skip("no English label")
         return
-    _add_entity_row(batch, entity, line_no, _aliases(entity.aliases))
+    _add_entity_row(batch, entity, line_no, label, _aliases(entity.aliases))
     if isinstance(entity.claims, dict):
         _add_claims(batch, entity.id, entity.claims, line_no)
 
 
-def _add_entity_row(batch: Batch, entity, line_no: int, aliases: list[str]) -> None:
+def _add_entity_row(batch: Batch, entity, line_no: int, label: str,
+                    aliases: list[str]) -> None:
     if entity.modified and (batch.max_modified is None or entity.modified > batch.max_modified):
         batch.max_modified = entity.modified
     batch.rows_by_table["entities"].append(
-        (entity.id, _text(entity.labels), _text(entity.descriptions), aliases,
+        (entity.id, label, _text(entity.descriptions), aliases,
          len(entity.sitelinks) if entity.sitelink_count is None else entity.sitelink_count,
          entity.modified, batch.file_id, line_no))
 
 
 def _value(dv) -> tuple:
     """(value_type, value_id, value_text, unit_id, raw, precision): the statement columns
-    of a datavalue; item and string values, most of a dump, take the shortest path."""
+    of a datavalue, checked (``BadValue`` says why one is none); item and string values,
+    most of a dump, take the shortest path."""
     cls = type(dv)
     if cls is EntityValue:
-        return _ITEM, dv.value.id, None, None, None, None
+        return _ITEM, entity_value_id(dv.value), None, None, None, None
     if cls is StringValue:
+        if is_blank(dv.value):
+            raise BadValue("blank text")
         return _STRING, None, dv.value, None, None, None
     tag = TAGS.get(cls)
     if tag is not None:
@@ -275,10 +428,27 @@ def _value(dv) -> tuple:
 _ITEM, _STRING = TAGS[EntityValue], TAGS[StringValue]
 
 
+_CHECKED_PROPERTIES: set[str] = set()  # claim and qualifier keys of Wikidata's form seen
+
+
+def _property_ok(batch: Batch, prop: str, line_no: int, field: str, n: int) -> bool:
+    """Whether a claim or qualifier key is a property id; else a reject of its ``n`` snaks.
+    Keys repeat across entities, so each is matched once per process."""
+    if PROPERTY.fullmatch(prop) is None:
+        batch.reject_value(line_no, field, "property id is not of Wikidata's form (its "
+                           "snaks left out)", f"{_json(prop)} ({n} snaks)")
+        return False
+    _CHECKED_PROPERTIES.add(prop)
+    return True
+
+
 def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> None:
     # The hottest loop of a load (one pass per statement): locals only, no star-unpacking
     # into row tuples, a property's lone claim (most of them) skips the ranking pass, and
-    # item and string values, most of a dump, are rendered inline without a call.
+    # item and string values, most of a dump, are rendered inline without a call. A value
+    # that is none is a BadValue: its statement (or qualifier value) goes to the rejects
+    # with the reason. Statement ids and item ids are checked after the loop, a column at a
+    # time (``ids_ok``).
     add_statement = batch.rows_by_table["statements"].append
     add_qualifier = batch.rows_by_table["qualifiers"].append
     file_id = batch.file_id
@@ -286,7 +456,10 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
     dropped = 0
     item, item_tag, string, string_tag, value_of = (
         EntityValue, _ITEM, StringValue, _STRING, _value)
+    checked = _CHECKED_PROPERTIES
     for prop, group in claims.items():
+        if prop not in checked and not _property_ok(batch, prop, line_no, "claims", len(group)):
+            continue
         if len(group) == 1:
             claim = group[0]
             snak = claim.mainsnak
@@ -304,40 +477,64 @@ def _add_claims(batch: Batch, entity_id: str, claims: dict, line_no: int) -> Non
         for ordinal, claim in enumerate(kept):
             snak = claim.mainsnak
             dv = snak.datavalue
-            cls = type(dv)
-            if cls is item:
-                value_type, value_id, text, unit, raw, precision = (
-                    item_tag, dv.value.id, None, None, None, None)
-            elif cls is string:
-                value_type, value_id, text, unit, raw, precision = (
-                    string_tag, None, dv.value, None, None, None)
-            else:
-                value_type, value_id, text, unit, raw, precision = value_of(dv)
             statement_id = claim.id or f"{entity_id}${prop}${ordinal}"
+            cls = type(dv)
+            try:
+                if cls is item:
+                    value_type, value_id, text, unit, raw, precision = (
+                        item_tag, dv.value.id, None, None, None, None)
+                elif cls is string:
+                    text = dv.value
+                    if not text.strip() or (not text.isprintable() and is_blank(text)):
+                        raise BadValue("blank text")
+                    value_type, value_id, unit, raw, precision = (
+                        string_tag, None, None, None, None)
+                else:
+                    value_type, value_id, text, unit, raw, precision = value_of(dv)
+            except BadValue as exc:
+                batch.reject_value(line_no, f"claims.{prop}", str(exc),
+                                   f"{statement_id} {_json(dv.value)}")
+                continue
             rank = claim.rank
             truthy = rank == best
             qualified = False
             quals = claim.qualifiers
             if quals and type(quals) is dict:
                 for qprop, snaks in quals.items():
+                    if qprop not in checked and not _property_ok(
+                            batch, qprop, line_no, f"claims.{prop}.qualifiers", len(snaks)):
+                        continue
                     for qord, qsnak in enumerate(snaks):
                         qdv = qsnak.datavalue
                         if qdv is None or qsnak.snaktype != "value":
+                            if qprop == END_TIME and qsnak.snaktype == SOMEVALUE:
+                                add_qualifier((statement_id, entity_id, prop, qprop,
+                                               qsnak.datatype, SOMEVALUE, None, None, None,
+                                               None, None, qord, file_id, line_no))
                             continue
                         qcls = type(qdv)
-                        if qcls is item:
-                            add_qualifier((statement_id, entity_id, prop, qprop, qsnak.datatype,
-                                           item_tag, qdv.value.id, None, None, None, None,
-                                           qord, file_id, line_no))
-                        elif qcls is string:
-                            add_qualifier((statement_id, entity_id, prop, qprop, qsnak.datatype,
-                                           string_tag, None, qdv.value, None, None, None,
-                                           qord, file_id, line_no))
-                        else:
-                            q = value_of(qdv)
-                            add_qualifier((statement_id, entity_id, prop, qprop, qsnak.datatype,
-                                           q[0], q[1], q[2], q[3], q[4], q[5],
-                                           qord, file_id, line_no))
+                        try:
+                            if qcls is item:
+                                add_qualifier((statement_id, entity_id, prop, qprop,
+                                               qsnak.datatype, item_tag, qdv.value.id, None,
+                                               None, None, None, qord, file_id, line_no))
+                            elif qcls is string:
+                                qtext = qdv.value
+                                if not qtext.strip() or (
+                                        not qtext.isprintable() and is_blank(qtext)):
+                                    raise BadValue("blank text")
+                                add_qualifier((statement_id, entity_id, prop, qprop,
+                                               qsnak.datatype, string_tag, None, qtext, None,
+                                               None, None, qord, file_id, line_no))
+                            else:
+                                q = value_of(qdv)
+                                add_qualifier((statement_id, entity_id, prop, qprop,
+                                               qsnak.datatype, q[0], q[1], q[2], q[3], q[4],
+                                               q[5], qord, file_id, line_no))
+                        except BadValue as exc:
+                            batch.reject_value(line_no, f"claims.{prop}.qualifiers.{qprop}",
+                                               str(exc), f"{statement_id} {_json(qdv.value)}")
+                            continue
                         qualified = True
             add_statement(
                 (statement_id, entity_id, prop, rank, snak.datatype, value_type, value_id, text,

@@ -18,6 +18,7 @@ filter is loaded again, and ``refresh`` reuses it.
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 import queue
@@ -38,6 +39,8 @@ import pyarrow.compute as pc
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import TABLES, schema_of
+from convkgyarn.kg.ids import is_entity_value
+from convkgyarn.kg.values import is_blank
 from convkgyarn.kg import bz2blocks, reader
 from convkgyarn.kg.bz2blocks import RangeError
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks, layout
@@ -47,6 +50,7 @@ from convkgyarn.kg.worker import (Parsed, ParsedRange, exit_with_parent, parse_b
 from convkgyarn.stage import Stage, code_version, utcnow
 from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
+log = logging.getLogger("convkgyarn.load")
 _DATE_IN_NAME = re.compile(r"(20\d\d)(\d\d)(\d\d)")
 
 ProgressFn = Callable[[int, int], None]  # (bytes, entities) done so far in this file
@@ -60,7 +64,8 @@ class FileReport:
     bytes: int = 0
     entities: int = 0
     properties: int = 0
-    rejects: int = 0
+    rejects: int = 0  # rejected lines (nothing of them loaded)
+    rejected_values: int = 0  # values left out of entities that loaded
     skipped: dict[str, int] = field(default_factory=dict)
     dump_date: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
@@ -379,7 +384,8 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
 
 def read_labels(path: Path) -> list[dict[str, Any]]:
     """Rows of a labels file: ``{id: label}`` or ``{id: {"label", "datatype",
-    "description"}}`` (the shape of Wikidata property lists)."""
+    "description"}}`` (the shape of Wikidata property lists). An id not of Wikidata's form
+    (``kg.ids``) and a blank label are left out, with a warning saying how many."""
     if not path.is_file():
         raise UserError(f"{path}: no such labels file")
     try:
@@ -388,17 +394,28 @@ def read_labels(path: Path) -> list[dict[str, Any]]:
         raise UserError(f"{path}: not a JSON object of id -> label ({exc})") from None
     if not isinstance(data, dict):
         raise UserError(f"{path}: not a JSON object of id -> label")
-    rows = []
+    rows, bad_ids, blank = [], 0, 0
     for key, value in data.items():
         if isinstance(value, str):
-            rows.append({"id": key, "label": value, "datatype": None, "description": None})
+            row = {"id": key, "label": value, "datatype": None, "description": None}
         elif isinstance(value, dict) and isinstance(value.get("label"), str):
-            rows.append({"id": key, "label": value["label"],
-                         "datatype": value.get("datatype"),
-                         "description": value.get("description")})
+            row = {"id": key, "label": value["label"], "datatype": value.get("datatype"),
+                   "description": value.get("description")}
+        else:
+            continue
+        if not is_entity_value(key):  # it would be pasted into kg rdf's IRIs
+            bad_ids += 1
+        elif is_blank(row["label"]):  # a conversation would answer ""
+            blank += 1
+        else:
+            rows.append(row)
     if data and not rows:
         raise UserError(f"{path}: no labels in it (expected {{id: label}} or "
-                        "{id: {\"label\": ...}})")
+                        "{id: {\"label\": ...}} with Wikidata ids and labels that are not "
+                        "blank)")
+    if bad_ids or blank:
+        log.warning("%s: left out %d ids not of Wikidata's form and %d blank labels", path,
+                    bad_ids, blank)
     return rows
 
 
@@ -430,6 +447,7 @@ class LoadStage(Stage):
             "loaded": sum(f.status == "loaded" for f in self.files),
             "entities": sum(f.entities for f in self.files),
             "rejects": sum(f.rejects for f in self.files),
+            "rejected_values": sum(f.rejected_values for f in self.files),
             "bytes": sum(f.bytes for f in self.files),
             "labels": self.labels_loaded,
         }
@@ -468,6 +486,9 @@ class LoadStage(Stage):
         else:
             max_modified = self._load_here(path, file_id, kept, report)
         report.dump_date = _dump_date(max_modified, path)
+        report.rejects, report.rejected_values = con.execute(
+            "SELECT count(*) FILTER (WHERE field IS NULL), count(*) FILTER (WHERE field IS NOT "
+            "NULL) FROM load_rejects WHERE file_id = ?", [file_id]).fetchone()
         with transaction(con):
             duplicates = con.execute(
                 "SELECT count(*) - count(DISTINCT id) FROM entities WHERE file_id = ?", [file_id]

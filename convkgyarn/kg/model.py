@@ -33,7 +33,21 @@ class EnAliases(_Plain):
 
 
 class EntityId(_Plain):
+    """An entity value on the fast path: its ``"id"`` only (msgspec skips the rest unread).
+    A value without one fails here, and its entity is decoded raw: see ``AnyEntityId``."""
+
     id: str
+
+
+class AnyEntityId(_Plain):
+    """An entity value in either shape: ``"id"``, or in older dumps and some API replies only
+    ``"entity-type"`` and ``"numeric-id"`` ({"entity-type": "item", "numeric-id": 60} is Q60).
+    Decoded on the raw path only, so dumps of the current shape never pay for the two
+    extra fields (``values.entity_value_id`` reads both shapes the same)."""
+
+    id: str | None = None
+    entity_type: str | None = msgspec.field(default=None, name="entity-type")
+    numeric_id: int | None = msgspec.field(default=None, name="numeric-id")
 
 
 class Time(_Plain):

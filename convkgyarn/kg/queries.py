@@ -16,6 +16,9 @@ turn's ``answer_values``, because the query states every rule assembly applied:
 - a qualifier question is about one statement (its id is in the query, the question names
   its value): its answers are that statement's values of the qualifier.
 
+Every id is checked before it is pasted into a query (``kg.ids``: ``wd:Q42``, ``p:P26``,
+``wds:Q42-...``): text of another form there would be SPARQL, not an id.
+
 Run against the snapshot the turn came from (``convkgyarn kg rdf``), every query returns its
 gold answer; run against a later Wikidata (``convkgyarn verify``), a different answer is
 drift. ``values_of()`` turns result rows into the same exact values as ``answer_values``.
@@ -26,7 +29,8 @@ from __future__ import annotations
 import json
 from decimal import Decimal, InvalidOperation
 
-from convkgyarn.kg.values import render_value
+from convkgyarn.kg.ids import ENTITY_VALUE, ITEM, PROPERTY, STATEMENT, checked
+from convkgyarn.kg.values import BadValue, render_value
 
 WD = "http://www.wikidata.org/entity/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -46,7 +50,12 @@ KINDS = ("item", "time", "quantity", "text")
 
 def statement_node(statement_id: str) -> str:
     """The statement's IRI local name, as Wikidata's RDF writes it (``$`` becomes ``-``)."""
-    return "wds:" + statement_id.replace("$", "-")
+    return "wds:" + checked(statement_id, STATEMENT, "statement id").replace("$", "-")
+
+
+def _ids(subject_id: str, property_id: str) -> None:
+    checked(subject_id, ITEM, "item id")
+    checked(property_id, PROPERTY, "property id")
 
 
 def _value_pattern(subject: str, prefix: str, prop: str, kind: str) -> str:
@@ -74,6 +83,9 @@ def turn_query(subject_id: str, property_id: str, kind: str, tense: str, *,
     """The SELECT whose ``?answer`` rows are a turn's gold values (see the module notes)."""
     if kind not in KINDS:
         raise ValueError(f"unknown value kind {kind!r}")
+    _ids(subject_id, property_id)
+    if qualifier_id is not None:
+        checked(qualifier_id, PROPERTY, "property id")
     columns = "?answer" + {"time": " ?precision", "quantity": " ?unit"}.get(kind, "")
     if qualifier_id is None:
         body = [f"wd:{subject_id} p:{property_id} ?statement .",
@@ -139,7 +151,11 @@ def values_of(rows: list[dict]) -> list[dict]:
         if dv is None:
             continue
         vtype, value = dv
-        r = render_value(vtype, json.dumps(value).encode())
+        try:
+            r = render_value(vtype, json.dumps(value).encode())
+        except BadValue:  # an endpoint's value that is none: kept as its text (drift)
+            out.add(json.dumps({"text": str(row["answer"].get("value"))}, sort_keys=True))
+            continue
         if r.value_id is not None:
             v = {"id": r.value_id}
         elif vtype == "time":
@@ -177,6 +193,7 @@ def _with_prefixes(select: str) -> str:
 def count_query(subject_id: str, property_id: str, tense: str) -> str:
     """How many distinct items the subject's best-rank statements of the property hold
     (in the present tense, those without an end time): one row, ``?answer`` an integer."""
+    _ids(subject_id, property_id)
     current = "  FILTER NOT EXISTS { ?statement pq:P582 ?end }\n" if tense == "present" else ""
     return _with_prefixes(
         f"SELECT (COUNT(DISTINCT ?value) AS ?answer) WHERE {{\n"
@@ -189,6 +206,8 @@ def count_query(subject_id: str, property_id: str, tense: str) -> str:
 def verify_query(subject_id: str, property_id: str, candidate_id: str, tense: str) -> str:
     """Whether the subject's best-rank statements of the property hold the candidate (in the
     present tense: one without an end time): one row, ``?answer`` "yes" or "no"."""
+    _ids(subject_id, property_id)
+    checked(candidate_id, ENTITY_VALUE, "entity id")
     current = " FILTER NOT EXISTS { ?statement pq:P582 ?end }" if tense == "present" else ""
     return _with_prefixes(
         "SELECT ?answer WHERE {\n"
@@ -201,6 +220,7 @@ def before_query(subject_id: str, property_id: str, statement_id: str) -> str:
     """Who held the property right before the reference statement's value: the values of the
     best-rank statements with the latest start time (``pq:P580``) earlier than the
     reference's, other than its value."""
+    _ids(subject_id, property_id)
     return _with_prefixes(
         "SELECT DISTINCT ?answer WHERE {\n"
         f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"

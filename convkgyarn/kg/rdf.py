@@ -7,13 +7,20 @@ value nodes (``psv:`` / ``pqv:``) for time precision and quantity units, ``rdfs:
 ``schema:description`` / ``skos:altLabel``, ``wikibase:sitelinks`` and, for property
 entities, ``wikibase:propertyType``. A project's snapshot also carries the English labels
 its label files gave ids outside the dump, so a turn's query finds every label assembly
-used.
+used. An unknown value (``somevalue``: an end time known to exist but not when) is written
+as Wikidata writes it, a skolem IRI under ``/.well-known/genid/``.
+
+Nothing reaches a triple unchecked: every id must have Wikidata's form (``kg.ids``; a row
+or snak with another is left out, and ``kg rdf`` says how many: only a database loaded
+before ids were checked can hold one), a language tag must be one, and literals are
+escaped (JSON's string escapes are N-Triples' ECHAR and UCHAR).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +29,11 @@ from urllib.parse import quote
 import duckdb
 import orjson
 
+from convkgyarn.kg import ids
 from convkgyarn.kg.reader import iter_blocks
+from convkgyarn.kg.values import AMOUNT, MONTH_DAYS
 
+log = logging.getLogger("convkgyarn.rdf")
 WD = "http://www.wikidata.org/entity/"
 WDS = "http://www.wikidata.org/entity/statement/"
 WDV = "http://www.wikidata.org/value/"
@@ -35,6 +45,9 @@ SCHEMA = "http://schema.org/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+GENID = "http://www.wikidata.org/.well-known/genid/"
+SOMEVALUE = "somevalue"
+_LANG = re.compile(r"[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*", re.ASCII)
 RANKS = {"preferred": "PreferredRank", "normal": "NormalRank", "deprecated": "DeprecatedRank"}
 PROPERTY_TYPES = {
     "wikibase-item": "WikibaseItem", "string": "String", "external-id": "ExternalId",
@@ -46,9 +59,11 @@ PROPERTY_TYPES = {
 
 
 def _lit(text: str, lang: str | None = None, dtype: str | None = None) -> str:
+    """An N-Triples literal: JSON's escapes (quote, backslash, newline and every other
+    control character) are the ones N-Triples reads."""
     s = json.dumps(text, ensure_ascii=False)
     if lang:
-        return f"{s}@{lang}"
+        return f"{s}@{lang if _LANG.fullmatch(lang) else 'und'}"
     if dtype:
         return f"{s}^^<{dtype}>"
     return s
@@ -58,11 +73,23 @@ def _iri(x: str) -> str:
     return f"<{x}>"
 
 
+def _somevalue(statement_node: str, prop: str, n: int) -> str:
+    """The skolem IRI Wikidata's RDF writes for an unknown value."""
+    key = f"{statement_node}|{prop}|{n}".encode()
+    return _iri(GENID + hashlib.md5(key, usedforsecurity=False).hexdigest())
+
+
 def _simple_value(dv: dict, datatype: str | None) -> tuple[str, list[str], str | None]:
     """(object term, extra triples of the full value node, value node IRI)."""
     kind, v = dv.get("type"), dv.get("value")
     if kind == "wikibase-entityid":
-        return _iri(WD + v["id"]), [], None
+        value_id = v.get("id")
+        if value_id is None and ids.NUMERIC_ID_LETTERS.get(v.get("entity-type")) \
+                and isinstance(v.get("numeric-id"), int):
+            value_id = f"{ids.NUMERIC_ID_LETTERS[v['entity-type']]}{v['numeric-id']}"
+        if not ids.is_entity_value(value_id):
+            return "", [], None
+        return _iri(WD + value_id), [], None
     if kind == "string":
         if datatype in ("url", "commonsMedia"):
             return _iri(quote(v, safe=":/?#[]@!$&'()*+,;=%") if datatype == "url" else
@@ -82,7 +109,9 @@ def _simple_value(dv: dict, datatype: str | None) -> tuple[str, list[str], str |
         amount = v["amount"].lstrip("+")
         node = WDV + hashlib.sha1(json.dumps(v, sort_keys=True).encode()).hexdigest()
         unit = v.get("unit", "1")
-        unit_iri = unit if unit.startswith("http") else WD + "Q199"
+        if unit != "1" and not ids.UNIT.fullmatch(unit):
+            return "", [], None
+        unit_iri = unit if unit != "1" else WD + "Q199"
         extra = [f"{_iri(node)} {_iri(WIKIBASE + 'quantityAmount')} "
                  f"{_lit(amount, dtype=XSD + 'decimal')} .",
                  f"{_iri(node)} {_iri(WIKIBASE + 'quantityUnit')} {_iri(unit_iri)} ."]
@@ -93,7 +122,12 @@ def _simple_value(dv: dict, datatype: str | None) -> tuple[str, list[str], str |
 
 
 def entity_triples(e: dict) -> Iterator[str]:
-    eid = e["id"]
+    """One dump entity's triples; an entity, claim or snak whose id is not of Wikidata's
+    form is left out, as the loader leaves it out."""
+    eid = e.get("id")
+    if not isinstance(eid, str) or ids.entity_id_problem(e.get("type"), eid) or not (
+            ids.is_item(eid) or ids.is_property(eid)):
+        return
     s = _iri(WD + eid)
     labels = e.get("labels") or {}
     if isinstance(labels, dict) and "en" in labels:
@@ -118,18 +152,25 @@ def entity_triples(e: dict) -> Iterator[str]:
     if not isinstance(claims, dict):
         return
     for prop, group in claims.items():
+        if not ids.is_property(prop):
+            continue
         values = [c for c in group if c.get("rank") != "deprecated"
                   and c["mainsnak"].get("snaktype") == "value"]
         best = "preferred" if any(c.get("rank") == "preferred" for c in values) else "normal"
         for n, c in enumerate(group):
             snak = c["mainsnak"]
-            sid = (c.get("id") or f"{eid}${prop}${n}").replace("$", "-")
-            st = _iri(WDS + sid)
+            sid = c.get("id") or f"{eid}${prop}${n}"
+            if not ids.is_statement(sid):
+                continue
+            st = _iri(WDS + sid.replace("$", "-"))
             yield f"{s} {_iri(P + prop)} {st} ."
-            yield f"{st} {_iri(WIKIBASE + 'rank')} {_iri(WIKIBASE + RANKS[c.get('rank', 'normal')])} ."
+            rank = RANKS.get(c.get("rank", "normal"), "NormalRank")
+            yield f"{st} {_iri(WIKIBASE + 'rank')} {_iri(WIKIBASE + rank)} ."
             if snak.get("snaktype") != "value" or "datavalue" not in snak:
                 continue
             obj, extra, node = _simple_value(snak["datavalue"], snak.get("datatype"))
+            if not obj:
+                continue
             yield f"{st} {_iri(P + 'statement/' + prop)} {obj} ."
             if node:
                 yield f"{st} {_iri(P + 'statement/value/' + prop)} {_iri(node)} ."
@@ -140,10 +181,17 @@ def entity_triples(e: dict) -> Iterator[str]:
             quals = c.get("qualifiers") or {}
             if isinstance(quals, dict):
                 for qprop, snaks in quals.items():
-                    for q in snaks:
+                    if not ids.is_property(qprop):
+                        continue
+                    for qn, q in enumerate(snaks):
+                        if q.get("snaktype") == "somevalue":
+                            yield (f"{st} {_iri(P + 'qualifier/' + qprop)} "
+                                   f"{_somevalue(st, qprop, qn)} .")
                         if q.get("snaktype") != "value" or "datavalue" not in q:
                             continue
                         qobj, qextra, qnode = _simple_value(q["datavalue"], q.get("datatype"))
+                        if not qobj:
+                            continue
                         yield f"{st} {_iri(P + 'qualifier/' + qprop)} {qobj} ."
                         if qnode:
                             yield f"{st} {_iri(P + 'qualifier/value/' + qprop)} {_iri(qnode)} ."
@@ -167,18 +215,23 @@ def dump_to_ntriples(dump: Path, out: Path) -> int:
 
 # -- a project's snapshot ------------------------------------------------------------------
 
-_ISO = re.compile(r"^(-?)(\d+)(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
-_DECADE = re.compile(r"^(\d+)0s( BCE)?$")
-_ORDINAL_SPAN = re.compile(r"^(\d+)(?:st|nd|rd|th) (century|millennium)( BCE)?$")
+_ISO = re.compile(r"^(-?)([0-9]+)(?:-([0-9]{2}))?(?:-([0-9]{2}))?( BCE)?$", re.ASCII)
+_DECADE = re.compile(r"^([0-9]+)0s( BCE)?$", re.ASCII)
+_ORDINAL_SPAN = re.compile(r"^([0-9]+)(?:st|nd|rd|th) (century|millennium)( BCE)?$", re.ASCII)
 
 
 def time_literal(text: str) -> str | None:
     """An xsd:dateTime for a stored time text ("1952-03-11", "1952-03", "44 BCE", "1950s",
     "19th century"): the first day of the span, as Wikidata writes a value of that
-    precision. None for a text that is no date."""
+    precision. None for a text that is no date (a month 13 or a 30 February, which a
+    database loaded before times were checked may hold, included)."""
     m = _ISO.match(text)
     if m:
         sign, year, month, day, bce = m.groups()
+        if month and not (1 <= int(month) <= 12 and int(day or 1) <= MONTH_DAYS[int(month) - 1]):
+            return None
+        if day and (not month or int(day) < 1):
+            return None
         return (f"{'-' if sign or bce else ''}{int(year):04d}-{month or '01'}-{day or '01'}"
                 "T00:00:00Z")
     m = _DECADE.match(text)
@@ -206,17 +259,23 @@ def time_order(text: str) -> tuple[int, int, int] | None:
 
 
 def _stored_value(vtype, value_id, text, unit_id, precision) -> tuple[str, list[str], str | None]:
-    """(object term, triples of the full value node, value node IRI) of a stored value."""
+    """(object term, triples of the full value node, value node IRI) of a stored value; no
+    term ("") for one that is none (an id, date, amount or unit not of Wikidata's form)."""
     if value_id is not None:
-        return _iri(WD + value_id), [], None
-    if vtype == "time" and text is not None and (t := time_literal(text)) is not None:
+        return (_iri(WD + value_id), [], None) if ids.is_entity_value(value_id) else ("", [], None)
+    if vtype == "time":
+        if text is None or (t := time_literal(text)) is None:
+            return "", [], None
         node = WDV + hashlib.sha1(f"time|{t}|{precision}".encode()).hexdigest()
         obj = _lit(t, dtype=XSD + "dateTime")
         return obj, [f"{_iri(node)} {_iri(WIKIBASE + 'timeValue')} {obj} .",
                      f"{_iri(node)} {_iri(WIKIBASE + 'timePrecision')} "
                      f"{_lit(str(precision if precision is not None else 11), dtype=XSD + 'integer')} ."
                      ], node
-    if vtype == "quantity" and text is not None:
+    if vtype == "quantity":
+        if text is None or not AMOUNT.fullmatch(text) or not (
+                unit_id is None or ids.is_item(unit_id)):
+            return "", [], None
         unit = WD + (unit_id or "Q199")
         node = WDV + hashlib.sha1(f"quantity|{text}|{unit}".encode()).hexdigest()
         obj = _lit(text.lstrip("+"), dtype=XSD + "decimal")
@@ -234,10 +293,17 @@ def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
         while batch := cur.fetchmany(10_000):
             yield from batch
 
+    skipped = 0
     for eid, label in rows("SELECT id, label FROM labels WHERE label IS NOT NULL ORDER BY id"):
+        if not ids.is_entity_value(eid):
+            skipped += 1
+            continue
         yield f"{_iri(WD + eid)} {_iri(RDFS_LABEL)} {_lit(label, lang='en')} ."
     for eid, desc, aliases, sitelinks in rows(
             "SELECT id, description, aliases, sitelinks FROM entities ORDER BY id"):
+        if not ids.is_item(eid):
+            skipped += 1
+            continue
         s = _iri(WD + eid)
         if desc:
             yield f"{s} {_iri(SCHEMA + 'description')} {_lit(desc, lang='en')} ."
@@ -247,12 +313,18 @@ def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
                f"{_lit(str(sitelinks or 0), dtype=XSD + 'integer')} .")
     for pid, datatype in rows("SELECT id, datatype FROM properties WHERE datatype IS NOT NULL "
                               "ORDER BY id"):
+        if not ids.is_property(pid):
+            skipped += 1
+            continue
         yield (f"{_iri(WD + pid)} {_iri(WIKIBASE + 'propertyType')} "
                f"{_iri(WIKIBASE + PROPERTY_TYPES.get(datatype, 'String'))} .")
     for (sid, eid, prop, rank, vtype, value_id, text, unit_id, precision,
          truthy) in rows("SELECT statement_id, entity_id, property_id, rank, value_type, "
                          "value_id, value_text, unit_id, precision, truthy FROM statements "
                          "ORDER BY entity_id, property_id, ordinal"):
+        if not (ids.is_statement(sid) and ids.is_item(eid) and ids.is_property(prop)):
+            skipped += 1
+            continue
         st = _iri(WDS + sid.replace("$", "-"))
         yield f"{_iri(WD + eid)} {_iri(P + prop)} {st} ."
         yield f"{st} {_iri(WIKIBASE + 'rank')} {_iri(WIKIBASE + RANKS.get(rank, 'NormalRank'))} ."
@@ -266,18 +338,28 @@ def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
         if truthy:
             yield f"{_iri(WD + eid)} {_iri(P + 'direct/' + prop)} {obj} ."
             yield f"{st} {_iri(RDF_TYPE)} {_iri(WIKIBASE + 'BestRank')} ."
-    for sid, qprop, vtype, value_id, text, unit_id, precision in rows(
+    for sid, qprop, vtype, value_id, text, unit_id, precision, ordinal in rows(
             "SELECT statement_id, qualifier_property_id, value_type, value_id, value_text, "
-            "unit_id, precision FROM qualifiers ORDER BY statement_id, qualifier_property_id, "
-            "ordinal"):
+            "unit_id, precision, ordinal FROM qualifiers ORDER BY statement_id, "
+            "qualifier_property_id, ordinal"):
+        if not (ids.is_statement(sid) and ids.is_property(qprop)):
+            skipped += 1
+            continue
+        st = _iri(WDS + sid.replace("$", "-"))
+        if vtype == SOMEVALUE:  # an end time known to exist, not when
+            yield f"{st} {_iri(P + 'qualifier/' + qprop)} {_somevalue(st, qprop, ordinal)} ."
+            continue
         obj, extra, node = _stored_value(vtype, value_id, text, unit_id, precision)
         if not obj:
             continue
-        st = _iri(WDS + sid.replace("$", "-"))
         yield f"{st} {_iri(P + 'qualifier/' + qprop)} {obj} ."
         if node:
             yield f"{st} {_iri(P + 'qualifier/value/' + qprop)} {_iri(node)} ."
             yield from extra
+    if skipped:
+        log.warning("%d rows hold an id not of Wikidata's form and were left out of the "
+                    "triples (the KG was loaded before ids were checked: load it again)",
+                    skipped)
 
 
 def write_snapshot(con: duckdb.DuckDBPyConnection, out: Path) -> int:

@@ -7,6 +7,10 @@ amounts with thousands separators and their unit in the right number ("142 minut
 year gets the year ("what year" is answered "1993"). ``machine()`` gives the exact value
 beside it (ids, ISO dates with their precision, amounts with unit ids), so evaluation stays
 exact whatever the wording.
+
+Rendering never raises, whatever a database holds: one loaded before values were checked
+may hold a month 13, a 30 February, "NaN" or a blank label. ``unsayable()`` names such a
+value, and assembly leaves out a fact with one rather than answer it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+
+from convkgyarn.kg.values import AMOUNT, MONTH_DAYS, is_blank
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
@@ -26,6 +32,10 @@ UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz":
                 "century": "centuries", "kilogram-force": "kilograms-force"}
 _DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
 _DECADE = re.compile(r"^(\d+)0s( BCE)?$")
+# Dates the loader writes in words or as a bare year (decades, centuries, millennia, years
+# of more than nine digits at precisions under a millennium).
+_SPAN = re.compile(r"^(?:[0-9]+0s|[0-9]+(?:st|nd|rd|th) (?:century|millennium)|-?[0-9]+)"
+                   r"( BCE)?$", re.ASCII)
 YEAR_WORDS = re.compile(r"\byears?\b", re.I)
 
 
@@ -80,11 +90,41 @@ def render_time(text: str, precision: int | None, year_only: bool = False) -> st
         return text
     year, month, day, bce = parsed
     era = " BCE" if bce else ""
-    if year_only or precision <= 9 or month is None:
+    if year_only or precision <= 9 or not month or month > 12:  # no month to say
         return f"{year}{era}"
-    if precision == 10 or day is None:
+    if precision == 10 or not day:
         return f"{MONTHS[month - 1]} {year}{era}"
     return f"{day} {MONTHS[month - 1]} {year}{era}"
+
+
+def unsayable(value: Value) -> str | None:
+    """Why a stored value cannot be said, or None: an unknown value (a ``somevalue`` end time:
+    the statement ended, when is not known), a blank label or text, a date that does not
+    exist (month 13, 30 February, text that is no date), an amount that is no number.
+    The loader rejects these since ids and values are checked; an older database may still
+    hold them. (No label at all is the caller's rule.)"""
+    if value.value_type == "somevalue":
+        return "an unknown value (somevalue)"
+    label = value.label
+    if label is None:
+        return None
+    if is_blank(label):
+        return "a value with a blank label"
+    if value.kind == "time" and not _is_date(label):
+        return "a date that does not exist"
+    if value.kind == "quantity" and AMOUNT.fullmatch(label.strip()) is None:
+        return "an amount that is not a number"
+    return None
+
+
+def _is_date(text: str) -> bool:
+    parsed = parse_time(text)
+    if parsed is None:
+        return _SPAN.match(text.strip()) is not None
+    _, month, day, _ = parsed
+    if month is None:
+        return day is None
+    return 1 <= month <= 12 and (day is None or 1 <= day <= MONTH_DAYS[month - 1])
 
 
 def format_amount(amount: str) -> str:

@@ -73,9 +73,12 @@ def has_loaded_anything(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def reject_rows(con: duckdb.DuckDBPyConnection, limit: int = 50) -> list[tuple]:
-    """Rejected dump lines: (file, line, reason, start of the line)."""
-    return con.execute("SELECT file, line_no, reason, snippet FROM load_rejects "
-                       "ORDER BY file, line_no LIMIT ?", [limit]).fetchall()
+    """Rejected dump lines and values: (file, line, field, reason, snippet): the field is
+    None for a whole line (the snippet is its start), else where the value was (the
+    snippet holds the statement id and the value)."""
+    return con.execute("SELECT file, line_no, field, reason, snippet FROM load_rejects "
+                       "ORDER BY file, line_no, field NULLS FIRST, snippet LIMIT ?",
+                       [limit]).fetchall()
 
 
 def drop_counts(con: duckdb.DuckDBPyConnection, stage: str | None = None) -> list[tuple]:

@@ -9,7 +9,10 @@ is written, and written in one transaction: a failed fetch leaves no partial row
 
 from __future__ import annotations
 
+import ast
+import email.utils
 import hashlib
+import http.client
 import json
 import logging
 import socket
@@ -19,14 +22,16 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Any
 
-from SPARQLWrapper import JSON, POST, SPARQLWrapper
+from SPARQLWrapper import ASK, JSON, POST, SELECT, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import SparqlConfig
+from convkgyarn.errors import EXIT_ENDPOINT, ConvKGYarnError, UserError
 from convkgyarn.kg.extract import parse_lines
-from convkgyarn.errors import UserError
+from convkgyarn.kg.values import is_blank
+from convkgyarn.kg.ids import ENTITY_VALUE, checked, is_entity_value, is_item, is_property
 from convkgyarn.kg.load import clear_file, keep_last_copies, next_file_id
 from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.stage import Stage, code_version
@@ -50,80 +55,176 @@ TYPES = {"WikibaseItem": "wikibase-item", "String": "string", "ExternalId": "ext
          "TabularData": "tabular-data", "Math": "math"}
 XSD = "http://www.w3.org/2001/XMLSchema#"
 FILE_PATH = "http://commons.wikimedia.org/wiki/Special:FilePath/"
+GENID = "http://www.wikidata.org/.well-known/genid/"  # Wikidata's IRIs of unknown values
+_WRAPPER_CODES = {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404,
+                  "URITooLong": 414, "EndPointInternalError": 500}
 
 
-class SparqlError(UserError):
-    """An endpoint that cannot be reached or answers with something unusable."""
+class SparqlError(ConvKGYarnError):
+    """A SPARQL endpoint that failed: unreachable, refused the query, or still failing (or
+    answering with something that is no SPARQL result) after the retries. Exit 4, one line."""
+
+    exit_code = EXIT_ENDPOINT
 
 
 class HttpStatus(Exception):
     def __init__(self, code: int, retry_after: float | None, body: str) -> None:
-        super().__init__(f"HTTP {code}: {body[:200]}")
+        super().__init__(f"HTTP {code}" + (f": {_one_line(body)}" if body.strip() else ""))
         self.code, self.retry_after = code, retry_after
 
 
+class Malformed(Exception):
+    """A reply that is no SPARQL JSON result (retried: a proxy's error page, a cut body)."""
+
+
+TRANSIENT_CODES = frozenset({429, 500, 502, 503, 504})
+CONNECTION_ERRORS = (socket.timeout, TimeoutError, ConnectionError, http.client.HTTPException,
+                     urllib.error.URLError)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """A reply body as one short line (error pages span many)."""
+    return " ".join(text.split())[:limit]
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """A Retry-After header's wait: seconds, or an HTTP date (RFC 9110); None if absent or
+    unreadable."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _wrapped_body(exc: SPARQLWrapperException) -> str:
+    """The reply body SPARQLWrapper put into its exception's message (as a bytes repr)."""
+    text = str(exc).partition("Response:\n")[2]
+    try:
+        body = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return body.decode(errors="replace") if isinstance(body, bytes) else str(body)
+
+
 def _ids(values: list[str]) -> str:
-    return " ".join(f"wd:{v}" for v in values)
+    """A VALUES list of ``wd:`` terms; every id was checked where it came in."""
+    return " ".join(f"wd:{checked(v, ENTITY_VALUE, 'entity id')}" for v in values)
+
+
+def result_rows(result: Any) -> list[dict[str, dict]]:
+    """The bindings of a SPARQL JSON result, checked to be one: a list of rows, each a map
+    of variable names to terms with a string ``type`` and ``value``. An ASK result is one
+    row whose ``?answer`` is "yes" or "no". ``Malformed`` otherwise."""
+    if isinstance(result, dict) and isinstance(result.get("boolean"), bool):
+        return [{"answer": {"type": "literal", "value": "yes" if result["boolean"] else "no"}}]
+    results = result.get("results") if isinstance(result, dict) else None
+    rows = results.get("bindings") if isinstance(results, dict) else None
+    if not isinstance(rows, list):
+        raise Malformed(f"not a SPARQL JSON result ({_one_line(str(result), 120)!r})")
+    for row in rows:
+        if not isinstance(row, dict) or not all(
+                isinstance(k, str) and isinstance(t, dict) and isinstance(t.get("type"), str)
+                and isinstance(t.get("value"), str) for k, t in row.items()):
+            raise Malformed(f"a result row that is no SPARQL binding "
+                            f"({_one_line(str(row), 120)!r})")
+    return rows
 
 
 class SparqlClient:
+    """One SPARQL endpoint, queried one request at a time. Only SELECT and ASK queries are
+    sent (as ``query=``, never as an update). Retried with jittered exponential backoff, at
+    most ``max_attempts`` times in all: 429 and 5xx replies (waiting as long as Retry-After
+    says, up to ``retry_after_max`` seconds, with a warning when that is more than a few
+    seconds), timeouts, refused or dropped connections, and replies that are no SPARQL JSON
+    result. Any other HTTP status is a refusal, not retried. Every failure is a
+    ``SparqlError``: one line, exit 4."""
+
     def __init__(self, config: SparqlConfig) -> None:
         self.config = config
         self.queries = 0
 
     def select(self, query: str, prefixes: bool = True) -> list[dict[str, dict]]:
-        """Run a SELECT with retries on 429/5xx/timeouts; return the bindings. ``prefixes``:
-        put our PREFIX lines first (a complete query brings its own)."""
+        """Run a SELECT (or ASK) and return its bindings. ``prefixes``: put our PREFIX lines
+        first (a complete query brings its own)."""
+        cfg = self.config
+
         def transient(exc: BaseException) -> bool:
             if isinstance(exc, HttpStatus):
-                return exc.code in (429, 500, 502, 503, 504)
-            return isinstance(exc, (socket.timeout, TimeoutError, urllib.error.URLError))
+                return exc.code in TRANSIENT_CODES
+            return isinstance(exc, (Malformed, *CONNECTION_ERRORS))
 
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome else None
             if isinstance(exc, HttpStatus) and exc.retry_after is not None:
-                return min(exc.retry_after, 120.0)
-            return wait_exponential_jitter(multiplier=0.5, max=self.config.backoff_max,
+                seconds = min(exc.retry_after, cfg.retry_after_max)
+                if exc.retry_after > 5:  # not silent: say how long, and why
+                    log.warning("%s asked to wait %.0f s (Retry-After); waiting %.3g s before "
+                                "attempt %d of %d", cfg.endpoint, exc.retry_after, seconds,
+                                state.attempt_number + 1, cfg.max_attempts)
+                return seconds
+            return wait_exponential_jitter(multiplier=0.5, max=cfg.backoff_max,
                                            jitter=0.5)(state)
 
+        text = PREFIXES + query if prefixes else query
         try:
             for attempt in Retrying(retry=retry_if_exception(transient), wait=wait,
-                                    stop=stop_after_attempt(self.config.max_attempts),
-                                    reraise=True):
+                                    stop=stop_after_attempt(cfg.max_attempts), reraise=True):
                 with attempt:
-                    return self._once(PREFIXES + query if prefixes else query)
+                    return self._once(text)
         except HttpStatus as exc:
-            raise SparqlError(f"{self.config.endpoint}: {exc}") from None
+            if exc.code in TRANSIENT_CODES:
+                raise SparqlError(f"{cfg.endpoint}: gave up after {cfg.max_attempts} attempts "
+                                  f"({exc})") from None
+            raise SparqlError(f"{cfg.endpoint}: refused the query ({exc})") from None
+        except Malformed as exc:
+            raise SparqlError(f"{cfg.endpoint}: malformed reply after {cfg.max_attempts} "
+                              f"attempts, {exc}") from None
         except (socket.timeout, TimeoutError) as exc:
-            raise SparqlError(f"{self.config.endpoint}: no answer within "
-                              f"{self.config.timeout:g}s ({exc})") from None
+            raise SparqlError(f"{cfg.endpoint}: no answer within {cfg.timeout:g}s, "
+                              f"{cfg.max_attempts} attempts ({_one_line(str(exc))})") from None
         except urllib.error.URLError as exc:
-            raise SparqlError(f"{self.config.endpoint}: unreachable ({exc.reason})") from None
+            raise SparqlError(f"{cfg.endpoint}: unreachable after {cfg.max_attempts} attempts "
+                              f"({_one_line(str(exc.reason))})") from None
+        except (ConnectionError, http.client.HTTPException) as exc:
+            raise SparqlError(f"{cfg.endpoint}: the connection failed {cfg.max_attempts} "
+                              f"times ({type(exc).__name__}: {_one_line(str(exc))})") from None
         raise AssertionError("unreachable")
 
     def _once(self, query: str) -> list[dict[str, dict]]:
         self.queries += 1
         client = SPARQLWrapper(self.config.endpoint, agent=self.config.user_agent)
         client.setQuery(query)
+        if client.queryType not in (SELECT, ASK):  # SPARQLWrapper would send it as an update
+            raise SparqlError(f"{self.config.endpoint}: refusing to send a "
+                              f"{client.queryType} query (only SELECT and ASK are sent)")
         client.setMethod(POST)
         client.setReturnFormat(JSON)
         client.setTimeout(int(self.config.timeout))
         try:
-            result = client.queryAndConvert()
+            response = client.query().response
+            body = response.read()
         except urllib.error.HTTPError as exc:
             after = exc.headers.get("Retry-After") if exc.headers else None
-            raise HttpStatus(exc.code, float(after) if after else None,
+            raise HttpStatus(exc.code, retry_after_seconds(after),
                              exc.read().decode(errors="replace")) from None
-        except SPARQLWrapperException as exc:
-            code = 500 if "EndPointInternalError" in type(exc).__name__ else 400
-            raise HttpStatus(code, None, str(exc)) from None
-        except ValueError as exc:  # a body that is not JSON
-            raise SparqlError(f"{self.config.endpoint}: malformed reply, not SPARQL JSON results "
-                              f"({exc})") from None
-        if not isinstance(result, dict) or "results" not in result:
-            raise SparqlError(f"{self.config.endpoint}: not a SPARQL JSON result "
-                              f"({str(result)[:200]!r})")
-        return result["results"].get("bindings", [])
+        except SPARQLWrapperException as exc:  # 400, 401, 404, 414, 500
+            raise HttpStatus(_WRAPPER_CODES.get(type(exc).__name__, 400), None,
+                             _wrapped_body(exc)) from None
+        try:
+            result = json.loads(body)
+        except ValueError as exc:  # a body that is not JSON (cut short, an error page)
+            raise Malformed(f"not JSON ({exc}): {_one_line(body.decode(errors='replace'), 80)!r}"
+                            ) from None
+        return result_rows(result)
 
     def paged(self, query: str) -> list[dict[str, dict]]:
         """All rows of an ordered query, LIMIT/OFFSET page by page."""
@@ -144,6 +245,8 @@ def _value(term: dict, node: dict | None, datatype: str | None) -> dict | None:
     """An RDF term (plus its full value node) as a Wikidata JSON datavalue."""
     kind, v = term["type"], term["value"]
     if kind == "uri":
+        if v.startswith(GENID):
+            return None  # somevalue, as Wikidata's RDF writes it
         if v.startswith(WD) and v[len(WD):][:1] in "QPL":
             return {"type": "wikibase-entityid", "value": {"id": v[len(WD):]}}
         if datatype == "commonsMedia" or v.startswith(FILE_PATH):
@@ -171,6 +274,24 @@ def _value(term: dict, node: dict | None, datatype: str | None) -> dict | None:
     return {"type": "string", "value": v}
 
 
+def _note_ids(dv: dict | None, prop: str, value_ids: set[str], props: set[str]) -> None:
+    """Remember the ids whose labels and property types are fetched next: only ids of
+    Wikidata's form, since those queries paste them in (the loader rejects the others, with
+    their statements, when it reads the entities)."""
+    if is_property(prop):
+        props.add(prop)
+    if dv is None:
+        return
+    if dv["type"] == "wikibase-entityid":
+        value_id = dv["value"]["id"]
+    elif dv["type"] == "quantity" and dv["value"]["unit"].startswith(WD):
+        value_id = _local(dv["value"]["unit"], WD)  # units need labels too
+    else:
+        return
+    if is_entity_value(value_id):
+        value_ids.add(value_id)
+
+
 def _datatype_of(dv: dict) -> str:
     return {"wikibase-entityid": "wikibase-item", "time": "time", "quantity": "quantity",
             "monolingualtext": "monolingualtext", "globecoordinate": "globe-coordinate"
@@ -196,8 +317,12 @@ class SparqlLoad(Stage):
                 f"SELECT ?e ?sl WHERE {{ ?e wdt:P31 wd:{type_id} . "
                 f"OPTIONAL {{ ?e wikibase:sitelinks ?sl }} }} ORDER BY DESC(?sl) ?e "
                 f"LIMIT {cfg.limit}")
-            ids += [_local(r["e"]["value"], WD) for r in rows
-                    if _local(r["e"]["value"], WD) not in ids]
+            found = [_local(r["e"]["value"], WD) for r in rows if "e" in r]
+            strange = [i for i in found if not is_item(i)]
+            if strange:  # never pasted into a query: not Wikidata items
+                log.warning("%s: %d entities of type %s are not Wikidata items (%r ...), left "
+                            "out", cfg.endpoint, len(strange), type_id, strange[0][:80])
+            ids += [i for i in found if is_item(i) and i not in ids]
         return ids
 
     def fetch(self, ids: list[str]) -> tuple[list[dict], dict[str, str]]:
@@ -270,13 +395,11 @@ class SparqlLoad(Stage):
             prop = _local(r["pq"]["value"], P + "qualifier/")
             node = node_of.get((r["s"]["value"], prop, r["qv"]["value"]))
             dv = _value(r["qv"], node, None)
-            if dv is None:
+            if dv is None:  # unknown (somevalue): the loader keeps an unknown end time
+                qual_by_statement[r["s"]["value"]][prop].append(
+                    {"snaktype": "somevalue", "property": prop})
                 continue
-            props.add(prop)
-            if dv["type"] == "wikibase-entityid":
-                value_ids.add(dv["value"]["id"])
-            elif dv["type"] == "quantity" and dv["value"]["unit"].startswith(WD):
-                value_ids.add(_local(dv["value"]["unit"], WD))  # units need labels too
+            _note_ids(dv, prop, value_ids, props)
             qual_by_statement[r["s"]["value"]][prop].append(
                 {"snaktype": "value", "property": prop, "datatype": _datatype_of(dv),
                  "datavalue": dv})
@@ -299,11 +422,7 @@ class SparqlLoad(Stage):
                 claim["qualifiers"] = {k: v for k, v in qual_by_statement[s_iri].items()}
             if eid in out:
                 out[eid]["claims"].setdefault(prop, []).append(claim)
-                props.add(prop)
-                if dv and dv["type"] == "wikibase-entityid":
-                    value_ids.add(dv["value"]["id"])
-                elif dv and dv["type"] == "quantity" and dv["value"]["unit"].startswith(WD):
-                    value_ids.add(_local(dv["value"]["unit"], WD))  # units need labels too
+                _note_ids(dv, prop, value_ids, props)
         for e in out.values():  # rank order within a property as the dump has it: by id
             for group in e["claims"].values():
                 group.sort(key=lambda c: c["id"])
@@ -315,7 +434,10 @@ class SparqlLoad(Stage):
             rows = self.client.select(
                 f"SELECT ?x ?label WHERE {{ VALUES ?x {{ {_ids(ids[i:i + self.config.batch_size])}"
                 f" }} ?x rdfs:label ?label FILTER(lang(?label) = \"en\") }}")
-            labels.update({_local(r["x"]["value"], WD): r["label"]["value"] for r in rows})
+            asked = set(ids[i:i + self.config.batch_size])
+            labels.update({x: r["label"]["value"] for r in rows
+                           if (x := _local(r["x"]["value"], WD)) in asked
+                           and not is_blank(r["label"]["value"])})
         return labels
 
     def _properties(self, pids: list[str]) -> list[dict]:
@@ -329,6 +451,8 @@ class SparqlLoad(Stage):
                 if "label" not in r and "type" not in r:
                     continue
                 pid = _local(r["p"]["value"], WD)
+                if not is_property(pid):
+                    continue
                 dtype = TYPES.get(_local(r.get("type", {}).get("value", ""),
                                          "http://wikiba.se/ontology#"))
                 out.append({"type": "property", "id": pid, "datatype": dtype,
@@ -341,7 +465,7 @@ class SparqlLoad(Stage):
         queried_at = datetime.now(timezone.utc)
         ids = self.select_entities()
         if not ids:
-            raise SparqlError(f"{cfg.endpoint}: no entities selected (give --entities or --type)")
+            raise UserError(f"{cfg.endpoint}: no entities selected (give --entity or --type)")
         entities, labels = self.fetch(ids)
         types = {p["id"]: p["datatype"] for p in entities if p["type"] == "property"}
         for e in entities:  # snak datatypes from the endpoint's property types where known

@@ -42,7 +42,7 @@ from convkgyarn.conversations import RunRecord, store_run
 from convkgyarn.errors import UserError
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
-from convkgyarn.kg.render import Value, machine, render, year_question_fits
+from convkgyarn.kg.render import Value, machine, render, unsayable, year_question_fits
 from convkgyarn.kg.snapshot import kg_version, type_label
 from convkgyarn.memory import gc_paused
 from convkgyarn.stage import Stage, code_version
@@ -476,6 +476,8 @@ class KGView:
         an amount whose unit has no label, an absurdly long label, or an item bearing the
         subject's own name (Lisbon lies in Lisbon municipality's "Lisbon"). A fact with such
         a value among its answers is not asked at all: its gold answer would miss a value."""
+        if (why := unsayable(value)) is not None:  # unknown, blank, no date, no number
+            return why
         if value.label is None:
             return "a value without an English label"
         if value.unit_id and not value.unit_label:

@@ -122,6 +122,7 @@ class SelectPredicates(Stage):
                 SELECT t.type_id, q.property_id, q.qualifier_property_id
                 FROM qualifiers q JOIN entity_types t ON t.entity_id = q.entity_id
                 WHERE t.type_id IN (SELECT DISTINCT type_id FROM type_predicates)
+                  AND q.value_type <> 'somevalue'  -- an unknown end time is asked nothing
                 GROUP BY 1, 2, 3 ORDER BY 1, 2, count(DISTINCT q.statement_id) DESC, 3
                 """).fetchall():
             self._quals.setdefault((type_id, pid), []).append(qid)

@@ -270,10 +270,13 @@ def _to_v4(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _to_v5(con: duckdb.DuckDBPyConnection) -> None:
-    """After 0.5.5: a related entity records the link that explains it (``via_id``,
-    ``via_path``); pairs stored before keep NULL there until ``related build`` runs again."""
+    """0.5.5 -> the next release: a related entity records the link that explains it
+    (``via_id``, ``via_path``; pairs stored before keep NULL there until ``related build``
+    runs again), and a reject may be one value of an entity that loaded (``field`` names
+    where it was; NULL for a rejected line, as every earlier reject was)."""
     for column in ("via_id", "via_path"):
         con.execute(f"ALTER TABLE related_entities ADD COLUMN IF NOT EXISTS {column} VARCHAR")
+    con.execute("ALTER TABLE load_rejects ADD COLUMN IF NOT EXISTS field VARCHAR")
 
 
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
@@ -281,7 +284,7 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
                             "kind of question and a sentence answer", _to_v3),
               Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
               Migration(5, "after 0.5.5: related entities record the link that explains "
-                            "them", _to_v5))
+                            "them; rejects of single values name their field", _to_v5))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -48,8 +48,12 @@ TABLES: dict[str, str] = {
         qualifier_property_id VARCHAR, datatype VARCHAR, value_type VARCHAR, value_id VARCHAR,
         value_text VARCHAR, unit_id VARCHAR, value_raw VARCHAR, precision INTEGER,
         ordinal INTEGER, file_id INTEGER, line_no BIGINT""",
+    # A rejected line (field NULL: nothing of it loaded), or a value left out of an entity
+    # that loaded (field: where, e.g. claims.P569 or claims.P39.qualifiers.P580 or labels.en;
+    # snippet: the statement id and the value).
     "load_rejects": """
-        file_id INTEGER, file VARCHAR, line_no BIGINT, reason VARCHAR, snippet VARCHAR""",
+        file_id INTEGER, file VARCHAR, line_no BIGINT, reason VARCHAR, snippet VARCHAR,
+        field VARCHAR""",
     "extra_labels": """
         id VARCHAR, label VARCHAR, source VARCHAR, datatype VARCHAR, description VARCHAR""",
     "kg_meta": """key VARCHAR PRIMARY KEY, value VARCHAR""",
@@ -227,7 +231,8 @@ VIEWS: dict[str, str] = {
     "drops": """
         SELECT stage, item, reason, detail, run_id, created_at FROM dropped
         UNION ALL
-        SELECT 'kg.load', file || ':' || line_no, reason, snippet, NULL, NULL FROM load_rejects""",
+        SELECT 'kg.load', file || ':' || line_no || coalesce(' ' || field, ''), reason, snippet,
+               NULL, NULL FROM load_rejects""",
 }
 
 KG_TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",

@@ -89,7 +89,7 @@ def test_a_deeply_nested_line_is_rejected_not_fatal(tmp_path, sample_path):
     path.write_text("\n".join([json.dumps(ents[0]), deep, json.dumps(ents[1])]) + "\n")
     with project(tmp_path / "p.duckdb") as p:
         p.load([path])
-        [(_, line, reason, _)] = p.rejects()
+        [(_, line, field, reason, _)] = p.rejects()
     assert line == 2 and "nested too deeply" in reason
 
 

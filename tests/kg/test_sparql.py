@@ -95,7 +95,7 @@ def test_unreachable_endpoint_is_a_clear_error_and_writes_nothing(tmp_path):
     db = str(tmp_path / "u.duckdb")
     r = CliRunner().invoke(app, ["kg", "load", "--sparql", f"http://127.0.0.1:{_port()}/query",
                                  "--entity", "Q76", "--db", db])
-    assert r.exit_code == 2 and "unreachable" in r.output
+    assert r.exit_code == 4 and "unreachable" in r.output  # the endpoint failed
     assert connect(db).execute("SELECT count(*) FROM load_files").fetchone()[0] == 0
 
 
