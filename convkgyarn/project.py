@@ -143,16 +143,35 @@ class Project:
         require_complete_loads(self.con)
         return kg_stats(self.con)
 
-    def write_rdf(self, out: Path) -> int:
+    def write_rdf(self, out: Path, force: bool = False) -> int:
         """The loaded KG as N-Triples in Wikidata's RDF model (to serve with Oxigraph or
-        QLever and run turns' queries against); returns the number of triples."""
-        from convkgyarn.export import atomic_path
-        from convkgyarn.kg.rdf import write_snapshot
+        QLever and run turns' queries against); returns the number of triples. The file
+        starts with a comment naming convkgyarn, so a later ``kg rdf`` recognises it as its
+        own; any other file at ``out`` is replaced only with ``force``."""
+        from convkgyarn.kg.rdf import snapshot_triples
         from convkgyarn.kg.snapshot import require_usable_kg
+        from convkgyarn.outputs import NTRIPLES, NTRIPLES_HEADER, replacing_file
 
         require_usable_kg(self.con)
-        with atomic_path(out) as tmp:
-            return write_snapshot(self.con, tmp)
+        n = 0
+        with replacing_file(out, NTRIPLES, force=force, protected=self.own_files()) as tmp, \
+                open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(f"{NTRIPLES_HEADER} ({self._written_by()}, {self.db.name})\n")
+            for triple in snapshot_triples(self.con):
+                fh.write(triple + "\n")
+                n += 1
+        return n
+
+    def own_files(self) -> list[Path]:
+        """Files no output may replace: the database (and, beside it, everything named
+        after it: lock, WAL, refresh log and staging database)."""
+        return [self.db]
+
+    @staticmethod
+    def _written_by() -> str:
+        from convkgyarn import __version__
+
+        return f"convkgyarn {__version__}"
 
     def label_coverage(self) -> dict[str, Any]:
         from convkgyarn.kg.snapshot import label_coverage
@@ -292,30 +311,59 @@ class Project:
 
         return summary(self.con, recs, self.config.llm)
 
-    def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None) -> int:
+    def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None,
+               force: bool = False) -> int:
+        """Write the conversations as ``fmt`` at ``path``: a file (jsonl, parquet) or a
+        folder (hf). Nothing convkgyarn did not write is replaced (``convkgyarn.outputs``);
+        ``force`` lets a file replace another file, never a folder."""
         from convkgyarn.export import write_hf, write_jsonl, write_parquet
+        from convkgyarn.outputs import (
+            CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, check_file, check_folder)
 
         if fmt not in ("jsonl", "parquet", "hf"):
             raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+        own = self.own_files()
+        if fmt == "hf":  # refuse before the work, not after it
+            check_folder(path, HF_FOLDER, protected=own)
+        else:
+            check_file(path, CONVERSATIONS_JSONL if fmt == "jsonl" else CONVERSATIONS_PARQUET,
+                       force=force, protected=own)
         recs = self.records(runs)
         if fmt == "jsonl":
-            write_jsonl(recs, path)
+            write_jsonl(recs, path, force=force, protected=own)
         elif fmt == "parquet":
-            write_parquet(recs, path)
+            write_parquet(recs, path, force=force, protected=own)
         else:
-            write_hf(recs, path, self.summary(recs))
+            write_hf(recs, path, self.summary(recs), protected=own)
         return len(recs)
 
+    def check_outputs(self, out_dir: Path, force: bool = False) -> None:
+        """Refuse, before any work, an output folder where ``write_outputs`` could not write
+        (a file, a folder under a file) or would replace a file convkgyarn did not write."""
+        from convkgyarn.outputs import CONVERSATIONS_JSONL, SUMMARY_JSON, check_file, OutputRefused
+
+        out_dir = Path(out_dir)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise OutputRefused(f"{out_dir}: is a file; --out takes the folder that "
+                                "conversations.jsonl and summary.json go to")
+        for name, kind in (("conversations.jsonl", CONVERSATIONS_JSONL),
+                           ("summary.json", SUMMARY_JSON)):
+            check_file(out_dir / name, kind, force=force, protected=self.own_files())
+
     def write_outputs(self, runs: Sequence[str], out_dir: Path,
-                      reports: Sequence[StageReport] = ()) -> dict[str, Any]:
-        """The main job's files: conversations.jsonl and summary.json (each replaced whole)."""
+                      reports: Sequence[StageReport] = (), force: bool = False
+                      ) -> dict[str, Any]:
+        """The main job's files: conversations.jsonl and summary.json (each replaced whole,
+        and only when it is ours, or with ``force``)."""
         from convkgyarn.export import write_json, write_jsonl
 
+        self.check_outputs(out_dir, force)
         recs = self.records(runs)
-        write_jsonl(recs, out_dir / "conversations.jsonl")
+        own = self.own_files()
+        write_jsonl(recs, out_dir / "conversations.jsonl", force=force, protected=own)
         info = self.summary(recs)
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
-        write_json(info, out_dir / "summary.json")
+        write_json(info, out_dir / "summary.json", force=force, protected=own)
         return info
 
     # -- evaluation ----------------------------------------------------------------------
@@ -348,14 +396,16 @@ class Project:
         return paired_effects(self.con, self.config.evaluate.bootstrap,
                               self.config.evaluate.seed)
 
-    def report(self, out_dir: Path) -> list[Path]:
-        from convkgyarn.report import write_report
+    def report(self, out_dir: Path, force: bool = False) -> list[Path]:
+        from convkgyarn.report import check_report_folder, write_report
         from convkgyarn.stages.rating import rating_summary
 
+        check_report_folder(out_dir, force=force, protected=self.own_files())
         rows = self.metrics()
         if not rows:
             raise UserError("no evaluation results; run `convkgyarn evaluate` first")
-        return write_report(rows, rating_summary(self.con), out_dir, self.effects())
+        return write_report(rows, rating_summary(self.con), out_dir, self.effects(),
+                            force=force, protected=self.own_files())
 
     def rate(self, selection: ConversationSelection) -> StageReport:
         from convkgyarn.stages.rating import RateConversations

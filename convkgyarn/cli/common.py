@@ -50,6 +50,9 @@ Concurrency = Annotated[Optional[int], typer.Option(
 Batch = Annotated[bool, typer.Option(
     "--batch", help="Send through the OpenAI Batch API: half the price, results within 24 "
     "hours; an interrupted command resumes the same batch.")]
+Force = Annotated[bool, typer.Option(
+    "--force", help="Replace an existing file at --out that convkgyarn did not write (never a "
+    "folder, never the project's database).")]
 BaseUrl = Annotated[Optional[str], typer.Option(
     "--base-url", help="OpenAI-compatible endpoint (overrides OPENAI_BASE_URL and the config "
     "file).")]

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from convkgyarn.cli.common import (
-    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, Force, MaxCost, command, llm_config,
     open_project, out, project_config, say, table)
 from convkgyarn.config import paper_configs
 from convkgyarn.errors import UserError
@@ -70,6 +70,7 @@ def generate(
         "id) instead of replacing it.")] = False,
     out_dir: Annotated[Path, typer.Option("--out", help="Where exports and the summary go.")] = Path(
         "outputs"),
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
     base_url: BaseUrl = None,
@@ -93,11 +94,13 @@ def generate(
                      **{f"generate.{k}": v for k, v in overrides.items()})
     configs = paper_configs(cfg.generate) if all_configs else [cfg.generate]
     with open_project(cfg, write=True, name="generate") as project:
+        if not cfg.llm.dry_run:
+            project.check_outputs(out_dir, force)  # before the work, not after it
         result = project.generate(configs, keep_previous=keep_previous)
         if cfg.llm.dry_run:
             say("dry run: nothing was sent, and no conversations were made or stored")
             return
-        info = project.write_outputs(result.runs, out_dir, result.reports)
+        info = project.write_outputs(result.runs, out_dir, result.reports, force=force)
     out.print(table("configuration", "conversations", title="Generated",
                     rows=info["configurations"].items()))
     say(f"{info['turns']} turns over {info['distinct_facts']} facts; written "
@@ -107,17 +110,22 @@ def generate(
 @command
 def export(
     fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet or hf.")] = "jsonl",
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="Output file or folder.")] = None,
+    out_path: Annotated[Optional[Path], typer.Option(
+        "--out", help="Output file (jsonl, parquet) or folder (hf: new, empty, or a previous "
+        "hf export).")] = None,
     run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
                                                      "current run of each configuration).")] = None,
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
-    """Export conversations for users: JSONL, Parquet, or a Hugging Face dataset folder."""
+    """Export conversations for users: JSONL, Parquet, or a Hugging Face dataset folder.
+    A previous export of ours at --out is replaced once the new one is complete; anything
+    else there is refused (a file: unless --force; a folder: always)."""
     if fmt not in DEFAULT_EXPORTS:
         raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
-    target = out_path or DEFAULT_EXPORTS[fmt]
+    target = out_path if out_path is not None else DEFAULT_EXPORTS[fmt]
     with open_project(project_config(config, db), write=False, name="export") as project:
-        n = project.export(fmt, target, run)
+        n = project.export(fmt, target, run, force=force)
     say(f"{n} conversations -> {target}")
 
 
