@@ -17,8 +17,8 @@ from typer.core import TyperGroup
 from convkgyarn import __version__
 from convkgyarn.cli import (
     evaluate, generate, kg, predicates, refresh, related, templates, verify)
-from convkgyarn.cli.common import console, out
-from convkgyarn.errors import EXIT_INTERRUPTED
+from convkgyarn.cli.common import console, out, sigterm_as_interrupt
+from convkgyarn.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
 
 GLOBAL_FLAGS = ("-v", "--verbose", "--version")
 
@@ -37,13 +37,22 @@ class GlobalFlagsFirst(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
-        """Usage errors are one line too (exit 2), like every other failure."""
+        """Usage errors are one line too (exit 2), like every other failure; SIGTERM is
+        handled like Ctrl-C (exit 143) from here on."""
         try:
-            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                              standalone_mode=False, **extra)
-        except typer.Abort:
-            _one_line("interrupted")
-            rv = EXIT_INTERRUPTED
+            with sigterm_as_interrupt():
+                rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                  standalone_mode=False, **extra)
+        except typer.Abort as exc:
+            if isinstance(exc.__context__, Terminated):
+                _one_line("terminated (SIGTERM)")
+                rv = EXIT_TERMINATED
+            else:
+                _one_line("interrupted")
+                rv = EXIT_INTERRUPTED
+        except Terminated:
+            _one_line("terminated (SIGTERM)")
+            rv = EXIT_TERMINATED
         except Exception as exc:
             # click's usage errors (typer vendors click, so matched by their interface)
             if type(exc).__name__ == "NoArgsIsHelpError":

@@ -22,7 +22,8 @@ import duckdb
 import openai
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ValidationError
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+from tenacity import (
+    RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_when_event_set)
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import LLMConfig, Price, StageModel
@@ -266,6 +267,9 @@ class LLMClient:
             base_url=config.base_url, api_key=self._secret or "no-key",
             timeout=config.timeout, max_retries=0)
         self._bias_note_logged = False
+        # set when the command stops (Ctrl-C, SIGTERM, an error): requests in flight finish
+        # and their replies are cached, but none is retried or started after that
+        self._stopping = threading.Event()
         self.served_by: set[str] = set()
         self.say = say or (lambda message: None)
 
@@ -285,8 +289,11 @@ class LLMClient:
             return []
         if self.config.batch and not self.config.dry_run:
             self._prefill_by_batch(requests)
-        if len(requests) == 1 or self.config.concurrency == 1:
+        if self.config.dry_run:  # nothing is sent
             return [self.one(r) for r in requests]
+        # even one request goes through a worker thread: when the command is stopped (Ctrl-C,
+        # SIGTERM) this thread stops waiting, and the request in flight still gets its reply
+        # (paid for) into the cache
         stop = threading.Event()
 
         def guarded(request: LLMRequest) -> LLMResult | None:
@@ -296,25 +303,27 @@ class LLMClient:
             futures = [pool.submit(guarded, r) for r in requests]
             results: list[LLMResult] = []
             first_error: BaseException | None = None
-            for fut in futures:
-                try:
-                    result = fut.result()
-                except (EndpointError, BudgetExceeded) as exc:
-                    if first_error is None:
-                        first_error = exc
-                        stop.set()
-                        for other in futures:
-                            other.cancel()
-                    continue
-                except CancelledError:
-                    continue
-                except BaseException:
-                    stop.set()
-                    for other in futures:
-                        other.cancel()
-                    raise
-                if result is not None:
-                    results.append(result)
+            try:
+                for fut in futures:
+                    try:
+                        result = fut.result()
+                    except (EndpointError, BudgetExceeded) as exc:
+                        if first_error is None:
+                            first_error = exc
+                            stop.set()
+                            for other in futures:
+                                other.cancel()
+                        continue
+                    except CancelledError:
+                        continue
+                    if result is not None:
+                        results.append(result)
+            except BaseException:  # Ctrl-C, SIGTERM, a bug: nothing queued is sent after it
+                stop.set()
+                self._stopping.set()
+                for other in futures:
+                    other.cancel()
+                raise
             if first_error is not None:
                 raise first_error
             return results
@@ -476,8 +485,10 @@ class LLMClient:
                      self._clean(str(exc))[:200])
 
         retrying = Retrying(retry=retry_if_exception(is_transient),
-                            stop=stop_after_attempt(self.config.max_attempts), wait=wait,
-                            before_sleep=before_sleep, reraise=True)
+                            stop=stop_after_attempt(self.config.max_attempts)
+                            | stop_when_event_set(self._stopping),
+                            wait=wait, sleep=self._stopping.wait, before_sleep=before_sleep,
+                            reraise=True)
         doing = f" ({what})" if what else ""
         try:
             for attempt in retrying:

@@ -46,9 +46,26 @@ def _open(db: Path, read_only: bool, memory_limit: str) -> duckdb.DuckDBPyConnec
         if "Permission denied" in text or "Read-only file system" in text:
             raise UserError(f"{db}: cannot open for {'reading' if read_only else 'writing'} "
                             "(permission denied)") from None
-        raise UserError(f"{db}: cannot open ({text.removeprefix('IO Error: ')})") from None
+        if "Could not read enough bytes" in text or "Corrupt database file" in text:
+            raise UserError(f"{db}: the database file is damaged ({_first_line(text)}); "
+                            "restore it from a backup, or move it away and build the project "
+                            "again") from None
+        raise UserError(f"{db}: cannot open ({_first_line(text)})") from None
+    except duckdb.OutOfMemoryException as exc:
+        raise UserError(f"{db}: cannot open within memory_limit {memory_limit} "
+                        f"({_first_line(str(exc))}); raise it") from None
     except duckdb.Error as exc:
-        raise UserError(f"{db}: cannot open ({exc})") from None
+        if "Corrupt database file" in str(exc):
+            raise UserError(f"{db}: the database file is damaged ({_first_line(str(exc))}); "
+                            "restore it from a backup, or move it away and build the project "
+                            "again") from None
+        raise UserError(f"{db}: cannot open ({_first_line(str(exc))})") from None
+
+
+def _first_line(text: str) -> str:
+    """DuckDB's message without its type prefix and its multi-line advice."""
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return re.sub(r"^[A-Za-z ]+Error: ", "", line)
 
 
 def connect(db: Path | str, read_only: bool = False, *, create: bool = True,
