@@ -26,7 +26,12 @@ from convkgyarn.config import (
     SparqlConfig)
 from convkgyarn.errors import UserError
 from convkgyarn.stage import Context, Say, StageReport
-from convkgyarn.store import ProjectLock, connect
+from convkgyarn.store import ProjectLock, connect, shadow_tables
+
+# What the stages of a dry run write, as temporary copies (all small: no KG table, no
+# conversation): the stages skip the work these say is done, as a real run would.
+DRY_RUN_TABLES = ("type_predicates", "selected_types", "selected_predicates",
+                  "selection_inputs", "templates", "template_inputs")
 
 
 @dataclass
@@ -46,7 +51,8 @@ class Project:
         self.write = write
         self.say: Say = say or (lambda message: None)
         self.meter = new_meter(self.config.llm)
-        self._lock = ProjectLock(self.db, exclusive=write, command=command)
+        self.dry_run = self.config.llm.dry_run
+        self._lock = ProjectLock(self.db, exclusive=write and not self.dry_run, command=command)
         self._ctx: Context | None = None
 
     # -- opening -------------------------------------------------------------------------
@@ -57,7 +63,11 @@ class Project:
         self.close()
 
     def open(self) -> "Project":
-        if self.write:
+        """Lock and open the database. A dry run (``llm.dry_run``) opens it read-only and
+        works on temporary copies of the tables its stages write (``DRY_RUN_TABLES``): it
+        estimates every LLM call those stages would make, and the file stays exactly as it
+        was (DuckDB itself refuses any write)."""
+        if self.write and not self.dry_run:
             try:
                 self.db.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -70,8 +80,10 @@ class Project:
         except OSError as exc:
             raise UserError(f"{self.db}: cannot create its lock file ({exc.strerror})") from None
         try:
-            con = connect(self.db, read_only=not self.write,
+            con = connect(self.db, read_only=not self.write or self.dry_run,
                           memory_limit=self.config.memory_limit)
+            if self.dry_run:
+                shadow_tables(con, {t: None for t in DRY_RUN_TABLES})
         except BaseException:
             self._lock.release()
             raise
@@ -271,15 +283,32 @@ class Project:
         (replacing that configuration's current run). A dry run stops before assembly."""
         from convkgyarn.pipeline import Pipeline, generation_stages
 
+        if self.dry_run:
+            return self._estimate_generation(configs)
         reports = [r for r in [self.ensure_kg()] if r]
         if not self.config.llm.configured:
             self.say(NO_LLM + ": predicates are selected by the built-in rules and templates "
                      "written by the built-in rules writer")
-        stages = generation_stages(self.ctx, [] if self.config.llm.dry_run else configs,
-                                   keep_previous)
+        stages = generation_stages(self.ctx, configs, keep_previous)
         reports += Pipeline(stages).run()
         runs = [r.stats["run_id"] for r in reports if r.stage == "assemble"]
         return GenerationResult(reports, runs)
+
+    def _estimate_generation(self, configs: Sequence[GenerateConfig]) -> GenerationResult:
+        """The dry run of the main job: every stage that may call an LLM runs against the
+        dry run's temporary tables, its requests counted (calls, tokens, USD) and not sent;
+        assembly and embeddings call no LLM and are left out. Where a selector's reply is
+        not cached, it is assumed to keep everything it is offered, so that the stages after
+        it are estimated too: an upper bound."""
+        from convkgyarn.kg.snapshot import has_loaded_anything, require_usable_kg
+        from convkgyarn.pipeline import Pipeline, generation_stages
+
+        if not has_loaded_anything(self.con):
+            raise NoKGToEstimate(f"{self.db}: no KG loaded yet, nothing to estimate")
+        require_usable_kg(self.con)
+        stages = [s for s in generation_stages(self.ctx, configs)
+                  if s.name not in ("assemble", "related.build")]
+        return GenerationResult(Pipeline(stages).run(), [])
 
     # -- conversations -------------------------------------------------------------------
     def current_runs(self) -> list[str]:
@@ -370,6 +399,11 @@ class Project:
     def import_dataset(self, path: Path) -> tuple[str, int]:
         from convkgyarn.convquestions import import_convquestions
 
+        if self.dry_run:  # imported into temporary copies of the current conversations
+            shadow_tables(self.con, {
+                "generation_runs": "current",
+                "conversations": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
+                "turns": "run_id IN (SELECT run_id FROM generation_runs WHERE current)"})
         return import_convquestions(self.con, path)
 
     def evaluate(self, dataset: Path | None = None) -> StageReport:
@@ -430,6 +464,11 @@ class Project:
 
         return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink,
                          workers=workers, engine=engine, spark_master=spark_master).run()
+
+
+class NoKGToEstimate(UserError):
+    """A dry run of a project that has loaded nothing: the real run would load the bundled
+    sample first, which a dry run may not do in the project."""
 
 
 NO_LLM = ("no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY, or [llm] in "

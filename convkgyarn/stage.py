@@ -100,9 +100,18 @@ class Stage(ABC):
     def process(self) -> dict[str, Any]:
         """Do the stage's work and return its counters."""
 
+    @property
+    def dry_run(self) -> bool:
+        """An estimate: LLM requests are counted, not sent; the stage writes only to the
+        temporary tables the dry run gives it, and its run and drops are not recorded."""
+        return bool(getattr(self.ctx.config.llm, "dry_run", False))
+
     def run(self) -> StageReport:
         started = utcnow()
         t0 = time.perf_counter()
+        if self.dry_run:
+            stats = self.process()
+            return StageReport(self.name, time.perf_counter() - t0, stats, self.run_id)
         try:
             stats = self.process()
         finally:

@@ -272,19 +272,23 @@ def open_project(cfg: ProjectConfig, write: bool, name: str = "convkgyarn"):
         try:
             yield project
         finally:
-            print_usage(project.meter)
+            print_usage(project.meter, estimate=cfg.llm.dry_run)
 
 
-def print_usage(meter) -> None:
-    """Tokens and USD per stage, printed at the end of every command that called an LLM."""
+def print_usage(meter, estimate: bool = False) -> None:
+    """Tokens and USD per stage, printed at the end of every command that called an LLM;
+    a dry run's table adds what would be sent (calls, tokens, USD at max_tokens replies)."""
     if not meter.usage:
         return
+    extra = ("est. calls", "est. tokens", "est. USD") if estimate else ()
     table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
-                  "est. calls", "est. tokens", title="LLM usage")
+                  *extra, title="LLM usage (dry run: nothing sent)" if estimate else "LLM usage")
     for stage, u in sorted(meter.usage.items()):
-        table.add_row(stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
-                      f"{u.completion_tokens:,}", f"{u.usd:.4f}", str(u.estimated_calls),
-                      f"{u.estimated_tokens:,}")
+        cells = [stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
+                 f"{u.completion_tokens:,}", f"{u.usd:.4f}"]
+        if estimate:
+            cells += [str(u.estimated_calls), f"{u.estimated_tokens:,}", f"{u.estimated_usd:.4f}"]
+        table.add_row(*cells)
     console.print(table)
 
 

@@ -93,18 +93,53 @@ def generate(
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
                      **{f"generate.{k}": v for k, v in overrides.items()})
     configs = paper_configs(cfg.generate) if all_configs else [cfg.generate]
+    if cfg.llm.dry_run:
+        estimate(cfg, configs)
+        return
     with open_project(cfg, write=True, name="generate") as project:
-        if not cfg.llm.dry_run:
-            project.check_outputs(out_dir, force)  # before the work, not after it
+        project.check_outputs(out_dir, force)  # before the work, not after it
         result = project.generate(configs, keep_previous=keep_previous)
-        if cfg.llm.dry_run:
-            say("dry run: nothing was sent, and no conversations were made or stored")
-            return
         info = project.write_outputs(result.runs, out_dir, result.reports, force=force)
     out.print(table("configuration", "conversations", title="Generated",
                     rows=info["configurations"].items()))
     say(f"{info['turns']} turns over {info['distinct_facts']} facts; written "
         f"{out_dir / 'conversations.jsonl'} and {out_dir / 'summary.json'}")
+
+
+def estimate(cfg, configs) -> None:
+    """``generate --dry-run``: the LLM calls, tokens and USD of every stage the real run
+    would call, with nothing sent and nothing written to the project. A project with no KG
+    yet is estimated on the bundled sample (which the real run would load) in a scratch
+    database, removed afterwards."""
+    import tempfile
+
+    from convkgyarn.project import NoKGToEstimate
+
+    try:
+        with open_project(cfg, write=False, name="generate --dry-run") as project:
+            project.generate(configs)
+    except NoKGToEstimate:
+        scratch = None
+    except UserError:
+        if cfg.db.exists():
+            raise
+        scratch = None
+    else:
+        scratch = False
+    if scratch is None:
+        say(f"{cfg.db}: no KG loaded yet; estimating on the bundled sample that the real run "
+            "would load, in a scratch database")
+        with tempfile.TemporaryDirectory(prefix="convkgyarn-dry-run-") as tmp:
+            sample = cfg.model_copy(update={"db": Path(tmp) / "estimate.duckdb",
+                                            "llm": cfg.llm.model_copy(update={"dry_run": False})})
+            with open_project(sample, write=True, name="generate --dry-run") as project:
+                project.ensure_kg()
+            with open_project(sample.model_copy(update={"llm": cfg.llm}), write=False,
+                              name="generate --dry-run") as project:
+                project.generate(configs)
+    say("dry run: nothing was sent and nothing was written to the project; where a "
+        "selector's reply is not cached the estimate assumes it keeps everything it is "
+        "offered (an upper bound; re-asks of rejected templates are not counted)")
 
 
 @command

@@ -82,6 +82,7 @@ class StageUsage:
     usd: float = 0.0
     estimated_calls: int = 0
     estimated_tokens: int = 0
+    estimated_usd: float = 0.0
 
 
 @dataclass
@@ -410,6 +411,8 @@ class LLMClient:
         if self.config.dry_run:
             self.meter.count(self.stage, "estimated_calls")
             self.meter.count(self.stage, "estimated_tokens", est_prompt + self.model.max_tokens)
+            self.meter.count(self.stage, "estimated_usd",
+                             self.meter.cost(self.model.model, est_prompt, self.model.max_tokens))
             return _Reply(key, None)
         reserved = self.meter.reserve(self.model.model, est_prompt, self.model.max_tokens)
         t0 = time.perf_counter()

@@ -215,8 +215,6 @@ class Evaluate(Stage):
         index = [(c, i) for c in self.convs for i in range(len(c.turns))]
         results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
                                 for c, i in index])
-        if self.ctx.config.llm.dry_run:
-            return {"asked": len(index)}
         rows = []
         for (conv, i), res in zip(index, results):
             t = conv.turns[i]
@@ -224,9 +222,13 @@ class Evaluate(Stage):
             golds = [[g] + (variants.get(gid, []) if gid else [])
                      for g, gid in zip(t["answer"], t["answer_ids"] or [None] * len(t["answer"]))]
             verdict = 0 if parsed.na else match(parsed.candidates, golds)
+            if res.dry_run:  # not asked: the judge may be needed for it (an upper bound)
+                verdict = None
             rows.append({"conv": conv, "turn": t, "raw": res.text, "parsed": parsed,
                          "matcher": verdict})
         judge_model = self.judge(rows)
+        if self.ctx.config.llm.dry_run:  # answers and judge calls counted, nothing stored
+            return {"asked": len(index)}
         eval_id = hashlib.sha256(json.dumps([model, self.answer_prompt.hash,
                                              [c.conversation_id for c in self.convs]]
                                             ).encode()).hexdigest()[:16]

@@ -170,8 +170,6 @@ class SelectPredicates(Stage):
                 chosen, model, complete = self._select_llm(type_id, candidates, stats)
             else:
                 chosen, model, complete = self._select_rules(candidates), None, True
-            if self.client and self.client.config.dry_run:
-                continue
             if not complete:
                 stats["failed_types"] += 1
                 continue  # the previous selection stays; the next run asks again
@@ -238,6 +236,10 @@ class SelectPredicates(Stage):
         chosen: list[tuple[str, str | None]] = []
         complete = True
         for seg, result in zip(segments, self.client.run(requests)):
+            if result.dry_run:  # not asked (a dry run): assume it keeps everything offered,
+                for c in seg:     # so that the templates stage is estimated for all of it
+                    chosen += [(c["id"], None)] + [(c["id"], q["id"]) for q in c["qualifiers"]]
+                continue
             if not result.ok:
                 if not result.dry_run:
                     complete = False

@@ -180,6 +180,9 @@ class SelectTypes(Stage):
         chosen: set[str] = set()
         failed: set[str] = set()
         for seg, result in zip(segments, self.client.run(requests)):
+            if result.dry_run:  # not asked (a dry run): assume it keeps every type offered,
+                chosen |= {c["id"] for c in seg}  # so the stages after it are estimated too
+                continue
             if not result.ok:
                 if not result.dry_run:
                     failed |= {c["id"] for c in seg}

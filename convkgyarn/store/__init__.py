@@ -23,7 +23,7 @@ from convkgyarn.store.lock import ProjectLock
 from convkgyarn.store.schema import KG_TABLES, SCHEMA_VERSION, arrow_schema, columns
 
 __all__ = ["KG_TABLES", "SCHEMA_VERSION", "ProjectLock", "arrow_schema", "columns", "connect",
-           "insert_arrow", "insert_rows", "registered", "transaction"]
+           "insert_arrow", "insert_rows", "registered", "shadow_tables", "transaction"]
 
 DEFAULT_MEMORY_LIMIT = "2GB"
 
@@ -179,6 +179,20 @@ def registered(con: duckdb.DuckDBPyConnection, name: str,
             con.unregister(name)
         except duckdb.Error:  # an aborted transaction: the error that aborted it matters
             pass
+
+
+def shadow_tables(con: duckdb.DuckDBPyConnection, tables: Mapping[str, str | None]) -> None:
+    """Give this connection temporary tables that shadow the project's: ``{table: rows}``
+    where rows is None for a copy of the whole table, or a WHERE clause for some of its rows.
+    Unqualified names then resolve to the temporary table (DuckDB looks in ``temp``
+    first), so stages read and write it as usual; it has the table's DDL, keys included,
+    and goes with the connection. A dry run opens the database read-only and shadows what its
+    stages write: they run unchanged, and the file stays exactly as it was."""
+    catalog = con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
+    for table, where in tables.items():
+        con.execute(f"CREATE TEMP TABLE {table} ({schema.TABLES[table].strip()})")
+        con.execute(f'INSERT INTO temp.main.{table} SELECT * FROM "{catalog}".main.{table}'
+                    + (f" WHERE {where}" if where else ""))
 
 
 def quote_path(path: Path | str) -> str:
