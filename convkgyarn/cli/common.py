@@ -279,6 +279,8 @@ def print_usage(meter, estimate: bool = False) -> None:
     """Tokens and USD per stage, printed at the end of every command that called an LLM;
     a dry run's table adds what would be sent (calls, tokens, USD at max_tokens replies)."""
     if not meter.usage:
+        if estimate:
+            say("dry run: no LLM call would be made (the work is done and unchanged)")
         return
     extra = ("est. calls", "est. tokens", "est. USD") if estimate else ()
     table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
