@@ -88,9 +88,13 @@ app = typer.Typer(
 
 
 def _setup_logging(verbose: bool) -> None:
+    # the terminal's handler has its own level: a command that logs more to a file (refresh
+    # logs INFO to <db>.refresh.log) never prints more lines here
+    level = logging.INFO if verbose else logging.WARNING
     logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING, format="%(message)s",
-        handlers=[RichHandler(console=console, show_path=False, markup=False)], force=True,
+        level=level, format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False, markup=False, level=level)],
+        force=True,
     )
 
 

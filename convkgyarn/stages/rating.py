@@ -92,6 +92,10 @@ class RateConversations(Stage):
             insert_rows(con, "conversation_ratings", rows)
         return {"rated": len(rows), "conversations": len(self.convs)}
 
+    def replace_drops(self, con) -> None:
+        """A conversation's unusable-rating drop is replaced when it is rated again."""
+        self.replace_drops_by_key(con, "{item}", [c.conversation_id for c in self.convs], None)
+
 
 def rating_summary(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(("config", "model", "n", *DIMENSIONS), r)) for r in con.execute(
