@@ -357,8 +357,20 @@ def _foreign_files(folder: Path, kind: OutputKind) -> str | None:
 
 
 # -- writing ----------------------------------------------------------------------------------
+def _tmp_stem(name: str) -> str:
+    """The target's name in its temporaries' names, shortened (with a hash) where the
+    temporary's name would pass the file system's 255-byte limit that the target's meets."""
+    if len(name.encode()) <= 200:
+        return name
+    import hashlib
+
+    return name.encode()[:120].decode(errors="ignore") + "~" + \
+        hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
 def _tmp_sibling(target: Path) -> Path:
-    return target.parent / f".{target.name}.convkgyarn-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    return target.parent / (f".{_tmp_stem(target.name)}.convkgyarn-{os.getpid()}-"
+                            f"{os.urandom(4).hex()}.tmp")
 
 
 def _alive(pid: int) -> bool:
@@ -394,7 +406,7 @@ def clear_stale_temporaries(target: Path) -> None:
         return
     for entry in entries:
         m = _TMP.fullmatch(entry.name)
-        if m and m["name"] == target.name and not _alive(int(m["pid"])):
+        if m and m["name"] == _tmp_stem(target.name) and not _alive(int(m["pid"])):
             _remove(entry)
 
 

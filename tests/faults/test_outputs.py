@@ -272,3 +272,12 @@ def test_temporaries_of_a_killed_export_are_cleared_by_the_next_one(db, tmp_path
         proc.wait()
     assert sorted(os.listdir(tmp_path)) == sorted([target.name, alive.name, "p.duckdb",
                                                    "p.duckdb.lock"])
+
+
+def test_a_long_file_name_the_system_allows_is_written_and_replaced(db, tmp_path):
+    """The temporary sibling's name must not be what exceeds the 255-byte limit."""
+    name = "x" * 240 + ".jsonl"
+    for _ in range(2):
+        r = cli("export", "--db", db, "--out", tmp_path / name)
+        assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(tmp_path)) == sorted([name, "p.duckdb", "p.duckdb.lock"])
