@@ -403,7 +403,8 @@ class Project:
             shadow_tables(self.con, {
                 "generation_runs": "current",
                 "conversations": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
-                "turns": "run_id IN (SELECT run_id FROM generation_runs WHERE current)"})
+                "turns": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
+                "dropped": "false"})  # storing a run clears its drops
         return import_convquestions(self.con, path)
 
     def evaluate(self, dataset: Path | None = None) -> StageReport:

@@ -271,16 +271,20 @@ def open_project(cfg: ProjectConfig, write: bool, name: str = "convkgyarn"):
     with project:
         try:
             yield project
-        finally:
-            print_usage(project.meter, estimate=cfg.llm.dry_run)
+        except BaseException:
+            print_usage(project.meter)  # what was spent before the failure
+            raise
+        print_usage(project.meter, estimate=cfg.llm.dry_run, configured=cfg.llm.configured)
 
 
-def print_usage(meter, estimate: bool = False) -> None:
+def print_usage(meter, estimate: bool = False, configured: bool = True) -> None:
     """Tokens and USD per stage, printed at the end of every command that called an LLM;
     a dry run's table adds what would be sent (calls, tokens, USD at max_tokens replies)."""
     if not meter.usage:
         if estimate:
-            say("dry run: no LLM call would be made (the work is done and unchanged)")
+            say("dry run: no LLM call would be made " + (
+                "(the work is done and unchanged)" if configured else "(no LLM configured: "
+                "the built-in rules would do the work)"))
         return
     extra = ("est. calls", "est. tokens", "est. USD") if estimate else ()
     table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
