@@ -271,6 +271,7 @@ class LLMClient:
         # set when the command stops (Ctrl-C, SIGTERM, an error): requests in flight finish
         # and their replies are cached, but none is retried or started after that
         self._stopping = threading.Event()
+        self._estimated: set[str] = set()  # request keys a dry run has counted
         self.served_by: set[str] = set()
         self.say = say or (lambda message: None)
 
@@ -409,6 +410,10 @@ class LLMClient:
             return _Reply(key, hit[0], cached=True, served_by=hit[1])
         est_prompt = estimate_tokens(messages)
         if self.config.dry_run:
+            if key in self._estimated:  # the same request twice: the real run's cache answers
+                self.meter.count(self.stage, "cached")
+                return _Reply(key, None)
+            self._estimated.add(key)
             self.meter.count(self.stage, "estimated_calls")
             self.meter.count(self.stage, "estimated_tokens", est_prompt + self.model.max_tokens)
             self.meter.count(self.stage, "estimated_usd",
