@@ -15,6 +15,7 @@ from pydantic import (
 from convkgyarn.errors import UserError
 
 DEFAULT_DB = Path("outputs/convkgyarn.duckdb")
+MIN_MEMORY_BYTES = 16_000_000
 CONFIG_FILE = Path("convkgyarn.toml")
 
 
@@ -351,6 +352,18 @@ class ProjectConfig(_Strict):
         "2GB", pattern=r"^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
         description="DuckDB's memory cap for the project database, e.g. 512MB or 4GB: a load's "
         "peak memory is about this plus 0.3 GB, whatever the size of the dump")
+
+    @field_validator("memory_limit")
+    @classmethod
+    def _enough_memory(cls, value: str) -> str:
+        """Below 16 MB DuckDB cannot open a project at all; a command that needs more than
+        the cap stops with one line saying to raise it."""
+        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT])(i?)B\s*", value)
+        if m and float(m[1]) * (1024 if m[3] else 1000) ** "KMGT".index(m[2]) * \
+                (1024 if m[3] else 1000) < MIN_MEMORY_BYTES:
+            raise ValueError("must be at least 16MB (DuckDB cannot open a project with less; "
+                             "2GB is the default)")
+        return value
     types: TypesConfig = TypesConfig()
     predicates: PredicatesConfig = PredicatesConfig()
     llm: LLMConfig = LLMConfig()
@@ -370,14 +383,24 @@ def load_project_config(
     (``convkgyarn.toml``), then CLI overrides. The only place the environment is read."""
     data: dict[str, Any] = {}
     if path is not None and not path.is_file():
-        raise ConfigError(f"{path}: no such config file")
+        raise ConfigError(f"{path}: no such config file" if not path.exists() else
+                          f"{path}: is a folder, not a config file")
     path = path or CONFIG_FILE
+    if path.exists() and not path.is_file():
+        raise ConfigError(f"{path}: is a folder, not a config file; move it away or give "
+                          "--config FILE")
     if path.is_file():
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not a TOML text file (byte {exc.start} is not UTF-8 "
+                              "text); give a convkgyarn.toml written as text, or --config "
+                              "FILE") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     llm = data.setdefault("llm", {})
     env = os.environ if environ is None else environ
     for key, var in (("base_url", "OPENAI_BASE_URL"), ("api_key", "OPENAI_API_KEY")):

@@ -44,8 +44,9 @@ class RunRecord:
 
 
 def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
-    """Remove one run's rows (inside the caller's transaction)."""
-    for table in ("turns", "conversations", "generation_runs"):
+    """Remove one run's rows (inside the caller's transaction), its drops included: what
+    assembly left out describes a run that exists."""
+    for table in ("turns", "conversations", "generation_runs", "dropped"):
         con.execute(f"DELETE FROM {table} WHERE run_id = ?", [run_id])
 
 

@@ -6,7 +6,9 @@ log). The codes are part of the interface (README, "Exit codes"):
 
     0   done
     1   an unexpected failure (a bug)
-    2   bad input: a file, an option, the config, a database that is not a project
+    2   bad input: a file, an option, the config, a database that is not a project; or
+        the environment: an output path that is a file or a folder not ours, a disk that is
+        full or read-only, a damaged database, a memory limit too small
     3   the LLM budget (--max-cost) was reached; finished work is kept
     4   an endpoint failed: the LLM's, or a SPARQL endpoint (verify, kg load --sparql):
         refused, unreachable, gave up after retries, or its replies were unusable
@@ -14,6 +16,8 @@ log). The codes are part of the interface (README, "Exit codes"):
     10  nothing to do (refresh found no change)
     75  the project is busy: another convkgyarn command is using it
     130 interrupted (Ctrl-C); finished work is kept, nothing half-written
+    143 terminated (SIGTERM, as `kill`, systemd and job schedulers send): handled exactly
+        like Ctrl-C, with the conventional code 128 + 15
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ EXIT_DRIFT = 5
 EXIT_NOTHING = 10
 EXIT_BUSY = 75
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
 class ConvKGYarnError(Exception):
@@ -57,3 +62,9 @@ class EndpointError(ConvKGYarnError):
     """An LLM request that cannot succeed however often it is sent (401, 400, gave up)."""
 
     exit_code = EXIT_ENDPOINT
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived. A ``KeyboardInterrupt``, so every path that cleans up after Ctrl-C
+    (rolled-back transactions, temporary files, worker processes, replies in flight) cleans
+    up after it too; only the exit code differs."""

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +16,9 @@ import pyarrow.parquet as pq
 from convkgyarn.config import LLMConfig
 from convkgyarn.llm import new_meter
 from convkgyarn.memory import gc_paused
+from convkgyarn.outputs import (
+    CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, SUMMARY_JSON, OutputKind,
+    replacing_file, replacing_folder)
 from convkgyarn.store import registered
 
 TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
@@ -29,24 +28,6 @@ TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "sub
 # how each exported field is read from the turns table
 _TURN_SQL = {f: f"t.{f}" for f in TURN_FIELDS} | {
     "statement_ids": "string_split(t.statement_id, ',')", "sparql": "t.query_id"}
-
-
-@contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside ``path`` that replaces it only when the block completes: an
-    interrupted export leaves the previous file (or folder) whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent)) / path.name
-    try:
-        yield tmp
-        if path.is_dir() and not path.is_symlink():
-            old = tmp.parent / (path.name + ".old")
-            os.replace(path, old)
-            os.replace(tmp, path)
-        else:
-            os.replace(tmp, path)
-    finally:
-        shutil.rmtree(tmp.parent, ignore_errors=True)
 
 
 def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
@@ -118,8 +99,11 @@ def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, 
     return out
 
 
-def write_jsonl(recs: list[dict], path: Path) -> Path:
-    with atomic_path(path) as tmp:
+def write_jsonl(recs: list[dict], path: Path, *, force: bool = False,
+                protected: Iterable[Path] = ()) -> Path:
+    """Conversations as JSON lines; replaces ``path`` only when complete, and only when it
+    is a previous JSONL export (or empty, or ``force``): see ``convkgyarn.outputs``."""
+    with replacing_file(path, CONVERSATIONS_JSONL, force=force, protected=protected) as tmp:
         _jsonl(recs, tmp)
     return path
 
@@ -130,18 +114,30 @@ def _jsonl(recs: list[dict], path: Path) -> None:
             fh.write(orjson.dumps(r) + b"\n")
 
 
-def write_json(data: Any, path: Path) -> Path:
-    with atomic_path(path) as tmp:
+def write_json(data: Any, path: Path, kind: OutputKind = SUMMARY_JSON, *, force: bool = False,
+               protected: Iterable[Path] = ()) -> Path:
+    with replacing_file(path, kind, force=force, protected=protected) as tmp:
         tmp.write_text(json.dumps(data, indent=2) + "\n")
     return path
 
 
-def write_parquet(recs: list[dict], path: Path) -> Path:
+def write_parquet(recs: list[dict], path: Path, *, force: bool = False,
+                  protected: Iterable[Path] = ()) -> Path:
+    """One row per conversation; the schema's metadata names convkgyarn, so a later export
+    recognises the file as its own."""
     flat = [dict(r, config=json.dumps(r["config"], sort_keys=True),
                  provenance=json.dumps(r["provenance"], sort_keys=True)) for r in recs]
-    with atomic_path(path) as tmp:
-        pq.write_table(pa.Table.from_pylist(flat), tmp)
+    table = pa.Table.from_pylist(flat).replace_schema_metadata(
+        {"convkgyarn": json.dumps({"kind": "conversations", "written_by": _written_by()})})
+    with replacing_file(path, CONVERSATIONS_PARQUET, force=force, protected=protected) as tmp:
+        pq.write_table(table, tmp)
     return path
+
+
+def _written_by() -> str:
+    from convkgyarn import __version__
+
+    return f"convkgyarn {__version__}"
 
 
 def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) -> dict[str, Any]:
@@ -197,12 +193,16 @@ def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
     return out
 
 
-def write_hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> Path:
-    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card (replacing
-    the folder whole once everything is written)."""
+def write_hf(recs: list[dict], folder: Path, info: dict[str, Any], *,
+             protected: Iterable[Path] = ()) -> Path:
+    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card, and our
+    marker file. It replaces ``folder`` whole once everything is written, and only when
+    that folder is new, empty or a previous export of ours (never a folder of other files,
+    never the current folder)."""
     from convkgyarn.croissant import write_croissant
 
-    with atomic_path(folder) as tmp:
+    with replacing_folder(folder, HF_FOLDER, command="export --format hf",
+                          protected=protected) as tmp:
         _hf(recs, tmp, info)
         write_croissant(tmp, info)  # croissant.json beside the card: dataset venues ask for it
     return folder

@@ -26,7 +26,12 @@ from convkgyarn.config import (
     SparqlConfig)
 from convkgyarn.errors import UserError
 from convkgyarn.stage import Context, Say, StageReport
-from convkgyarn.store import ProjectLock, connect
+from convkgyarn.store import ProjectLock, connect, shadow_tables
+
+# What the stages of a dry run write, as temporary copies (all small: no KG table, no
+# conversation): the stages skip the work these say is done, as a real run would.
+DRY_RUN_TABLES = ("type_predicates", "selected_types", "selected_predicates",
+                  "selection_inputs", "templates", "template_inputs")
 
 
 @dataclass
@@ -46,7 +51,8 @@ class Project:
         self.write = write
         self.say: Say = say or (lambda message: None)
         self.meter = new_meter(self.config.llm)
-        self._lock = ProjectLock(self.db, exclusive=write, command=command)
+        self.dry_run = self.config.llm.dry_run
+        self._lock = ProjectLock(self.db, exclusive=write and not self.dry_run, command=command)
         self._ctx: Context | None = None
 
     # -- opening -------------------------------------------------------------------------
@@ -57,7 +63,11 @@ class Project:
         self.close()
 
     def open(self) -> "Project":
-        if self.write:
+        """Lock and open the database. A dry run (``llm.dry_run``) opens it read-only and
+        works on temporary copies of the tables its stages write (``DRY_RUN_TABLES``): it
+        estimates every LLM call those stages would make, and the file stays exactly as it
+        was (DuckDB itself refuses any write)."""
+        if self.write and not self.dry_run:
             try:
                 self.db.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -70,8 +80,10 @@ class Project:
         except OSError as exc:
             raise UserError(f"{self.db}: cannot create its lock file ({exc.strerror})") from None
         try:
-            con = connect(self.db, read_only=not self.write,
+            con = connect(self.db, read_only=not self.write or self.dry_run,
                           memory_limit=self.config.memory_limit)
+            if self.dry_run:
+                shadow_tables(con, {t: None for t in DRY_RUN_TABLES})
         except BaseException:
             self._lock.release()
             raise
@@ -143,16 +155,35 @@ class Project:
         require_complete_loads(self.con)
         return kg_stats(self.con)
 
-    def write_rdf(self, out: Path) -> int:
+    def write_rdf(self, out: Path, force: bool = False) -> int:
         """The loaded KG as N-Triples in Wikidata's RDF model (to serve with Oxigraph or
-        QLever and run turns' queries against); returns the number of triples."""
-        from convkgyarn.export import atomic_path
-        from convkgyarn.kg.rdf import write_snapshot
+        QLever and run turns' queries against); returns the number of triples. The file
+        starts with a comment naming convkgyarn, so a later ``kg rdf`` recognises it as its
+        own; any other file at ``out`` is replaced only with ``force``."""
+        from convkgyarn.kg.rdf import snapshot_triples
         from convkgyarn.kg.snapshot import require_usable_kg
+        from convkgyarn.outputs import NTRIPLES, NTRIPLES_HEADER, replacing_file
 
         require_usable_kg(self.con)
-        with atomic_path(out) as tmp:
-            return write_snapshot(self.con, tmp)
+        n = 0
+        with replacing_file(out, NTRIPLES, force=force, protected=self.own_files()) as tmp, \
+                open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(f"{NTRIPLES_HEADER} ({self._written_by()}, {self.db.name})\n")
+            for triple in snapshot_triples(self.con):
+                fh.write(triple + "\n")
+                n += 1
+        return n
+
+    def own_files(self) -> list[Path]:
+        """Files no output may replace: the database (and, beside it, everything named
+        after it: lock, WAL, refresh log and staging database)."""
+        return [self.db]
+
+    @staticmethod
+    def _written_by() -> str:
+        from convkgyarn import __version__
+
+        return f"convkgyarn {__version__}"
 
     def label_coverage(self) -> dict[str, Any]:
         from convkgyarn.kg.snapshot import label_coverage
@@ -254,15 +285,32 @@ class Project:
         (replacing that configuration's current run). A dry run stops before assembly."""
         from convkgyarn.pipeline import Pipeline, generation_stages
 
+        if self.dry_run:
+            return self._estimate_generation(configs)
         reports = [r for r in [self.ensure_kg()] if r]
         if not self.config.llm.configured:
             self.say(NO_LLM + ": predicates are selected by the built-in rules and templates "
                      "written by the built-in rules writer")
-        stages = generation_stages(self.ctx, [] if self.config.llm.dry_run else configs,
-                                   keep_previous)
+        stages = generation_stages(self.ctx, configs, keep_previous)
         reports += Pipeline(stages).run()
         runs = [r.stats["run_id"] for r in reports if r.stage == "assemble"]
         return GenerationResult(reports, runs)
+
+    def _estimate_generation(self, configs: Sequence[GenerateConfig]) -> GenerationResult:
+        """The dry run of the main job: every stage that may call an LLM runs against the
+        dry run's temporary tables, its requests counted (calls, tokens, USD) and not sent;
+        assembly and embeddings call no LLM and are left out. Where a selector's reply is
+        not cached, it is assumed to keep everything it is offered, so that the stages after
+        it are estimated too: an upper bound."""
+        from convkgyarn.kg.snapshot import has_loaded_anything, require_usable_kg
+        from convkgyarn.pipeline import Pipeline, generation_stages
+
+        if not has_loaded_anything(self.con):
+            raise NoKGToEstimate(f"{self.db}: no KG loaded yet, nothing to estimate")
+        require_usable_kg(self.con)
+        stages = [s for s in generation_stages(self.ctx, configs)
+                  if s.name not in ("assemble", "related.build")]
+        return GenerationResult(Pipeline(stages).run(), [])
 
     # -- conversations -------------------------------------------------------------------
     def current_runs(self) -> list[str]:
@@ -294,11 +342,23 @@ class Project:
 
         return summary(self.con, recs, self.config.llm)
 
-    def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None) -> int:
+    def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None,
+               force: bool = False) -> int:
+        """Write the conversations as ``fmt`` at ``path``: a file (jsonl, parquet) or a
+        folder (hf, inspect). Nothing convkgyarn did not write is replaced (``convkgyarn.outputs``);
+        ``force`` lets a file replace another file, never a folder."""
         from convkgyarn.export import write_hf, write_jsonl, write_parquet
+        from convkgyarn.outputs import (
+            CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, check_file, check_folder)
 
         if fmt not in ("jsonl", "parquet", "hf", "inspect"):
             raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
+        own = self.own_files()
+        if fmt == "hf":  # refuse before the work, not after it
+            check_folder(path, HF_FOLDER, protected=own)
+        elif fmt != "inspect":  # the Inspect writer checks its folder the same way itself
+            check_file(path, CONVERSATIONS_JSONL if fmt == "jsonl" else CONVERSATIONS_PARQUET,
+                       force=force, protected=own)
         recs = self.records(runs)
         if fmt == "inspect":
             from convkgyarn.export_inspect import write_inspect_task
@@ -307,29 +367,52 @@ class Project:
                 self.con, sorted({r["provenance"]["run_id"] for r in recs}), path,
                 self.config.llm, {r["conversation_id"]: r["entity"] for r in recs})
         if fmt == "jsonl":
-            write_jsonl(recs, path)
+            write_jsonl(recs, path, force=force, protected=own)
         elif fmt == "parquet":
-            write_parquet(recs, path)
+            write_parquet(recs, path, force=force, protected=own)
         else:
-            write_hf(recs, path, self.summary(recs))
+            write_hf(recs, path, self.summary(recs), protected=own)
         return len(recs)
 
+    def check_outputs(self, out_dir: Path, force: bool = False) -> None:
+        """Refuse, before any work, an output folder where ``write_outputs`` could not write
+        (a file, a folder under a file) or would replace a file convkgyarn did not write."""
+        from convkgyarn.outputs import CONVERSATIONS_JSONL, SUMMARY_JSON, check_file, OutputRefused
+
+        out_dir = Path(out_dir)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise OutputRefused(f"{out_dir}: is a file; --out takes the folder that "
+                                "conversations.jsonl and summary.json go to")
+        for name, kind in (("conversations.jsonl", CONVERSATIONS_JSONL),
+                           ("summary.json", SUMMARY_JSON)):
+            check_file(out_dir / name, kind, force=force, protected=self.own_files())
+
     def write_outputs(self, runs: Sequence[str], out_dir: Path,
-                      reports: Sequence[StageReport] = ()) -> dict[str, Any]:
-        """The main job's files: conversations.jsonl and summary.json (each replaced whole)."""
+                      reports: Sequence[StageReport] = (), force: bool = False
+                      ) -> dict[str, Any]:
+        """The main job's files: conversations.jsonl and summary.json (each replaced whole,
+        and only when it is ours, or with ``force``)."""
         from convkgyarn.export import write_json, write_jsonl
 
+        self.check_outputs(out_dir, force)
         recs = self.records(runs)
-        write_jsonl(recs, out_dir / "conversations.jsonl")
+        own = self.own_files()
+        write_jsonl(recs, out_dir / "conversations.jsonl", force=force, protected=own)
         info = self.summary(recs)
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
-        write_json(info, out_dir / "summary.json")
+        write_json(info, out_dir / "summary.json", force=force, protected=own)
         return info
 
     # -- evaluation ----------------------------------------------------------------------
     def import_dataset(self, path: Path) -> tuple[str, int]:
         from convkgyarn.convquestions import import_convquestions
 
+        if self.dry_run:  # imported into temporary copies of the current conversations
+            shadow_tables(self.con, {
+                "generation_runs": "current",
+                "conversations": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
+                "turns": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
+                "dropped": "false"})  # storing a run clears its drops
         return import_convquestions(self.con, path)
 
     def evaluate(self, dataset: Path | None = None) -> StageReport:
@@ -356,14 +439,16 @@ class Project:
         return paired_effects(self.con, self.config.evaluate.bootstrap,
                               self.config.evaluate.seed)
 
-    def report(self, out_dir: Path) -> list[Path]:
-        from convkgyarn.report import write_report
+    def report(self, out_dir: Path, force: bool = False) -> list[Path]:
+        from convkgyarn.report import check_report_folder, write_report
         from convkgyarn.stages.rating import rating_summary
 
+        check_report_folder(out_dir, force=force, protected=self.own_files())
         rows = self.metrics()
         if not rows:
             raise UserError("no evaluation results; run `convkgyarn evaluate` first")
-        return write_report(rows, rating_summary(self.con), out_dir, self.effects())
+        return write_report(rows, rating_summary(self.con), out_dir, self.effects(),
+                            force=force, protected=self.own_files())
 
     def rate(self, selection: ConversationSelection) -> StageReport:
         from convkgyarn.stages.rating import RateConversations
@@ -388,6 +473,11 @@ class Project:
 
         return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink,
                          workers=workers, engine=engine, spark_master=spark_master).run()
+
+
+class NoKGToEstimate(UserError):
+    """A dry run of a project that has loaded nothing: the real run would load the bundled
+    sample first, which a dry run may not do in the project."""
 
 
 NO_LLM = ("no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY, or [llm] in "

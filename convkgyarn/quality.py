@@ -55,9 +55,8 @@ def quality(con: duckdb.DuckDBPyConnection, runs: list[str]) -> dict[str, Any]:
         }
     out["predicates_left_out"] = dict(con.execute(
         "SELECT regexp_replace(detail, ':.*$', ''), count(*) FROM dropped "
-        "WHERE stage = 'predicates.select' AND reason = 'rules pre-filter' AND run_id = "
-        "(SELECT max(run_id) FROM stage_runs WHERE stage = 'predicates.select' AND "
-        "json_extract(stats, '$.types') > 0) GROUP BY 1 ORDER BY 2 DESC").fetchall())
+        "WHERE stage = 'predicates.select' AND reason = 'rules pre-filter' "
+        "GROUP BY 1 ORDER BY 2 DESC").fetchall())  # drops hold the current state
     out["types_left_out"] = dict(con.execute(
         "SELECT reason, count(*) FROM selected_types WHERE NOT selected GROUP BY 1 "
         "ORDER BY 2 DESC").fetchall())

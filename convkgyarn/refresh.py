@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from convkgyarn.config import GenerateConfig, LoadConfig
-from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, UserError
+from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, ConvKGYarnError, UserError
 from convkgyarn.kg.reader import fingerprint
 from convkgyarn.kg.snapshot import kg_version, set_kg_version
 from convkgyarn.stage import Context, utcnow
@@ -145,6 +145,15 @@ def compute_diff(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return diff
 
 
+def conversation_contents(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, str]:
+    """A hash of every turn of each conversation of a run (all but the run id): what a user
+    of the export would see change."""
+    return dict(con.execute(
+        "SELECT conversation_id, md5(string_agg(CAST(to_json(t) AS VARCHAR), chr(30) "
+        "ORDER BY turn)) FROM (SELECT * EXCLUDE (run_id) FROM turns WHERE run_id = ?) t "
+        "GROUP BY conversation_id", [run_id]).fetchall())
+
+
 class Refresher:
     def __init__(self, project: "Project", paths: list[Path], allow_shrink: bool = False,
                  workers: int = 1, engine: str = "local", spark_master: str | None = None
@@ -160,6 +169,7 @@ class Refresher:
         self.staging = Path(str(self.db) + ".next.duckdb")
         self.times: dict[str, float] = {}
         self.changes: list[tuple[str, str, str]] = []
+        self.not_rebuilt: dict[str, str] = {}  # configuration -> why it could not be made
         self.dump_dates: list[str | None] = [None, None]
 
     def _timed(self, name: str, fn):
@@ -187,15 +197,29 @@ class Refresher:
             diff = self._timed("load", lambda: self._stage_snapshot(con))
             changed = any(diff.values())
             self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
+            self._remove_staging()  # the diff and fact changes are stored: nothing reads it now
             if not changed:
                 return self._finish(con, "nothing", diff, {}, refresh_id)
-        return self._finish(con, "done", diff, self._rebuild(con), refresh_id)
+        try:
+            conversations = self._rebuild(con)
+        except ConvKGYarnError as exc:
+            # the project is consistent (the new snapshot, the old runs marked as made from
+            # an earlier one); the refresh is recorded as swapped, so running it again
+            # resumes here, asking only what is not done yet
+            paths = " ".join(str(p) for p in self.paths)
+            raise type(exc)(f"{exc}; the new snapshot is in place: run `convkgyarn refresh "
+                            f"{paths}` again to finish (it resumes after the swap)") from exc
+        return self._finish(con, "done", diff, conversations, refresh_id)
+
+    def _remove_staging(self) -> None:
+        for path in (self.staging, Path(str(self.staging) + ".wal")):
+            path.unlink(missing_ok=True)
 
     def _finish(self, con, status: str, diff, conversations, refresh_id: str) -> RefreshResult:
         summary = self._summary(diff, conversations, refresh_id)
         con.execute("UPDATE refresh_runs SET status = ?, summary = ?, finished_at = ? "
                     "WHERE refresh_id = ?", [status, json.dumps(summary), utcnow(), refresh_id])
-        self.staging.unlink(missing_ok=True)
+        self._remove_staging()
         return RefreshResult(status, diff, summary)
 
     @staticmethod
@@ -296,10 +320,23 @@ class Refresher:
         old = {name: dict(con.execute(
             "SELECT conversation_id, entity_id FROM conversations WHERE run_id = ?",
             [run]).fetchall()) for name, (run, _) in previous.items()}
+        old_content = {name: conversation_contents(con, run)
+                       for name, (run, _) in previous.items()}
         stages = generation_stages(self.project.ctx, [cfg for _, cfg in previous.values()])
         counts = {"added": 0, "updated": 0, "retired": 0, "unchanged": 0}
         for stage in Pipeline(stages).stages:
-            report = self._timed(stage.name, stage.run)
+            try:
+                report = self._timed(stage.name, stage.run)
+            except UserError as exc:
+                if stage.name != "assemble":
+                    raise
+                # this configuration cannot be made from the new snapshot (its type or
+                # entities are gone): its previous run stays, marked as made from an earlier
+                # snapshot, and the other configurations are rebuilt
+                self.not_rebuilt[stage.config_name] = str(exc)
+                self.say(f"note: {stage.config_name} was not rebuilt: {exc}; its previous "
+                         "conversations are kept, from the earlier snapshot")
+                continue
             if report.stage != "assemble":
                 continue
             name = report.stats["config"]
@@ -309,8 +346,13 @@ class Refresher:
                 continue
             new = dict(con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
                                    "run_id = ?", [report.stats["run_id"]]).fetchall())
+            # a conversation keeps its id while it asks the same statements; what they hold
+            # (a value, a label, a qualifier) may still have changed
+            content = conversation_contents(con, report.stats["run_id"])
             kept = set(before) & set(new)
-            counts["unchanged"] += len(kept)
+            same = {c for c in kept if old_content[name].get(c) == content.get(c)}
+            counts["unchanged"] += len(same)
+            counts["updated"] += len(kept - same)
             old_entities = {e for c, e in before.items() if c not in kept}
             new_entities = {e for c, e in new.items() if c not in kept}
             counts["updated"] += len(old_entities & new_entities)
@@ -325,4 +367,5 @@ class Refresher:
         return {"refresh_id": refresh_id, "changes": diff,
                 "llm_calls": sum(v.calls for v in meter.usage.values()),
                 "llm_usd": round(meter.spent, 6), "llm_usage": usage,
-                "conversations": conversations, "seconds": self.times}
+                "conversations": conversations, "seconds": self.times,
+                **({"not_rebuilt": self.not_rebuilt} if self.not_rebuilt else {})}

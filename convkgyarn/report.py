@@ -4,8 +4,32 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from convkgyarn.outputs import (
+    EFFECTS_CSV, PNG_SOFTWARE, REPORT_MD, REPORT_PNG, RESULTS_CSV, OutputKind, OutputRefused,
+    check_file, replacing_file)
+
+REPORT_FILES = {"report.md": REPORT_MD, "results.csv": RESULTS_CSV, "recall.png": REPORT_PNG,
+                "effects.csv": EFFECTS_CSV, "effects.png": REPORT_PNG}
+
+
+def check_report_folder(out: Path, force: bool = False, protected: Iterable[Path] = ()) -> None:
+    """Refuse, before any work, a report folder that is a file, or one holding files of the
+    report's names that convkgyarn did not write (unless ``force``)."""
+    if out.exists() and not out.is_dir():
+        raise OutputRefused(f"{out}: is a file; --out takes the folder the report goes to")
+    for name, kind in REPORT_FILES.items():
+        check_file(out / name, kind, force=force, protected=protected)
+
+
+def _write(path: Path, kind: OutputKind, fill: Callable[[Path], None], force: bool,
+           protected: Iterable[Path]) -> Path:
+    with replacing_file(path, kind, force=force, protected=protected) as tmp:
+        fill(tmp)
+    return path
 
 
 def _fmt(value: float, ci: tuple[float, float] | None = None) -> str:
@@ -18,22 +42,31 @@ def _fmt(value: float, ci: tuple[float, float] | None = None) -> str:
 
 
 def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out: Path,
-                 effects: list[dict[str, Any]] = ()) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
+                 effects: list[dict[str, Any]] = (), force: bool = False,
+                 protected: Iterable[Path] = ()) -> list[Path]:
+    """report.md, results.csv and recall.png (with effects, effects.csv and effects.png) in
+    ``out``, each replaced only when complete and only when it is a previous report's file
+    (or with ``force``); other files in the folder are never touched."""
+    check_report_folder(out, force, protected)
     csv_path = out / "results.csv"
     fields = ["model", "config", "conversations", "turns", "mean_turn", "mean_turn_lo",
               "mean_turn_hi", "mean_conversation", "mean_conversation_lo", "mean_conversation_hi",
               "na_ratio", "na_ratio_lo", "na_ratio_hi", "decided_by_matcher", "decided_by_judge",
               "undecided", "current_share", "outdated_share", "wrong_share", "na_share"]
-    with open(csv_path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=fields)
-        w.writeheader()
-        for r in rows:
-            w.writerow({**{k: r[k] for k in fields if k in r},
-                        "mean_turn_lo": r["mean_turn_ci"][0], "mean_turn_hi": r["mean_turn_ci"][1],
-                        "mean_conversation_lo": r["mean_conversation_ci"][0],
-                        "mean_conversation_hi": r["mean_conversation_ci"][1],
-                        "na_ratio_lo": r["na_ratio_ci"][0], "na_ratio_hi": r["na_ratio_ci"][1]})
+
+    def results_csv(path: Path) -> None:
+        with open(path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=fields)
+            w.writeheader()
+            for r in rows:
+                w.writerow({**{k: r[k] for k in fields if k in r},
+                            "mean_turn_lo": r["mean_turn_ci"][0],
+                            "mean_turn_hi": r["mean_turn_ci"][1],
+                            "mean_conversation_lo": r["mean_conversation_ci"][0],
+                            "mean_conversation_hi": r["mean_conversation_ci"][1],
+                            "na_ratio_lo": r["na_ratio_ci"][0], "na_ratio_hi": r["na_ratio_ci"][1]})
+
+    _write(csv_path, RESULTS_CSV, results_csv, force, protected)
     models = sorted({r["model"] for r in rows})
     configs = sorted({r["config"] for r in rows})
     by = {(r["model"], r["config"]): r for r in rows}
@@ -83,19 +116,20 @@ def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out:
                          f"{e['base_mean']:.3f} | {e['mean']:.3f} | "
                          f"{_fmt(e['effect'], e['effect_ci'])} | {e['base_only_right']} | "
                          f"{e['phenomenon_only_right']} | {e['mcnemar_p']:.3g} |")
-        effects_csv = out / "effects.csv"
-        with open(effects_csv, "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["model", "config", "base", "pairs", "base_mean", "mean", "effect",
-                        "effect_lo", "effect_hi", "base_only_right", "phenomenon_only_right",
-                        "mcnemar_p"])
-            for e in effects:
-                w.writerow([e["model"], e["config"], e["base"], e["pairs"], e["base_mean"],
-                            e["mean"], e["effect"], *e["effect_ci"], e["base_only_right"],
-                            e["phenomenon_only_right"], e["mcnemar_p"]])
-        effects_png = out / "effects.png"
-        _plot_effects(effects, effects_png)
-        paths += [effects_csv, effects_png]
+        def effects_table(path: Path) -> None:
+            with open(path, "w", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(["model", "config", "base", "pairs", "base_mean", "mean", "effect",
+                            "effect_lo", "effect_hi", "base_only_right",
+                            "phenomenon_only_right", "mcnemar_p"])
+                for e in effects:
+                    w.writerow([e["model"], e["config"], e["base"], e["pairs"], e["base_mean"],
+                                e["mean"], e["effect"], *e["effect_ci"], e["base_only_right"],
+                                e["phenomenon_only_right"], e["mcnemar_p"]])
+
+        paths += [_write(out / "effects.csv", EFFECTS_CSV, effects_table, force, protected),
+                  _write(out / "effects.png", REPORT_PNG,
+                         lambda p: _plot_effects(effects, p), force, protected)]
     if ratings:
         lines += ["", "## Automatic psychometric ratings (1-5)", "",
                   "| configuration | rater | conversations | fluency | relevance | diversity | "
@@ -103,11 +137,19 @@ def write_report(rows: list[dict[str, Any]], ratings: list[dict[str, Any]], out:
         for r in ratings:
             lines.append(f"| {r['config']} | {r['model']} | {r['n']} | {r['fluency']:.2f} | "
                          f"{r['relevance']:.2f} | {r['diversity']:.2f} | {r['grammar']:.2f} |")
-    md_path = out / "report.md"
-    md_path.write_text("\n".join(lines) + "\n")
-    png_path = out / "recall.png"
-    _plot(rows, models, configs, png_path)
+    md_path = _write(out / "report.md", REPORT_MD,
+                     lambda p: p.write_text("\n".join(lines) + "\n"), force, protected)
+    png_path = _write(out / "recall.png", REPORT_PNG,
+                      lambda p: _plot(rows, models, configs, p), force, protected)
     return [md_path, csv_path, png_path, *paths]
+
+
+def _save(fig, path: Path) -> None:
+    """PNG whatever the (temporary) file's name, saying in its text that we wrote it."""
+    from convkgyarn import __version__
+
+    fig.savefig(path, dpi=120, format="png",
+                metadata={"Software": f"{PNG_SOFTWARE} (convkgyarn {__version__})"})
 
 
 def _plot_effects(effects: list[dict[str, Any]], path: Path) -> None:
@@ -140,7 +182,7 @@ def _plot_effects(effects: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("Phenomenon effects, paired over the same facts")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -171,5 +213,5 @@ def _plot(rows, models, configs, path: Path) -> None:
     ax.set_title("LLM fact recall by configuration")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    _save(fig, path)
     plt.close(fig)

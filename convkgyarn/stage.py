@@ -16,7 +16,7 @@ import subprocess
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
@@ -101,9 +101,18 @@ class Stage(ABC):
     def process(self) -> dict[str, Any]:
         """Do the stage's work and return its counters."""
 
+    @property
+    def dry_run(self) -> bool:
+        """An estimate: LLM requests are counted, not sent; the stage writes only to the
+        temporary tables the dry run gives it, and its run and drops are not recorded."""
+        return bool(getattr(self.ctx.config.llm, "dry_run", False))
+
     def run(self) -> StageReport:
         started = utcnow()
         t0 = time.perf_counter()
+        if self.dry_run:
+            stats = self.process()
+            return StageReport(self.name, time.perf_counter() - t0, stats, self.run_id)
         try:
             stats = self.process()
         finally:
@@ -122,14 +131,46 @@ class Stage(ABC):
         self._dropped.append({"item": item, "reason": reason, "detail": detail,
                               "context": json.dumps(context, default=str) if context else None})
 
+    def replace_drops(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Delete the earlier drops this run's drops replace (in the transaction that inserts
+        them), so that ``drops`` describes the current state and an identical re-run changes
+        nothing. By default, when this run dropped anything: the drops recorded under this
+        run id (a stage whose run id is deterministic, like assembly's generation run,
+        records each run's drops once; a run found unchanged drops nothing and keeps them).
+        Stages that redo their work in parts replace the drops of the parts they redid."""
+        if self._dropped:
+            con.execute("DELETE FROM dropped WHERE run_id = ?", [self.run_id])
+
+    def replace_drops_by_key(self, con: duckdb.DuckDBPyConnection, key_sql: str,
+                             redone: Iterable[str], current: Iterable[str] | None) -> None:
+        """The drops of a stage that works per key (``key_sql``: an expression over
+        ``{item}``, such as its type id ``split_part({item}, '/', 1)``): the earlier drops of every key this run worked on go (its new
+        ones replace them); of keys it skipped as unchanged, only those of the latest run that
+        worked on each stay (earlier releases recorded them again on every run); and with
+        ``current`` given, keys no longer current go."""
+        from convkgyarn.store import registered
+
+        key = key_sql.format(item="item")
+        with registered(con, "_redone", {"key": sorted(set(redone))}) as view:
+            con.execute(f"DELETE FROM dropped WHERE stage = ? AND {key} IN "
+                        f"(SELECT key FROM {view})", [self.name])
+        con.execute(
+            f"DELETE FROM dropped d WHERE stage = ? AND run_id < (SELECT max(x.run_id) FROM "
+            f"dropped x WHERE x.stage = d.stage AND {key_sql.format(item='x.item')} = "
+            f"{key_sql.format(item='d.item')})", [self.name])
+        if current is not None:
+            with registered(con, "_current", {"key": sorted(set(current))}) as view:
+                con.execute(f"DELETE FROM dropped WHERE stage = ? AND {key} NOT IN "
+                            f"(SELECT key FROM {view})", [self.name])
+
     def _flush_dropped(self) -> None:
-        if not self._dropped:
-            return
-        from convkgyarn.store import insert_rows
+        from convkgyarn.store import insert_rows, transaction
 
         now = utcnow()
         rows = [{"run_id": self.run_id, "stage": self.name, **d, "created_at": now}
                 for d in self._dropped]
         # a cursor of its own: the stage's connection may hold a half-read result
-        insert_rows(self.con.cursor(), "dropped", rows)
+        with transaction(self.con.cursor()) as cur:
+            self.replace_drops(cur)
+            insert_rows(cur, "dropped", rows)
         self._dropped.clear()

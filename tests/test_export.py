@@ -9,7 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.export import atomic_path, write_jsonl
+from convkgyarn.export import write_jsonl
+from convkgyarn.outputs import CONVERSATIONS_JSONL, replacing_file
 from tests.helpers import cli, project
 
 
@@ -41,19 +42,27 @@ def test_jsonl_parquet_and_hf_hold_the_same_conversations(generated, tmp_path):
 
 def test_an_interrupted_write_leaves_the_previous_file_whole(tmp_path):
     path = tmp_path / "c.jsonl"
-    write_jsonl([{"a": 1}], path)
+    record = {"conversation_id": "c1", "config": {}, "turns": [], "provenance": {}}
+    write_jsonl([record], path)
+    before = path.read_bytes()
     with pytest.raises(KeyboardInterrupt):
-        with atomic_path(path) as tmp:
+        with replacing_file(path, CONVERSATIONS_JSONL) as tmp:
             tmp.write_text('{"half": ')
             raise KeyboardInterrupt
-    assert path.read_text() == '{"a":1}\n'
+    assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["c.jsonl"]  # no temporary left behind
 
 
-def test_an_hf_folder_is_replaced_whole(generated, tmp_path):
+def test_an_hf_export_of_ours_is_replaced_whole(generated, tmp_path):
+    """A previous hf export (ours by its marker file) is replaced whole: data files of
+    configurations no longer exported go with it."""
     folder = tmp_path / "hf"
-    (folder / "data").mkdir(parents=True)
+    with project(generated, write=False) as p:
+        p.export("hf", folder)
     (folder / "data" / "stale.jsonl").write_text("{}\n")
+    marker = json.loads((folder / ".convkgyarn-output.json").read_text())
+    marker["files"].append("data/stale.jsonl")  # as an earlier export with another config
+    (folder / ".convkgyarn-output.json").write_text(json.dumps(marker))
     with project(generated, write=False) as p:
         p.export("hf", folder)
     assert not (folder / "data" / "stale.jsonl").exists()

@@ -17,8 +17,8 @@ from typer.core import TyperGroup
 from convkgyarn import __version__
 from convkgyarn.cli import (
     evaluate, generate, kg, predicates, refresh, related, templates, verify)
-from convkgyarn.cli.common import console, out
-from convkgyarn.errors import EXIT_INTERRUPTED
+from convkgyarn.cli.common import console, out, sigterm_as_interrupt
+from convkgyarn.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
 
 GLOBAL_FLAGS = ("-v", "--verbose", "--version")
 
@@ -37,13 +37,22 @@ class GlobalFlagsFirst(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
-        """Usage errors are one line too (exit 2), like every other failure."""
+        """Usage errors are one line too (exit 2), like every other failure; SIGTERM is
+        handled like Ctrl-C (exit 143) from here on."""
         try:
-            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                              standalone_mode=False, **extra)
-        except typer.Abort:
-            _one_line("interrupted")
-            rv = EXIT_INTERRUPTED
+            with sigterm_as_interrupt():
+                rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                  standalone_mode=False, **extra)
+        except typer.Abort as exc:
+            if isinstance(exc.__context__, Terminated):
+                _one_line("terminated (SIGTERM)")
+                rv = EXIT_TERMINATED
+            else:
+                _one_line("interrupted")
+                rv = EXIT_INTERRUPTED
+        except Terminated:
+            _one_line("terminated (SIGTERM)")
+            rv = EXIT_TERMINATED
         except Exception as exc:
             # click's usage errors (typer vendors click, so matched by their interface)
             if type(exc).__name__ == "NoArgsIsHelpError":
@@ -79,9 +88,13 @@ app = typer.Typer(
 
 
 def _setup_logging(verbose: bool) -> None:
+    # the terminal's handler has its own level: a command that logs more to a file (refresh
+    # logs INFO to <db>.refresh.log) never prints more lines here
+    level = logging.INFO if verbose else logging.WARNING
     logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING, format="%(message)s",
-        handlers=[RichHandler(console=console, show_path=False, markup=False)], force=True,
+        level=level, format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False, markup=False, level=level)],
+        force=True,
     )
 
 

@@ -7,9 +7,13 @@ KG text and user text are printed as plain text, never as rich markup: a label s
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
-from collections.abc import Callable, Iterable
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -22,7 +26,8 @@ from rich.text import Text
 from pydantic import ValidationError
 
 from convkgyarn.config import ProjectConfig, describe_validation, load_project_config
-from convkgyarn.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, ConvKGYarnError
+from convkgyarn.errors import (
+    EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_TERMINATED, ConvKGYarnError, Terminated)
 
 console = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
@@ -50,6 +55,9 @@ Concurrency = Annotated[Optional[int], typer.Option(
 Batch = Annotated[bool, typer.Option(
     "--batch", help="Send through the OpenAI Batch API: half the price, results within 24 "
     "hours; an interrupted command resumes the same batch.")]
+Force = Annotated[bool, typer.Option(
+    "--force", help="Replace an existing file at --out that convkgyarn did not write (never a "
+    "folder, never the project's database).")]
 BaseUrl = Annotated[Optional[str], typer.Option(
     "--base-url", help="OpenAI-compatible endpoint (overrides OPENAI_BASE_URL and the config "
     "file).")]
@@ -67,8 +75,10 @@ def fail(message: str, code: int) -> None:
 
 def command(fn: Callable) -> Callable:
     """Run a command body: a known failure is one line with its exit code, Ctrl-C is
-    "interrupted" (130), and an unexpected error is one line too (its traceback goes to the
-    log, shown with --verbose)."""
+    "interrupted" (130), SIGTERM "terminated" (143), a problem of the machine (a full or
+    read-only disk, a path that is a file, a damaged database, too little memory) is one
+    line with exit 2, and an unexpected error is one line too (its traceback goes to the
+    log, shown with --verbose). This is the one place where failures become lines."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
@@ -80,13 +90,163 @@ def command(fn: Callable) -> Callable:
             fail(str(exc), exc.exit_code)
         except ValidationError as exc:  # options that make an invalid stage config
             fail(f"options: {describe_validation(exc)}", EXIT_BAD_INPUT)
+        except Terminated:
+            terminated()
         except KeyboardInterrupt:
-            fail("interrupted; finished work is kept", EXIT_INTERRUPTED)
+            interrupted()
         except Exception as exc:  # noqa: BLE001 - a bug: still one line and a code
+            if query_interrupted(exc):  # Ctrl-C or SIGTERM while DuckDB ran a query
+                terminated() if _sigterm_received else interrupted()
+            problem = environment_problem(exc)
+            if problem is not None:
+                log.info("stopped by the environment", exc_info=True)
+                fail(problem, EXIT_BAD_INPUT)
             log.info("unexpected failure", exc_info=True)
             fail(f"unexpected {type(exc).__name__}: {exc} (a bug; run with -v for details)",
                  EXIT_FAILURE)
     return wrapper
+
+
+def interrupted() -> None:
+    fail("interrupted; finished work is kept", EXIT_INTERRUPTED)
+
+
+def terminated() -> None:
+    fail("terminated (SIGTERM); finished work is kept, nothing half-written", EXIT_TERMINATED)
+
+
+def query_interrupted(exc: BaseException) -> bool:
+    """DuckDB turns a signal that arrives while it runs a query into its own
+    ``RuntimeError('Query interrupted')``, dropping the ``KeyboardInterrupt``."""
+    return any(isinstance(e, RuntimeError) and str(e).startswith("Query interrupted")
+               for e in _chain(exc))
+
+
+# -- SIGTERM: the signal kill, systemd and job schedulers send, handled like Ctrl-C ----------
+_sigterm_received: list[int] = []
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises ``Terminated`` (a ``KeyboardInterrupt``) in the
+    main thread, so a terminated command cleans up exactly as after Ctrl-C. A second SIGTERM
+    during that clean-up is ignored (SIGKILL still stops everything at once)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received = _sigterm_received
+    received.clear()
+
+    def on_sigterm(signum, frame):
+        if received:
+            return
+        received.append(signum)
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# -- the machine's problems, as one line each ------------------------------------------------
+_opened: dict[str, Any] = {}  # the project of this command (for lines about its database)
+_DUCKDB_FILE = re.compile(r'file "([^"]+)"')
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """The exception and what it was raised from or while handling, innermost last."""
+    out: list[BaseException] = []
+    while exc is not None and exc not in out and len(out) < 12:
+        out.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return out
+
+
+def environment_problem(exc: BaseException) -> str | None:
+    """One line for a failure caused by the machine rather than by convkgyarn: what
+    happened to which file, and what to do. None for anything else (a bug)."""
+    chain = _chain(exc)
+    db = _opened.get("db")
+    for e in chain:  # a full disk explains whatever it caused afterwards
+        text = str(e)
+        if (isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)) or \
+                "No space left on device" in text or "Disk quota exceeded" in text:
+            if isinstance(e, OSError) and e.filename:
+                return (f"{e.filename}: no space left on the device; nothing half-written "
+                        "was kept (a file it would replace stays as it was): free some space, "
+                        "or give another path, and run the command again")
+            where = _duckdb_file(text) or db or "the project database"
+            return (f"{where}: no space left on the device; the database keeps what was "
+                    "committed before, nothing half-written: free some space and run the "
+                    "command again")
+    for e in chain:
+        text = str(e)
+        if _is_duckdb(e) and ("Corrupt database file" in text or "Could not read enough bytes"
+                              in text or "checksum" in text.lower()):
+            where = db or _duckdb_file(text) or "the project database"
+            return (f"{where}: the database file is damaged ({_short(text)}); restore it from "
+                    "a backup, or move it away and build the project again (`convkgyarn kg "
+                    "load` or `convkgyarn generate`)")
+        if _is_duckdb(e) and type(e).__name__ == "OutOfMemoryException":
+            limit = _opened.get("memory_limit", "the default 2GB")
+            return (f"DuckDB ran out of memory under memory_limit {limit} ({_short(text)}); "
+                    "raise it with --memory-limit or memory_limit in convkgyarn.toml")
+        if _is_duckdb(e) and ("Permission denied" in text or "Read-only file system" in text):
+            where = _duckdb_file(text) or db or "the project database"
+            why = "read-only file system" if "Read-only" in text else "permission denied"
+            return (f"{where}: cannot write ({why}); use a project on a writable disk, or "
+                    "fix the permissions")
+    for e in chain:
+        if isinstance(e, OSError) and e.errno in _OS_HINTS:
+            where = e.filename or db or "a file"
+            if getattr(e, "filename2", None):
+                where = f"{where} -> {e.filename2}"
+            return f"{where}: {e.strerror or os_strerror(e.errno)}; {_OS_HINTS[e.errno]}"
+    for e in chain:
+        if _is_duckdb(e) and "database has been invalidated" in str(e):
+            return (f"{db or 'the project database'}: DuckDB stopped after a fatal error "
+                    f"({_short(str(e))}); what was committed is kept: run the command again")
+    return None
+
+
+_OS_HINTS = {
+    errno.EACCES: "give a path you can write, or fix its permissions",
+    errno.EPERM: "give a path you can write, or fix its permissions",
+    errno.EROFS: "the disk is read-only: give a path on a writable disk",
+    errno.ENOTDIR: "a part of this path is a file, not a folder: give another path",
+    errno.EISDIR: "it is a folder where a file is needed: give a file path",
+    errno.ENOENT: "check the path",
+    errno.EEXIST: "give another path",
+    errno.ENAMETOOLONG: "give a shorter path",
+    errno.ELOOP: "the path loops through symbolic links: give another path",
+    errno.EIO: "the disk reported an input/output error: check the disk, then run it again",
+    errno.EMFILE: "too many open files: raise the limit (ulimit -n) and run it again",
+    errno.ENFILE: "too many open files on the system: run it again later",
+    errno.ETXTBSY: "the file is busy: run it again when it is free",
+}
+
+
+def os_strerror(code: int | None) -> str:
+    import os
+
+    return os.strerror(code or 0)
+
+
+def _is_duckdb(exc: BaseException) -> bool:
+    return type(exc).__module__.startswith("duckdb") or type(exc).__module__ == "_duckdb"
+
+
+def _duckdb_file(text: str) -> str | None:
+    m = _DUCKDB_FILE.search(text)
+    return m.group(1) if m else None
+
+
+def _short(text: str) -> str:
+    """DuckDB's first line, without its type prefix."""
+    first = text.strip().splitlines()[0] if text.strip() else text
+    return re.sub(r"^[A-Za-z ]+Error: ", "", first)[:200]
 
 
 def project_config(config: Optional[Path], db: Optional[Path], **overrides: Any) -> ProjectConfig:
@@ -106,24 +266,35 @@ def open_project(cfg: ProjectConfig, write: bool, name: str = "convkgyarn"):
     """The project, open and locked, with its LLM usage printed when the command ends."""
     from convkgyarn.project import Project
 
+    _opened.update(db=cfg.db, memory_limit=cfg.memory_limit)
     project = Project(cfg, write=write, say=say, command=name)
     with project:
         try:
             yield project
-        finally:
-            print_usage(project.meter)
+        except BaseException:
+            print_usage(project.meter)  # what was spent before the failure
+            raise
+        print_usage(project.meter, estimate=cfg.llm.dry_run, configured=cfg.llm.configured)
 
 
-def print_usage(meter) -> None:
-    """Tokens and USD per stage, printed at the end of every command that called an LLM."""
+def print_usage(meter, estimate: bool = False, configured: bool = True) -> None:
+    """Tokens and USD per stage, printed at the end of every command that called an LLM;
+    a dry run's table adds what would be sent (calls, tokens, USD at max_tokens replies)."""
     if not meter.usage:
+        if estimate:
+            say("dry run: no LLM call would be made " + (
+                "(the work is done and unchanged)" if configured else "(no LLM configured: "
+                "the built-in rules would do the work)"))
         return
+    extra = ("est. calls", "est. tokens", "est. USD") if estimate else ()
     table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
-                  "est. calls", "est. tokens", title="LLM usage")
+                  *extra, title="LLM usage (dry run: nothing sent)" if estimate else "LLM usage")
     for stage, u in sorted(meter.usage.items()):
-        table.add_row(stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
-                      f"{u.completion_tokens:,}", f"{u.usd:.4f}", str(u.estimated_calls),
-                      f"{u.estimated_tokens:,}")
+        cells = [stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
+                 f"{u.completion_tokens:,}", f"{u.usd:.4f}"]
+        if estimate:
+            cells += [str(u.estimated_calls), f"{u.estimated_tokens:,}", f"{u.estimated_usd:.4f}"]
+        table.add_row(*cells)
     console.print(table)
 
 

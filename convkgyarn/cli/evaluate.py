@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from convkgyarn.cli.common import (
-    BaseUrl, Batch, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    BaseUrl, Batch, Concurrency, ConfigOption, DbOption, DryRun, Force, MaxCost, command,
+    llm_config,
     open_project, out, project_config, say)
 from convkgyarn.config import ConversationSelection
 from convkgyarn.errors import UserError
@@ -47,11 +48,12 @@ def evaluate(
 @command
 def report(
     out_dir: Annotated[Path, typer.Option("--out", help="Report folder.")] = Path("outputs/report"),
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
     """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
     with open_project(project_config(config, db), write=False, name="report") as project:
-        paths = project.report(out_dir)
+        paths = project.report(out_dir, force=force)
     out.print((out_dir / "report.md").read_text(), markup=False)
     say("written " + ", ".join(str(p) for p in paths))
 
@@ -95,17 +97,21 @@ def annotations_export(
     n: Annotated[int, typer.Option("--sample", help="Conversations to sample.", min=1)] = 50,
     seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
     out_path: Annotated[Path, typer.Option("--out")] = Path("outputs/annotation-sample.csv"),
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
-    """Write a CSV sample for human annotators (blank 1-5 columns per dimension)."""
+    """Write a CSV sample for human annotators (blank 1-5 columns per dimension). A sample
+    someone has started filling in is never replaced without --force."""
     from convkgyarn.conversations import select_conversations
+    from convkgyarn.outputs import ANNOTATION_CSV, check_file
     from convkgyarn.stages.rating import export_annotation_sample
 
     with open_project(project_config(config, db), write=False) as project:
+        check_file(out_path, ANNOTATION_CSV, force=force, protected=project.own_files())
         convs = select_conversations(project.con)
     if not convs:
         raise UserError("no conversations yet; run `convkgyarn generate` first")
-    say(f"written {export_annotation_sample(convs, n, seed, out_path)}")
+    say(f"written {export_annotation_sample(convs, n, seed, out_path, force=force)}")
 
 
 @annotations_app.command("agree")

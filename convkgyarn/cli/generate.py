@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from convkgyarn.cli.common import (
-    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
+    BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, Force, MaxCost, command, llm_config,
     open_project, out, project_config, say, table)
 from convkgyarn.config import paper_configs
 from convkgyarn.errors import UserError
@@ -71,6 +71,7 @@ def generate(
         "id) instead of replacing it.")] = False,
     out_dir: Annotated[Path, typer.Option("--out", help="Where exports and the summary go.")] = Path(
         "outputs"),
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
     base_url: BaseUrl = None,
@@ -93,34 +94,76 @@ def generate(
     cfg = llm_config(config, db, max_cost, dry_run, concurrency, base_url,
                      **{f"generate.{k}": v for k, v in overrides.items()})
     configs = paper_configs(cfg.generate) if all_configs else [cfg.generate]
+    if cfg.llm.dry_run:
+        estimate(cfg, configs)
+        return
     with open_project(cfg, write=True, name="generate") as project:
+        project.check_outputs(out_dir, force)  # before the work, not after it
         result = project.generate(configs, keep_previous=keep_previous)
-        if cfg.llm.dry_run:
-            say("dry run: nothing was sent, and no conversations were made or stored")
-            return
-        info = project.write_outputs(result.runs, out_dir, result.reports)
+        info = project.write_outputs(result.runs, out_dir, result.reports, force=force)
     out.print(table("configuration", "conversations", title="Generated",
                     rows=info["configurations"].items()))
     say(f"{info['turns']} turns over {info['distinct_facts']} facts; written "
         f"{out_dir / 'conversations.jsonl'} and {out_dir / 'summary.json'}")
 
 
+def estimate(cfg, configs) -> None:
+    """``generate --dry-run``: the LLM calls, tokens and USD of every stage the real run
+    would call, with nothing sent and nothing written to the project. A project with no KG
+    yet is estimated on the bundled sample (which the real run would load) in a scratch
+    database, removed afterwards."""
+    import tempfile
+
+    from convkgyarn.project import NoKGToEstimate
+
+    try:
+        with open_project(cfg, write=False, name="generate --dry-run") as project:
+            project.generate(configs)
+    except NoKGToEstimate:
+        scratch = None
+    except UserError:
+        if cfg.db.exists():
+            raise
+        scratch = None
+    else:
+        scratch = False
+    if scratch is None:
+        say(f"{cfg.db}: no KG loaded yet; estimating on the bundled sample that the real run "
+            "would load, in a scratch database")
+        with tempfile.TemporaryDirectory(prefix="convkgyarn-dry-run-") as tmp:
+            sample = cfg.model_copy(update={"db": Path(tmp) / "estimate.duckdb",
+                                            "llm": cfg.llm.model_copy(update={"dry_run": False})})
+            with open_project(sample, write=True, name="generate --dry-run") as project:
+                project.ensure_kg()
+            with open_project(sample.model_copy(update={"llm": cfg.llm}), write=False,
+                              name="generate --dry-run") as project:
+                project.generate(configs)
+    say("dry run: nothing was sent and nothing was written to the project; where a "
+        "selector's reply is not cached the estimate assumes it keeps everything it is "
+        "offered (an upper bound; re-asks of rejected templates are not counted)")
+
+
 @command
 def export(
     fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet, hf (with Croissant "
                                      "metadata) or inspect (an Inspect task folder).")] = "jsonl",
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="Output file or folder.")] = None,
+    out_path: Annotated[Optional[Path], typer.Option(
+        "--out", help="Output file (jsonl, parquet) or folder (hf, inspect: new, empty, or a "
+        "previous export of ours).")] = None,
     run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
                                                      "current run of each configuration).")] = None,
+    force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
     """Export conversations for users: JSONL, Parquet, a Hugging Face dataset folder, or an
-    Inspect task folder (`inspect eval DIR/task.py --model ...`)."""
+    Inspect task folder (`inspect eval DIR/task.py --model ...`). A previous export of ours
+    at --out is replaced once the new one is complete; anything else there is refused (a
+    file: unless --force; a folder: always)."""
     if fmt not in DEFAULT_EXPORTS:
         raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
-    target = out_path or DEFAULT_EXPORTS[fmt]
+    target = out_path if out_path is not None else DEFAULT_EXPORTS[fmt]
     with open_project(project_config(config, db), write=False, name="export") as project:
-        n = project.export(fmt, target, run)
+        n = project.export(fmt, target, run, force=force)
     say(f"{n} conversations -> {target}")
 
 

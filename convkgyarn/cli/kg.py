@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from convkgyarn.cli.common import (
-    ConfigOption, DbOption, MemoryLimit, command, console, open_project, out, project_config, say, table)
+    ConfigOption, DbOption, Force, MemoryLimit, command, console, open_project, out, project_config, say, table)
 from convkgyarn.config import SparqlConfig
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import LABEL_ONLY
@@ -145,6 +145,7 @@ def kg_rejects(
 @command
 def kg_rdf(
     out_path: Annotated[Path, typer.Option("--out", help="N-Triples file to write.")],
+    force: Force = False,
     db: DbOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -152,7 +153,7 @@ def kg_rdf(
     psv:, pqv:, ranks), labels from --labels files included: serve it with Oxigraph or
     QLever and every exported turn's `sparql` query returns its gold answer."""
     with open_project(project_config(config, db), write=False, name="kg rdf") as project:
-        n = project.write_rdf(out_path)
+        n = project.write_rdf(out_path, force=force)
     say(f"{n:,} triples -> {out_path}")
 
 

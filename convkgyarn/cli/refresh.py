@@ -12,7 +12,7 @@ import typer
 from convkgyarn.cli.common import (
     BaseUrl, Concurrency, ConfigOption, DbOption, MaxCost, MemoryLimit, command, llm_config, open_project,
     out, say, table)
-from convkgyarn.errors import EXIT_INTERRUPTED, ConvKGYarnError
+from convkgyarn.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, ConvKGYarnError, Terminated
 
 
 @command
@@ -37,7 +37,7 @@ def refresh(
 
     Exit codes: 0 refreshed, 10 nothing changed, 75 another command holds the project,
     2 bad input (or a refused snapshot), 3 budget reached, 4 LLM endpoint error, 130
-    interrupted, 1 any other failure."""
+    interrupted, 143 terminated (SIGTERM), 1 any other failure."""
     cfg = llm_config(config, db, max_cost, False, concurrency, base_url,
                      memory_limit=memory_limit)
     log_path = log_file or Path(str(cfg.db) + ".refresh.log")
@@ -48,6 +48,10 @@ def refresh(
     root.addHandler(handler)
     level = root.level
     root.setLevel(min(level or logging.INFO, logging.INFO))
+    # how the refresh ended goes to the log file only: the terminal has its one line
+    file_only = logging.getLogger("convkgyarn.refresh.logfile")
+    file_only.propagate = False
+    file_only.addHandler(handler)
 
     def note(message: str) -> None:
         say(message)
@@ -60,15 +64,18 @@ def refresh(
                                      engine=engine, spark_master=spark_master)
             root.info("refresh %s: %s", result.status, json.dumps(result.summary))
     except ConvKGYarnError as exc:  # the log ends with the reason, as the terminal does
-        root.error("refresh stopped (exit %d): %s", exc.exit_code, exc)
+        file_only.error("refresh stopped (exit %d): %s", exc.exit_code, exc)
         raise
-    except KeyboardInterrupt:
-        root.error("refresh interrupted (exit %d)", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        file_only.error("refresh %s (exit %d)", *(("terminated", EXIT_TERMINATED)
+                                                  if isinstance(exc, Terminated)
+                                                  else ("interrupted", EXIT_INTERRUPTED)))
         raise
     except Exception:
-        root.exception("refresh failed")
+        file_only.exception("refresh failed")
         raise
     finally:
+        file_only.removeHandler(handler)
         root.removeHandler(handler)
         root.setLevel(level)
         handler.close()

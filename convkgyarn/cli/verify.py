@@ -30,8 +30,10 @@ def verify_cmd(
     cached beside the report so a stopped run resumes) and write per turn `same`,
     `changed` (old and new answer) or `gone`, with counts."""
     from convkgyarn.kg.sparql import SparqlClient
+    from convkgyarn.outputs import DRIFT_JSON, check_file
     from convkgyarn.verify import DriftFound, verify
 
+    check_file(out_path, DRIFT_JSON)  # a drift report of ours, or nothing yet, before any query
     cfg = SparqlConfig(endpoint=endpoint, timeout=timeout,
                        **({"user_agent": user_agent} if user_agent else {}))
     client = SparqlClient(cfg)

@@ -58,7 +58,8 @@ def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
     report = reporter(say)
     stage_meter = meter.for_stage(stage)
     endpoint = Endpoint(config, stage, settings.model)
-    transport = (DryRunTransport(stage_meter, settings.max_tokens) if config.dry_run
+    transport = (DryRunTransport(stage_meter, settings.model, settings.max_tokens)
+                 if config.dry_run
                  else DirectTransport(endpoint, stage_meter, settings.max_tokens))
     cache = ResponseCache(con)
     batch = (BatchTransport(endpoint, stage_meter, cache.cursor(), config, settings.max_tokens,
@@ -66,4 +67,4 @@ def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
     return LLMClient(stage=stage, model=settings, config=config, prompt_hash=prompt_hash,
                      cached=CachedTransport(cache, transport, stage_meter, prompt_hash),
                      meter=stage_meter, batch=batch, report=report,
-                     where=f"{settings.model} at {endpoint.where}")
+                     where=f"{settings.model} at {endpoint.where}", stopping=endpoint.stopping)

@@ -69,7 +69,8 @@ class LLMClient:
     def __init__(self, *, stage: str, model: StageModel, config: LLMConfig, prompt_hash: str,
                  cached: CachedTransport, meter: StageMeter, where: str,
                  batch: BatchSender | None = None,
-                 report: Callable[[str], None] = lambda message: None) -> None:
+                 report: Callable[[str], None] = lambda message: None,
+                 stopping: threading.Event | None = None) -> None:
         self.stage = stage
         self.model = model
         self.config = config
@@ -81,6 +82,9 @@ class LLMClient:
         self.where = where  # "gpt-4o at http://127.0.0.1:8080/v1", for messages
         self.served_by: set[str] = set()
         self._bias_note_logged = False
+        # set when the command stops (Ctrl-C, SIGTERM, an error): the transport retries
+        # nothing after that, and nothing queued is sent
+        self.stopping = stopping or threading.Event()
 
     @property
     def dry_run(self) -> bool:
@@ -102,8 +106,11 @@ class LLMClient:
             return []
         if self.batch is not None:
             self._prefill_by_batch(requests)
-        if len(requests) == 1 or self.config.concurrency == 1:
+        if self.dry_run:  # nothing is sent
             return [self.one(r) for r in requests]
+        # even one request goes through a worker thread: when the command is stopped (Ctrl-C,
+        # SIGTERM) this thread stops waiting, and the request in flight still gets its reply
+        # (paid for) into the cache
         stop = threading.Event()
 
         def guarded(request: LLMRequest) -> LLMResult | None:
@@ -113,25 +120,27 @@ class LLMClient:
             futures = [pool.submit(guarded, r) for r in requests]
             results: list[LLMResult] = []
             first_error: BaseException | None = None
-            for fut in futures:
-                try:
-                    result = fut.result()
-                except (EndpointError, BudgetExceeded) as exc:
-                    if first_error is None:
-                        first_error = exc
-                        stop.set()
-                        for other in futures:
-                            other.cancel()
-                    continue
-                except CancelledError:
-                    continue
-                except BaseException:
-                    stop.set()
-                    for other in futures:
-                        other.cancel()
-                    raise
-                if result is not None:
-                    results.append(result)
+            try:
+                for fut in futures:
+                    try:
+                        result = fut.result()
+                    except (EndpointError, BudgetExceeded) as exc:
+                        if first_error is None:
+                            first_error = exc
+                            stop.set()
+                            for other in futures:
+                                other.cancel()
+                        continue
+                    except CancelledError:
+                        continue
+                    if result is not None:
+                        results.append(result)
+            except BaseException:  # Ctrl-C, SIGTERM, a bug: nothing queued is sent after it
+                stop.set()
+                self.stopping.set()
+                for other in futures:
+                    other.cancel()
+                raise
             if first_error is not None:
                 raise first_error
             return results

@@ -31,6 +31,7 @@ class StageUsage:
     usd: float = 0.0
     estimated_calls: int = 0
     estimated_tokens: int = 0
+    estimated_usd: float = 0.0
 
 
 @dataclass

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,7 +24,8 @@ from urllib.parse import urlsplit
 import openai
 from openai.types.chat import ChatCompletion
 from pydantic import ValidationError
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+from tenacity import (
+    RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_when_event_set)
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import LLMConfig
@@ -128,6 +130,9 @@ class Endpoint:
         self.stage = stage
         self.model = model
         self._secret = config.api_key.get_secret_value() if config.api_key else ""
+        # set when the command stops (Ctrl-C, SIGTERM, an error): requests in flight finish
+        # and their replies are cached, but none is retried after that, nor waits to be
+        self.stopping = threading.Event()
         self._check_config()
         try:
             self.http = http or openai.OpenAI(
@@ -177,8 +182,10 @@ class Endpoint:
                      self.clean(str(exc))[:200])
 
         retrying = Retrying(retry=retry_if_exception(is_transient),
-                            stop=stop_after_attempt(config.max_attempts), wait=wait,
-                            before_sleep=before_sleep, reraise=True)
+                            stop=stop_after_attempt(config.max_attempts)
+                            | stop_when_event_set(self.stopping),
+                            wait=wait, sleep=self.stopping.wait, before_sleep=before_sleep,
+                            reraise=True)
         doing = f" ({what})" if what else ""
         try:
             for attempt in retrying:
@@ -285,11 +292,20 @@ class DirectTransport:
 class DryRunTransport:
     """Sends nothing: counts each request that would be sent, with its estimated tokens."""
 
-    def __init__(self, meter: StageMeter, max_tokens: int) -> None:
+    def __init__(self, meter: StageMeter, model: str, max_tokens: int) -> None:
         self.meter = meter
+        self.model = model
         self.max_tokens = max_tokens
+        self._counted: set[str] = set()  # request keys this dry run has counted
 
     def send(self, call: Call) -> Completion:
+        if call.key in self._counted:  # the same request twice: the real run's cache answers
+            self.meter.count("cached")
+            return Completion(None, dry_run=True)
+        self._counted.add(call.key)
+        prompt = estimate_tokens(call.messages)
         self.meter.count("estimated_calls")
-        self.meter.count("estimated_tokens", estimate_tokens(call.messages) + self.max_tokens)
+        self.meter.count("estimated_tokens", prompt + self.max_tokens)
+        self.meter.count("estimated_usd", self.meter.meter.cost(self.model, prompt,
+                                                                 self.max_tokens))
         return Completion(None, dry_run=True)

@@ -85,17 +85,19 @@ class Evaluate(Stage):
         index = [(c, i) for c in self.convs for i in range(len(c.turns))]
         results = answerer.run([LLMRequest(history_messages(self.answer_prompt.text, c, i))
                                 for c, i in index])
-        if answerer.dry_run:
-            return {"asked": len(index)}
         rows = []
         for (conv, i), res in zip(index, results):
             t = conv.turns[i]
             parsed = parse_answer(res.text)
             golds = gold_lists(t["answer"], t["answer_ids"], variants)
             verdict = matcher_verdict(parsed, golds)
+            if res.dry_run:  # not asked: the judge may be needed for it (an upper bound)
+                verdict = None
             rows.append({"conv": conv, "turn": t, "raw": res.text, "parsed": parsed,
                          "matcher": verdict})
         judge_model = self.judge(rows)
+        if self.ctx.config.llm.dry_run:  # answers and judge calls counted, nothing stored
+            return {"asked": len(index)}
         eval_id = hashlib.sha256(json.dumps([model, self.answer_prompt.hash,
                                              [c.conversation_id for c in self.convs]]
                                             ).encode()).hexdigest()[:16]

@@ -156,7 +156,9 @@ class SelectPredicates(Stage):
         stats = {"path": self.path, "types": 0, "unchanged": 0, "selected": 0,
                  "qualifiers": 0, "dropped_ids": 0, "failed_types": 0}
         self._forget_other_types()
+        self._types, self._redone = types, set()
         for type_id in types:
+            mark = len(self._dropped)
             candidates = self.candidates(type_id)
             # what the selector sees, not usage counts: a shift in counts alone asks nothing
             table = sorted(({**c, "qualifiers": sorted(q["id"] for q in c["qualifiers"])}
@@ -169,13 +171,13 @@ class SelectPredicates(Stage):
                 "SELECT input_hash FROM selection_inputs WHERE type_id = ?", [type_id]).fetchone()
             if prev and prev[0] == input_hash:
                 stats["unchanged"] += 1
+                del self._dropped[mark:]  # its drops were recorded when it was selected
                 continue
+            self._redone.add(type_id)
             if self.client:
                 chosen, model, complete = self._select_llm(type_id, candidates, stats)
             else:
                 chosen, model, complete = self._select_rules(candidates), None, True
-            if self.client and self.client.dry_run:
-                continue
             if not complete:
                 stats["failed_types"] += 1
                 continue  # the previous selection stays; the next run asks again
@@ -185,6 +187,13 @@ class SelectPredicates(Stage):
             stats["qualifiers"] += sum(1 for _, q in chosen if q is not None)
         self._require_some(types, stats)
         return stats
+
+    def replace_drops(self, con) -> None:
+        """A type's drops are those of the latest run that selected for it (or tried to:
+        a failed attempt's reasons replace the earlier ones); types no longer selected for
+        lose theirs."""
+        self.replace_drops_by_key(con, "split_part({item}, '/', 1)", getattr(self, "_redone", ()),
+                                  None if self.config.types else getattr(self, "_types", None))
 
     def _require_some(self, types: list[str], stats: dict) -> None:
         """A selection that ends empty stops the run loudly (never empty outputs)."""
@@ -241,6 +250,10 @@ class SelectPredicates(Stage):
         chosen: list[tuple[str, str | None]] = []
         complete = True
         for seg, result in zip(segments, self.client.run(requests)):
+            if result.dry_run:  # not asked (a dry run): assume it keeps everything offered,
+                for c in seg:     # so that the templates stage is estimated for all of it
+                    chosen += [(c["id"], None)] + [(c["id"], q["id"]) for q in c["qualifiers"]]
+                continue
             if not result.ok:
                 if not result.dry_run:
                     complete = False

@@ -101,6 +101,10 @@ class RateConversations(Stage):
             insert_rows(con, "conversation_ratings", rows)
         return {"rated": len(rows), "conversations": len(self.convs)}
 
+    def replace_drops(self, con) -> None:
+        """A conversation's unusable-rating drop is replaced when it is rated again."""
+        self.replace_drops_by_key(con, "{item}", [c.conversation_id for c in self.convs], None)
+
 
 def rating_summary(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(("config", "model", "n", *DIMENSIONS), r)) for r in con.execute(
@@ -157,12 +161,17 @@ class CompareConversations(Stage):
                                           "ours_shown_first": sum(orders)}
 
 
-def export_annotation_sample(convs: list[Conversation], n: int, seed: int, path: Path) -> Path:
-    """A CSV for human annotators: one row per sampled conversation, blank rating columns."""
+def export_annotation_sample(convs: list[Conversation], n: int, seed: int, path: Path,
+                             force: bool = False) -> Path:
+    """A CSV for human annotators: one row per sampled conversation, blank rating columns.
+    An existing file is replaced only when it is such a sample nobody has filled in yet
+    (or with ``force``): a filled-in sample is an annotator's work."""
+    from convkgyarn.outputs import ANNOTATION_CSV, replacing_file
+
     rng = random.Random(seed)
     sample = sorted(rng.sample(convs, min(n, len(convs))), key=lambda c: c.conversation_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as fh:
+    with replacing_file(path, ANNOTATION_CSV, force=force) as tmp, \
+            open(tmp, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["conversation_id", "config", "conversation", *DIMENSIONS])
         for c in sample:

@@ -208,9 +208,11 @@ class GenerateTemplates(Stage):
         done = {(r[0], r[1], r[2], r[3], r[4]): r[5] for r in self.con.execute(
             "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), tense, "
             "interaction, input_hash FROM template_inputs WHERE complete").fetchall()}
+        self._facts, self._redone = facts, set()
         for interaction in self.config.interactions:
             todo = [f for f in facts if done.get(self._key(f) + (interaction,))
                     != self.input_hash(f, interaction)]
+            self._redone |= {"/".join(self._key(f) + (interaction,)) for f in todo}
             stats["unchanged"] += len(facts) - len(todo)
             stats["facts"] += len(todo)
             if self.client:
@@ -222,6 +224,17 @@ class GenerateTemplates(Stage):
             self._store(interaction, written, stats)
         stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply")
         return stats
+
+    def replace_drops(self, con) -> None:
+        """The rejections of a (fact, interaction) are those of the latest run that wrote
+        its templates; facts no longer selected lose theirs."""
+        current = None
+        if hasattr(self, "_facts"):
+            current = {"/".join(self._key(f) + (i,)) for f in self._facts
+                       for i in ("voice", "text")}
+        self.replace_drops_by_key(
+            con, "array_to_string(string_split({item}, '/')[1:5], '/')",
+            getattr(self, "_redone", ()), current)
 
     @staticmethod
     def _key(f: Fact) -> tuple[str, str, str, str]:

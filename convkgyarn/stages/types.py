@@ -129,9 +129,11 @@ class SelectTypes(Stage):
         previous = dict(self.con.execute(
             "SELECT type_id, input_hash FROM selected_types WHERE selected_by = 'llm'").fetchall())
         stats = {"path": self.path, "types": len(candidates), "failed_calls": 0}
+        self._asked = True
         if self.client and undecided and all(previous.get(c["id"]) == input_hash
                                              for c in undecided):
             stats["unchanged"] = len(undecided)
+            self._asked = False
             keep = {r[0]: r[1:] for r in self.con.execute(
                 "SELECT type_id, selected, reason, selected_by, model FROM selected_types "
                 "WHERE selected_by = 'llm'").fetchall()}
@@ -168,6 +170,16 @@ class SelectTypes(Stage):
         stats["selected"] = sum(r["selected"] for r in rows)
         return stats
 
+    def replace_drops(self, con) -> None:
+        """Every run decides every type, so its drops replace the earlier ones; a run that
+        reused the selector's stored decisions (nothing changed) keeps what the selector's
+        replies were found to hold back then (ids it returned that were not offered)."""
+        if getattr(self, "_asked", True):
+            con.execute("DELETE FROM dropped WHERE stage = ?", [self.name])
+        else:
+            con.execute("DELETE FROM dropped WHERE stage = ? AND reason = 'type left out'",
+                        [self.name])
+
     def _ask(self, undecided: list[dict]) -> tuple[set[str], set[str]]:
         """(types chosen, types whose call failed)."""
         from convkgyarn.llm import LLMRequest
@@ -180,6 +192,9 @@ class SelectTypes(Stage):
         chosen: set[str] = set()
         failed: set[str] = set()
         for seg, result in zip(segments, self.client.run(requests)):
+            if result.dry_run:  # not asked (a dry run): assume it keeps every type offered,
+                chosen |= {c["id"] for c in seg}  # so the stages after it are estimated too
+                continue
             if not result.ok:
                 if not result.dry_run:
                     failed |= {c["id"] for c in seg}

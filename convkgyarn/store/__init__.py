@@ -23,7 +23,7 @@ from convkgyarn.store.lock import ProjectLock
 from convkgyarn.store.schema import KG_TABLES, SCHEMA_VERSION, arrow_schema, columns
 
 __all__ = ["KG_TABLES", "SCHEMA_VERSION", "ProjectLock", "arrow_schema", "columns", "connect",
-           "insert_arrow", "insert_rows", "registered", "transaction"]
+           "insert_arrow", "insert_rows", "registered", "shadow_tables", "transaction"]
 
 DEFAULT_MEMORY_LIMIT = "2GB"
 
@@ -46,9 +46,26 @@ def _open(db: Path, read_only: bool, memory_limit: str) -> duckdb.DuckDBPyConnec
         if "Permission denied" in text or "Read-only file system" in text:
             raise UserError(f"{db}: cannot open for {'reading' if read_only else 'writing'} "
                             "(permission denied)") from None
-        raise UserError(f"{db}: cannot open ({text.removeprefix('IO Error: ')})") from None
+        if "Could not read enough bytes" in text or "Corrupt database file" in text:
+            raise UserError(f"{db}: the database file is damaged ({_first_line(text)}); "
+                            "restore it from a backup, or move it away and build the project "
+                            "again") from None
+        raise UserError(f"{db}: cannot open ({_first_line(text)})") from None
+    except duckdb.OutOfMemoryException as exc:
+        raise UserError(f"{db}: cannot open within memory_limit {memory_limit} "
+                        f"({_first_line(str(exc))}); raise it") from None
     except duckdb.Error as exc:
-        raise UserError(f"{db}: cannot open ({exc})") from None
+        if "Corrupt database file" in str(exc):
+            raise UserError(f"{db}: the database file is damaged ({_first_line(str(exc))}); "
+                            "restore it from a backup, or move it away and build the project "
+                            "again") from None
+        raise UserError(f"{db}: cannot open ({_first_line(str(exc))})") from None
+
+
+def _first_line(text: str) -> str:
+    """DuckDB's message without its type prefix and its multi-line advice."""
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return re.sub(r"^[A-Za-z ]+Error: ", "", line)
 
 
 def connect(db: Path | str, read_only: bool = False, *, create: bool = True,
@@ -162,6 +179,20 @@ def registered(con: duckdb.DuckDBPyConnection, name: str,
             con.unregister(name)
         except duckdb.Error:  # an aborted transaction: the error that aborted it matters
             pass
+
+
+def shadow_tables(con: duckdb.DuckDBPyConnection, tables: Mapping[str, str | None]) -> None:
+    """Give this connection temporary tables that shadow the project's: ``{table: rows}``
+    where rows is None for a copy of the whole table, or a WHERE clause for some of its rows.
+    Unqualified names then resolve to the temporary table (DuckDB looks in ``temp``
+    first), so stages read and write it as usual; it has the table's DDL, keys included,
+    and goes with the connection. A dry run opens the database read-only and shadows what its
+    stages write: they run unchanged, and the file stays exactly as it was."""
+    catalog = con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
+    for table, where in tables.items():
+        con.execute(f"CREATE TEMP TABLE {table} ({schema.TABLES[table].strip()})")
+        con.execute(f'INSERT INTO temp.main.{table} SELECT * FROM "{catalog}".main.{table}'
+                    + (f" WHERE {where}" if where else ""))
 
 
 def quote_path(path: Path | str) -> str:

@@ -75,12 +75,13 @@ def test_a_failing_selector_stops_the_main_job_with_one_line(loaded, tmp_path, f
     shutil.copy(loaded, db)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "conversations.jsonl").write_text("previous\n")
+    previous = '{"conversation_id": "c0", "config": {}, "turns": [], "provenance": {}}\n'
+    (out / "conversations.jsonl").write_text(previous)  # an earlier export of ours
     with ScriptedServer(lambda body, n: fault) as server:
         r = run(db, out, server, config=fast(tmp_path))
         sent = len(server.requests)
     one_line(r, code, *needles)
-    assert (out / "conversations.jsonl").read_text() == "previous\n"
+    assert (out / "conversations.jsonl").read_text() == previous
     assert not (out / "summary.json").exists()
     with project(db, write=False) as p:
         con = p.con
@@ -159,11 +160,12 @@ def test_replies_that_never_arrive_whole_are_retried_then_one_line(loaded, tmp_p
     shutil.copy(loaded, db)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "conversations.jsonl").write_text("previous\n")
+    previous = '{"conversation_id": "c0", "config": {}, "turns": [], "provenance": {}}\n'
+    (out / "conversations.jsonl").write_text(previous)  # an earlier export of ours
     with ScriptedServer(lambda body, n: fault) as server:
         r = run(db, out, server, config=fast(tmp_path, timeout=0.5))
     one_line(r, 4, "selector (gpt-4o) at http://127.0.0.1", kind, "gave up after 3 attempts")
-    assert (out / "conversations.jsonl").read_text() == "previous\n"
+    assert (out / "conversations.jsonl").read_text() == previous
     with project(db, write=False) as p:
         assert p.con.execute("SELECT count(*) FROM selection_inputs").fetchone()[0] == 0
 
