@@ -253,6 +253,15 @@ class GenerateConfig(_Strict):
         return "-".join(parts)
 
 
+class AssemblyConfig(_Strict):
+    """How assembly works through its subjects; never what it makes (the same conversations
+    whatever these are, so they are not part of a run's identity)."""
+
+    batch_subjects: int = Field(2000, ge=1, description="subjects assembled per batch: the "
+                                "facts, templates and conversations of one batch are what "
+                                "assembly holds in memory at once")
+
+
 class ConversationSelection(_Strict):
     """Which stored conversations a stage works on."""
 
@@ -312,6 +321,7 @@ class ProjectConfig(_Strict):
     related: RelatedConfig = RelatedConfig()
     evaluate: EvaluateConfig = EvaluateConfig()
     generate: GenerateConfig = GenerateConfig()
+    assembly: AssemblyConfig = AssemblyConfig()
     refresh: RefreshConfig = RefreshConfig()
 
 
