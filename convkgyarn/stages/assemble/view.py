@@ -28,6 +28,7 @@ import duckdb
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value
+from convkgyarn.kg.snapshot import type_labels
 from convkgyarn.stages import kinds
 from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
@@ -111,16 +112,10 @@ class RunLookups:
         return {t: self._templates[t] for t in type_ids}
 
     def type_labels(self, type_ids: list[str]) -> dict[str, str | None]:
-        """The lower-case English labels of types, as subjects are named in templates
-        (``snapshot.type_label``, for many types in one query); None for a type without."""
+        """The lower-case English labels of types, as subjects are named in templates."""
         new = [t for t in type_ids if t not in self._type_labels]
         if new:
-            found = dict(self.con.execute(
-                "SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
-                "GROUP BY id", [new]).fetchall())
-            for t in new:
-                self._type_labels[t] = "person" if t == HUMAN else \
-                    (found[t].lower() if found.get(t) else None)
+            self._type_labels.update(type_labels(self.con, new))
         return {t: self._type_labels[t] for t in type_ids}
 
     @property
