@@ -260,6 +260,10 @@ class AssemblyConfig(_Strict):
     batch_subjects: int = Field(2000, ge=1, description="subjects assembled per batch: the "
                                 "facts, templates and conversations of one batch are what "
                                 "assembly holds in memory at once")
+    memory_limit: str = Field(
+        "512MB", pattern=r"^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
+        description="DuckDB's memory cap while assembling (the project's memory_limit if that "
+        "is lower): the run's staged rows spill to disk beyond it")
 
 
 class ConversationSelection(_Strict):

@@ -48,22 +48,23 @@ def unsayable(value: Value, subject_label: str | None, max_label: int) -> str | 
     return None
 
 
-def superseded(stmts: list[Statement], dates: dict[str, list[tuple]]) -> set[str]:
-    """The statements of one (entity, property) that a later measurement replaced: an amount
-    whose point in time (P585) is earlier than another best-rank statement's ("What is the
-    population of X?" asks for the latest count, not every census: Wikidata often leaves a
-    series at normal rank). ``dates`` holds the points in time of every best-rank statement
-    of the property, kept or not: the same rule as ``queries.turn_query``'s. Items with a
-    date (an award and its year) are events: all hold."""
+def superseded(stmts: list[tuple[str, Value, bool]], dates: dict[str, list[tuple]]) -> set[str]:
+    """The statements (id, value, ended) of one (entity, property) that a later measurement
+    replaced: an amount whose point in time (P585) is earlier than another best-rank
+    statement's ("What is the population of X?" asks for the latest count, not every census:
+    Wikidata often leaves a series at normal rank). ``dates`` holds the points in time of
+    every best-rank statement of the property, kept or not: the same rule as
+    ``queries.turn_query``'s. Items with a date (an award and its year) are events: all
+    hold."""
     out: set[str] = set()
     if len(dates) < 2:
         return out
-    for st in stmts:
-        own = dates.get(st.statement_id)
-        if own and st.value.kind == "quantity":
-            later = [d for sid, ds in dates.items() if sid != st.statement_id for d in ds]
+    for sid, value, _ in stmts:
+        own = dates.get(sid)
+        if own and value.kind == "quantity":
+            later = [d for other, ds in dates.items() if other != sid for d in ds]
             if later and min(own) < max(later):
-                out.add(st.statement_id)
+                out.add(sid)
     return out
 
 

@@ -48,32 +48,39 @@ class Planner:
     def drop(self, item: str, reason: str, detail: str = "") -> None:
         self.view.trace.drops.append(Drop(item, reason, detail))
 
+    def left_out(self, item: str, reason: str, detail: str = "") -> None:
+        """A subject that makes no conversation in any pass: the stage skips it in the next
+        passes, and records this drop for it again as if it had been visited."""
+        self.drop(item, reason, detail)
+        self.view.trace.lasting = True
+
     # -- one conversation
     def conversation(self, entity_id: str, index: int) -> Conversation | None:
         cfg, view = self.cfg, self.view
         e = view.entity(entity_id)
         if e is None:
+            view.trace.lasting = True
             return None
         type_id, facts = view.best_type(e)
         if type_id is None:
-            self.drop(entity_id, "no type with templates covers its facts")
+            self.left_out(entity_id, "no type with templates covers its facts")
             return None
         least = min(cfg.min_turns, cfg.turns)
         if view.refreshes is not None:  # probes: the changed facts, however few
             facts = [(p, q) for p, q in facts if q is None and view.change(e.id, p)]
             least = 1
         if len(facts) < least:
-            self.drop(entity_id, f"fewer askable facts than generate.min_turns ({cfg.min_turns})",
-                      f"{len(facts)} askable facts")
+            self.left_out(entity_id, f"fewer askable facts than generate.min_turns "
+                          f"({cfg.min_turns})", f"{len(facts)} askable facts")
             return None
         namesake = view.namesakes.get(entity_id)
         if namesake is not None:
-            self.drop(entity_id, "a better-known entity bears its name (generate.homonyms)",
-                      f"{namesake[0]}, {namesake[1]:,} sitelinks")
+            self.left_out(entity_id, "a better-known entity bears its name (generate.homonyms)",
+                          f"{namesake[0]}, {namesake[1]:,} sitelinks")
             return None
         if cfg.interaction == "text" and len(e.label.split()) > MAX_TEXT_SUBJECT_WORDS:
-            self.drop(entity_id, "label too long for a search query",
-                      f"{len(e.label.split())} words")
+            self.left_out(entity_id, "label too long for a search query",
+                          f"{len(e.label.split())} words")
             return None
         fact_key = [cfg.seed, entity_id, index, cfg.turns, cfg.related]
         if cfg.hops:

@@ -23,6 +23,8 @@ import math
 import re
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -40,9 +42,36 @@ from convkgyarn.stages.assemble.identity import assembly_code_hash
 from convkgyarn.stages.assemble.planner import Planner
 from convkgyarn.stages.assemble.records import Conversation, Drop
 from convkgyarn.stages.assemble.view import KGView, Missing, RunLookups, Trace
+from convkgyarn.store import registered
 
 FIRST_YIELD = 0.5  # conversations per subject assumed before the first batch says
 MIN_BATCH = 64  # subjects: fewer would spend more on each batch's queries than on its work
+
+
+UNITS = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KIB": 2 ** 10, "MIB": 2 ** 20,
+         "GIB": 2 ** 30, "TIB": 2 ** 40}
+
+
+def size_bytes(text: str) -> float:
+    """"512MB" -> 512e6 (the sizes the config's pattern accepts)."""
+    number, unit = re.fullmatch(r"\s*([\d.]+)\s*([A-Za-z]+)\s*", text).groups()
+    return float(number) * UNITS[unit.upper()]
+
+
+@contextmanager
+def memory_capped(con: duckdb.DuckDBPyConnection, project_limit: str,
+                  limit: str) -> Iterator[None]:
+    """DuckDB's memory cap lowered to ``limit`` for the block (when below the project's),
+    then set back to the project's. Both are validated sizes ("512MB"): SET takes no
+    parameters."""
+    if size_bytes(limit) >= size_bytes(project_limit):
+        yield
+        return
+    con.execute(f"SET memory_limit = '{limit.strip()}'")
+    try:
+        yield
+    finally:
+        con.execute(f"SET memory_limit = '{project_limit.strip()}'")
 
 
 def chosen_refreshes(con: duckdb.DuckDBPyConnection, since: str) -> list[str]:
@@ -72,16 +101,26 @@ class Subjects:
     with templates (probes: with a changed fact) in a stable order per entity (a hash of the
     seed and its id, not a shuffle of the whole pool: entities added to the KG later do not
     reorder the others, so their conversations keep their ids). Computed in DuckDB into a
-    temporary table, read a slice at a time."""
+    temporary table of positions, read a slice at a time.
+
+    A subject that can make no conversation in any pass (no type with templates, too few
+    askable facts, a better-known namesake, ...) is skipped by the next passes; its drop is
+    recorded again for each pass, as if it had been visited (``skipped``)."""
 
     TABLE = "_assembly_subjects"
+    SKIPPED = "_assembly_skipped"
     ORDER = "convkgyarn_subject_order"
 
     def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig,
                  refreshes: list[str] | None) -> None:
         self.con = con
-        self.listed = list(cfg.entities) if cfg.entities else None
-        if self.listed is not None:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {self.SKIPPED} (position BIGINT, "
+                    "item VARCHAR, reason VARCHAR, detail VARCHAR)")
+        if cfg.entities:
+            with registered(con, "_listed", {"position": list(range(len(cfg.entities))),
+                                             "entity_id": list(cfg.entities)}):
+                con.execute(f"CREATE OR REPLACE TEMP TABLE {self.TABLE} AS SELECT * FROM "
+                            "_listed ORDER BY position")
             return
         prefix = f"entity\x1f{cfg.seed}\x1f"
 
@@ -113,21 +152,35 @@ class Subjects:
 
     @property
     def count(self) -> int:
-        if self.listed is not None:
-            return len(self.listed)
         return self.con.execute(f"SELECT count(*) FROM {self.TABLE}").fetchall()[0][0]
 
-    def slice(self, start: int, size: int) -> list[str]:
-        if self.listed is not None:
-            return self.listed[start:start + size]
-        return [r[0] for r in self.con.execute(
-            f"SELECT entity_id FROM {self.TABLE} WHERE position >= ? AND position < ? "
-            "ORDER BY position", [start, start + size]).fetchall()]
+    def slice(self, start: int, size: int) -> list[tuple[int, str]]:
+        """Up to ``size`` subjects (position, id) from ``start`` on, not skipped."""
+        return self.con.execute(
+            f"SELECT position, entity_id FROM {self.TABLE} WHERE position >= ? AND position "
+            f"NOT IN (SELECT position FROM {self.SKIPPED}) ORDER BY position LIMIT ?",
+            [start, size]).fetchall()
+
+    def skip(self, left_out: list[tuple[int, list[Drop]]]) -> None:
+        """Subjects no pass can make a conversation of, with the drops a visit records."""
+        rows = [(pos, d.item, d.reason, d.detail) for pos, drops in left_out
+                for d in drops or [Drop(None, None)]]
+        if rows:
+            with registered(self.con, "_left_out", dict(zip(
+                    ("position", "item", "reason", "detail"), map(list, zip(*rows))))):
+                self.con.execute(f"INSERT INTO {self.SKIPPED} SELECT * FROM _left_out")
+
+    def skipped(self, start: int, end: int | None) -> list[Drop]:
+        """The drops of the skipped subjects from ``start`` to ``end`` (None: the last)."""
+        return [Drop(*r) for r in self.con.execute(
+            f"SELECT item, reason, detail FROM {self.SKIPPED} WHERE position >= ? AND "
+            "position <= coalesce(?, position) AND item IS NOT NULL ORDER BY position",
+            [start, end]).fetchall()]
 
     def close(self) -> None:
-        if self.listed is None:
+        for table in (self.TABLE, self.SKIPPED):
             try:
-                self.con.execute(f"DROP TABLE IF EXISTS {self.TABLE}")
+                self.con.execute(f"DROP TABLE IF EXISTS {table}")
             except duckdb.Error:  # an aborted transaction: the error that aborted it matters
                 pass
 
@@ -185,6 +238,13 @@ class DropLog:
         self.reasons: Counter = Counter()
         self.count = 0
 
+    def replay(self, drops: list[Drop]) -> None:
+        """Drops recorded again for subjects a pass skips."""
+        for d in drops:
+            self.stage.drop(d.item, d.reason, d.detail)
+            self.reasons[d.reason] += 1
+        self.count += len(drops)
+
     def record(self, trace: Trace, view: KGView) -> None:
         drops: list[Drop] = []
         for eid in sorted(trace.entities - self.loaded):
@@ -237,7 +297,9 @@ class AssembleConversations(Stage):
         if stored is not None:
             return {"config": self.config_name, "conversations": stored, "unchanged": True,
                     "run_id": self.run_id}
-        return self._assemble(self.config)
+        with memory_capped(self.con, self.ctx.config.memory_limit,
+                           self.assembly.memory_limit):
+            return self._assemble(self.config)
 
     def _assemble(self, cfg: GenerateConfig) -> dict[str, Any]:
         con = self.con
@@ -278,26 +340,36 @@ class AssembleConversations(Stage):
                 FIRST_YIELD
             size = min(self.assembly.batch_subjects,
                        max(MIN_BATCH, math.ceil(left / rate * 1.2)))
-            ids = subjects.slice(position, size)
-            if not ids:  # the end of a pass
+            rows = subjects.slice(position, size)
+            if not rows:  # the end of a pass
+                log.replay(subjects.skipped(position, None))
                 if not made or cfg.entities or refreshes is not None:
                     break  # probes: each changed fact once
                 index, position, made = index + 1, 0, 0
                 continue
-            position += len(ids)
+            ids = [eid for _, eid in rows]
             with gc_paused():  # a batch's objects hold no cycles
                 if batch is None or not whole:
                     batch = Batch(self.con, cfg, lookups, refreshes)
-                    batch.prepare(subjects.slice(0, subjects.count) if whole else ids)
+                    batch.prepare([e for _, e in subjects.slice(0, subjects.count)]
+                                  if whole else ids)
                 reloads = batch.reloads
                 kept: list[Conversation] = []
-                for trace, conv in batch.run(ids, index):
+                left_out: list[tuple[int, list[Drop]]] = []
+                end = rows[-1][0]
+                for (pos, _), (trace, conv) in zip(rows, batch.run(ids, index)):
                     seen += 1
                     log.record(trace, batch.view)
+                    if trace.lasting:
+                        left_out.append((pos, trace.drops))
                     if conv is not None:
                         kept.append(conv)
                         if staging.conversations + len(kept) == wanted:
+                            end = pos
                             break
+                log.replay(subjects.skipped(position, end))  # visited, as if in order
+                subjects.skip(left_out)
+                position = end + 1
                 made += len(kept)
                 t0 = time.perf_counter()
                 self.stage_rows(staging, kept)

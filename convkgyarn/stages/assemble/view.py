@@ -58,6 +58,7 @@ class Trace:
     entities: set[str] = field(default_factory=set)
     typed: set[str] = field(default_factory=set)
     drops: list[Drop] = field(default_factory=list)
+    lasting: bool = False  # dropped for what every pass finds again (not for its draws)
 
 
 class RunLookups:
@@ -315,12 +316,11 @@ class KGView:
             return None
         properties: dict[str, tuple[Statement, ...]] = {}
         for pid, rows in found.items():
-            stmts = [Statement(sid, value, ended, qualifiers=qualifiers.get((eid, sid), {}),
-                               unsayable=unsayable(value, label, self.max_label))
-                     for sid, value, ended in rows]
-            later = superseded(stmts, dates.get((eid, pid), {}))
-            properties[pid] = tuple(replace(s, superseded=True) if s.statement_id in later
-                                    else s for s in stmts)
+            later = superseded(rows, dates[(eid, pid)]) if (eid, pid) in dates else ()
+            properties[pid] = tuple(
+                Statement(sid, value, ended, sid in later, qualifiers.get((eid, sid), {}),
+                          unsayable(value, label, self.max_label))
+                for sid, value, ended in rows)
         return EntityFacts(eid, label, gender, tuple(types), HUMAN in types, bool(gone),
                            properties)
 
