@@ -11,9 +11,10 @@ others missed and makes the conversation again (``stage.Batch``).
 properties), not by the KG's entities: person-valued properties, property and type labels,
 and the pools of false candidates for yes/no questions.
 
-What an entity's facts are is decided here once per load, with the reasons for what is
-left out kept beside them (``load_drops``, ``type_drops``): the stage records them the
-first time a conversation uses the entity, so each is recorded once per run.
+An entity's facts are those of its properties with templates for one of its types (no
+other can be asked). What they are is decided here once per load, with the reasons for what
+is left out kept beside them (``load_drops``, ``type_drops``): the stage records them the
+first time a kept conversation uses the entity, so each is recorded once per run.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from convkgyarn.text import subject_placeholder
 
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
+BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers")
 
 
 class Missing(Exception):
@@ -70,7 +72,7 @@ class RunLookups:
         self.answer_style = cfg.answer_style
         self.interaction = cfg.interaction
         self._type_labels: dict[str, str | None] = {}
-        self._templates: OrderedDict[str, tuple[dict, frozenset]] = OrderedDict()
+        self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
         self._cached = 0  # template variants held in _templates
         self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
         self._property_labels: dict[str, str] | None = None
@@ -83,10 +85,11 @@ class RunLookups:
             "WHERE p.datatype = 'wikibase-item' GROUP BY 1, 2, 3").fetchall()
             if value_kind(dtype, label or "", share if n and n >= 3 else None) == "person"}
 
-    def templates(self, type_ids: list[str]) -> dict[str, tuple[dict, frozenset]]:
+    def templates(self, type_ids: list[str]) -> dict[str, tuple[dict, dict]]:
         """The templates of types (for the run's interaction), by their key (type,
-        property, qualifier, tense, phenomenon), and each type's facts with templates. Kept
-        between batches for the types used last, up to ``TEMPLATE_CACHE`` variants."""
+        property, qualifier, tense, phenomenon), and each type's facts with templates by
+        property. Kept between batches for the types used last, up to ``TEMPLATE_CACHE``
+        variants."""
         missing = [t for t in type_ids if t not in self._templates]
         if missing:
             found: dict[str, dict[tuple, list[TemplateOption]]] = {t: {} for t in missing}
@@ -100,7 +103,11 @@ class RunLookups:
                 found[type_id].setdefault((type_id, pid, qid, tense, phen), []).append(
                     TemplateOption(tid, text, writer, model, prompt_hash))
             for t, templates in found.items():
-                self._templates[t] = (templates, frozenset((k[1], k[2]) for k in templates))
+                facts: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+                for _, pid, qid, _, _ in templates:
+                    if (pid, qid) not in facts[pid]:
+                        facts[pid].append((pid, qid))
+                self._templates[t] = (templates, dict(facts))
                 self._cached += sum(map(len, templates.values()))
         for t in type_ids:
             self._templates.move_to_end(t)
@@ -157,7 +164,8 @@ class KGView:
         self.refreshes = refreshes  # probes: the refreshes whose changed facts are asked
         self.trace = Trace()
         self.templates: dict[tuple, list[TemplateOption]] = defaultdict(list)
-        self.facts_by_type: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
+        # type -> property -> the facts (property, qualifier or None) with templates
+        self.facts_by_type: dict[str, dict[str, list[tuple[str, str | None]]]] = {}
         self.type_labels: dict[str, str | None] = {}
         self._fetched_types: set[str] = set()
         self._facts: dict[str, EntityFacts | None] = {}
@@ -176,9 +184,6 @@ class KGView:
         self._plain: dict[tuple, list] = {}
 
     # -- loading, in bulk
-    def loaded(self, entity_id: str) -> bool:
-        return entity_id in self._facts
-
     def load(self, ids: list[str], subjects: bool = False) -> None:
         """Load the facts of many entities at once (``subjects``: also what only a subject
         needs: its related entity, a better-known namesake and, with hops, the items its
@@ -187,16 +192,10 @@ class KGView:
         if new:
             with registered(self.con, "_wanted", {"id": new}):
                 try:
-                    # the entities' rows, read once from the KG: every query below reads these
-                    self.con.execute("CREATE OR REPLACE TEMP TABLE _batch_statements AS "
-                                     "SELECT s.* FROM statements s JOIN _wanted w ON "
-                                     "w.id = s.entity_id")
-                    self.con.execute("CREATE OR REPLACE TEMP TABLE _batch_qualifiers AS "
-                                     "SELECT q.* FROM qualifiers q JOIN _wanted w ON "
-                                     "w.id = q.entity_id")
+                    self._stage_rows()
                     self._load(new)
                 finally:
-                    for table in ("_batch_statements", "_batch_qualifiers"):
+                    for table in BATCH_TABLES:
                         self.con.execute(f"DROP TABLE IF EXISTS {table}")
             self._fetch_templates({t for eid in new if self._facts.get(eid)
                                    for t in self._facts[eid].types})
@@ -207,15 +206,29 @@ class KGView:
             with registered(self.con, "_wanted", {"id": asked}):
                 self._load_subjects()
 
+    def _stage_rows(self) -> None:
+        """The rows of the entities' facts that have templates for one of their types, read
+        once from the KG into temporary tables that every query of ``_load`` reads: no other
+        fact of theirs can be asked (nor its values or qualifiers be left out)."""
+        con = self.con
+        con.execute("CREATE OR REPLACE TEMP TABLE _batch_facts AS SELECT DISTINCT t.entity_id, "
+                    "f.property_id FROM entity_types t JOIN _wanted w ON w.id = t.entity_id "
+                    "JOIN (SELECT DISTINCT type_id, property_id FROM templates WHERE "
+                    "interaction = ?) f ON f.type_id = t.type_id", [self.cfg.interaction])
+        for table, source in (("_batch_statements", "statements"),
+                              ("_batch_qualifiers", "qualifiers")):
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT x.* FROM {source} x "
+                        "JOIN _batch_facts b ON b.entity_id = x.entity_id AND "
+                        "b.property_id = x.property_id")
+
     def _load(self, ids: list[str]) -> None:
         con = self.con
         # an entity's gender: the first of its best-rank P21 values (one, nearly always)
         info = {r[0]: r[1:] for r in con.execute(
-            "SELECT e.id, e.label, (SELECT min(g.value_id) FROM _batch_statements g WHERE "
+            "SELECT e.id, e.label, (SELECT min(g.value_id) FROM statements g WHERE "
             "g.entity_id = e.id AND g.property_id = 'P21' AND g.truthy), EXISTS (SELECT 1 "
-            "FROM _batch_statements d WHERE d.entity_id = e.id AND list_contains(?, "
-            "d.property_id)) FROM entities e JOIN _wanted w ON w.id = e.id",
-            [list(GONE)]).fetchall()}
+            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)) "
+            "FROM entities e JOIN _wanted w ON w.id = e.id", [list(GONE)]).fetchall()}
         types: dict[str, list[str]] = defaultdict(list)
         for eid, tid in con.execute(
                 "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
@@ -335,7 +348,10 @@ class KGView:
                 "SELECT DISTINCT s.value_id FROM statements s JOIN _wanted w ON w.id = "
                 "s.entity_id JOIN entity_types t ON t.entity_id = s.value_id WHERE s.truthy "
                 "AND t.type_id IN (SELECT type_id FROM templates WHERE interaction = ?) "
-                "ORDER BY 1", [cfg.interaction]).fetchall()]
+                "AND (s.entity_id, s.property_id) IN (SELECT e.entity_id, f.property_id FROM "
+                "entity_types e JOIN (SELECT DISTINCT type_id, property_id FROM templates "
+                "WHERE interaction = ?) f ON f.type_id = e.type_id) ORDER BY 1",
+                [cfg.interaction, cfg.interaction]).fetchall()]
         if cfg.homonyms or cfg.entities:
             return
         # another entity of the KG with the same English name (any case) and at least as
@@ -415,7 +431,9 @@ class KGView:
 
         best, best_facts, best_key = None, [], (-1, False)
         for t in e.types:
-            facts = sorted((f for f in self.facts_by_type.get(t, ()) if has(f)),
+            by_property = self.facts_by_type.get(t, {})
+            facts = sorted((f for pid in e.properties if pid in by_property
+                            for f in by_property[pid] if has(f)),
                            key=lambda f: (f[0], f[1] or ""))
             key = (len(facts), self.type_labels.get(t) is not None)
             if key > best_key and facts:
