@@ -3,9 +3,9 @@
 ``start()`` computes a planned turn's answer (a fact's values in their tense, or a count,
 yes/no or "before" answer computed from the KG) and makes the turn; the phenomenon
 transforms then choose how it is asked; ``phrase()`` fills a template of that phenomenon
-(the first variant, from a seeded start, that does not give the answer away and fits it);
-``finish()`` adds the turn's SPARQL and, with ``--answer-style sentence``, its sentence.
-Each returns a ``Drop`` with its reason where the turn cannot be made.
+(the first variant, from a seeded start, that does not give the answer away and fits it)
+and adds the turn's SPARQL and, with ``--answer-style sentence``, its sentence. Each returns
+a ``Drop`` with its reason where the turn cannot be made.
 """
 
 from __future__ import annotations
@@ -89,12 +89,15 @@ class Realiser:
             tuple(dict.fromkeys(s.value for s in chosen))
         outdated: list[Value] = []
         if tense == "present" and (change or len(current) < len(stmts)):
-            # what held before: ended or superseded statements, the older snapshot of a probe
-            now = [machine(v) for v in values]
+            # what held before: ended or superseded statements, the older snapshot of a probe;
+            # each exact value once, and none that holds now
+            said = {frozenset(machine(v).items()) for v in values}
             for v in [s.value for s in stmts if not s.current and s.unsayable is None] + \
                     list(change.old_values if change else ()):
-                if machine(v) not in now and all(machine(v) != machine(o) for o in outdated):
+                exact = frozenset(machine(v).items())
+                if exact not in said:
                     outdated.append(v)
+                    said.add(exact)
         sid = chosen[0].statement_id if len(chosen) == 1 else \
             ",".join(s.statement_id for s in chosen)
         return Answer(values, sid, tense, left_out=len(stmts) - len(chosen),
@@ -175,8 +178,7 @@ class Realiser:
                 continue  # a "what year" question needs an answer that is a year
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
-            return replace(turn, template=option, question=question, said=said,
-                           slot_person=slot_person)
+            return self._phrased(turn, option, question, said, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                     f"no {phen} template fits the answer")
 
@@ -193,8 +195,17 @@ class Realiser:
         if pt.kind == "before" and any(contains(question, a) for a in said):
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"the {pt.kind} question would give its answer away")
-        return replace(turn, template=options[0], question=question, said=said,
-                       slot_person=slot_person)
+        return self._phrased(turn, options[0], question, said, slot_person)
+
+    def _phrased(self, turn: Turn, template: TemplateOption, question: str,
+                 said: tuple[str, ...], slot_person: bool) -> Turn:
+        """The turn with its question, and what it carries beside it: its SPARQL query and,
+        with sentence answers, its sentence (neither depends on how the question is said)."""
+        query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
+        sentence = self.sentence(turn, said) if self.cfg.answer_style == "sentence" else None
+        return replace(turn, template=template, question=question, said=said,
+                       slot_person=slot_person, query_id=query_id, sparql=sparql,
+                       sentence=sentence)
 
     def _slot_person(self, ans: Answer, pt: PlannedTurn) -> bool:
         return ans.slot_value is not None and self.view.is_person(ans.slot_value,
@@ -250,12 +261,6 @@ class Realiser:
         return "".join(out)
 
     # -- what the turn carries beside its question
-    def finish(self, turn: Turn) -> Turn:
-        """The turn's SPARQL query and, with sentence answers, its sentence."""
-        query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
-        sentence = self.sentence(turn) if self.cfg.answer_style == "sentence" else None
-        return replace(turn, query_id=query_id, sparql=sparql, sentence=sentence)
-
     def query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> tuple[str, str]:
         """The id and text of the turn's SPARQL query (made once per fact: facts recur)."""
         if pt.kind == "fact":
@@ -279,7 +284,7 @@ class Realiser:
             text = before_query(e.id, pt.property_id, ref)
         return hashlib.sha256(text.encode()).hexdigest()[:20], text
 
-    def sentence(self, turn: Turn) -> str:
+    def sentence(self, turn: Turn, said: tuple[str, ...]) -> str:
         """With ``--answer-style sentence``: the answer as one grounded sentence."""
         e, pt, ans, type_id = turn.subject, turn.planned, turn.answer, turn.type_id
         labels = self.view.run.property_labels
@@ -288,7 +293,7 @@ class Realiser:
                     labels.get(pt.qualifier_id) if pt.qualifier_id else None)
         counted = kinds.COUNT[pt.property_id][1] if pt.kind == "count" else None
         slot = render(ans.slot_value) if ans.slot_value is not None else None
-        text = kinds.sentence(pt.kind, named(e.label, e.human), fact, list(turn.said),
+        text = kinds.sentence(pt.kind, named(e.label, e.human), fact, list(said),
                               tense=ans.tense, slot=slot,
                               precisions=tuple(v.precision for v in ans.values),
                               counted=counted)

@@ -180,4 +180,4 @@ def realise(turn: Turn | Drop, ctx: TurnContext) -> Turn | Drop:
         if isinstance(turn, Drop):
             return turn
         turn = step(turn, ctx)
-    return turn if isinstance(turn, Drop) else ctx.realiser.finish(turn)
+    return turn

@@ -41,7 +41,7 @@ from convkgyarn.text import subject_placeholder
 
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
-BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers")
+BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
 
 
 class Missing(Exception):
@@ -220,6 +220,11 @@ class KGView:
             con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT x.* FROM {source} x "
                         "JOIN _batch_facts b ON b.entity_id = x.entity_id AND "
                         "b.property_id = x.property_id")
+        # the labels of the items and units they name (the labels view, read once)
+        con.execute("CREATE OR REPLACE TEMP TABLE _batch_labels AS SELECT id, label FROM "
+                    "labels WHERE id IN (SELECT value_id FROM _batch_statements UNION SELECT "
+                    "unit_id FROM _batch_statements UNION SELECT value_id FROM "
+                    "_batch_qualifiers UNION SELECT unit_id FROM _batch_qualifiers)")
 
     def _load(self, ids: list[str]) -> None:
         con = self.con
@@ -246,7 +251,8 @@ class KGView:
                 "s.unit_id, u.label, EXISTS (SELECT 1 FROM _batch_qualifiers q WHERE "
                 "q.statement_id = s.statement_id AND q.entity_id = s.entity_id AND "
                 "q.qualifier_property_id = ?) FROM _batch_statements s "
-                "LEFT JOIN labels l ON l.id = s.value_id LEFT JOIN labels u ON u.id = s.unit_id "
+                "LEFT JOIN _batch_labels l ON l.id = s.value_id LEFT JOIN _batch_labels u ON "
+                "u.id = s.unit_id "
                 "WHERE s.truthy ORDER BY s.entity_id, s.property_id, s.ordinal",
                 [END]).fetchall():
             if vid == eid:  # the subject itself is never its own answer (nor the query's)
@@ -262,8 +268,8 @@ class KGView:
                 "SELECT q.entity_id, q.statement_id, q.qualifier_property_id, q.value_type, "
                 "CASE WHEN q.value_id IS NOT NULL THEN l.label ELSE "
                 "coalesce(q.value_text, q.value_raw) END, q.value_id, q.precision, "
-                "q.unit_id, u.label FROM _batch_qualifiers q LEFT JOIN labels l ON "
-                "l.id = q.value_id LEFT JOIN labels u ON u.id = q.unit_id "
+                "q.unit_id, u.label FROM _batch_qualifiers q LEFT JOIN _batch_labels l ON "
+                "l.id = q.value_id LEFT JOIN _batch_labels u ON u.id = q.unit_id "
                 "ORDER BY q.entity_id, q.statement_id, q.qualifier_property_id, q.ordinal"
                 ).fetchall():
             if (eid, sid) in kept and vid != eid:
