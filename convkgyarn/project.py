@@ -269,8 +269,13 @@ class Project:
         return current_runs(self.con)
 
     def records(self, runs: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        from convkgyarn.conversations import run_exists
         from convkgyarn.export import records
+
+        return records(self.con, self._readable_runs(runs))
+
+    def _readable_runs(self, runs: Sequence[str] | None) -> list[str]:
+        """The runs asked for (default: the current one of each configuration), checked."""
+        from convkgyarn.conversations import run_exists
 
         if runs:
             missing = [r for r in runs if not run_exists(self.con, r)]
@@ -285,7 +290,7 @@ class Project:
         if stale:
             self.say(f"note: {', '.join(stale)} were made from an earlier KG snapshot; run "
                      "`convkgyarn generate` again to make them from the current one")
-        return records(self.con, runs)
+        return runs
 
     def summary(self, recs: list[dict[str, Any]]) -> dict[str, Any]:
         from convkgyarn.export import summary
@@ -293,14 +298,18 @@ class Project:
         return summary(self.con, recs, self.config.llm)
 
     def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None) -> int:
-        from convkgyarn.export import write_hf, write_jsonl, write_parquet
+        from convkgyarn.export import (
+            Summary, iter_records, write_hf, write_jsonl, write_parquet)
 
         if fmt not in ("jsonl", "parquet", "hf"):
             raise UserError(f"--format must be jsonl, parquet or hf, not {fmt!r}")
+        if fmt == "jsonl":  # streamed: memory stays bounded however many conversations
+            counted = Summary()
+            write_jsonl(map(counted.add, iter_records(self.con, self._readable_runs(runs))),
+                        path)
+            return counted.conversations
         recs = self.records(runs)
-        if fmt == "jsonl":
-            write_jsonl(recs, path)
-        elif fmt == "parquet":
+        if fmt == "parquet":
             write_parquet(recs, path)
         else:
             write_hf(recs, path, self.summary(recs))
@@ -309,11 +318,14 @@ class Project:
     def write_outputs(self, runs: Sequence[str], out_dir: Path,
                       reports: Sequence[StageReport] = ()) -> dict[str, Any]:
         """The main job's files: conversations.jsonl and summary.json (each replaced whole)."""
-        from convkgyarn.export import write_json, write_jsonl
+        from convkgyarn.export import Summary, iter_records, write_json, write_jsonl
 
-        recs = self.records(runs)
-        write_jsonl(recs, out_dir / "conversations.jsonl")
-        info = self.summary(recs)
+        # streamed, with the summary gathered on the way: memory stays bounded however many
+        # conversations were made
+        gathered = Summary()
+        write_jsonl(map(gathered.add, iter_records(self.con, self._readable_runs(runs))),
+                    out_dir / "conversations.jsonl")
+        info = gathered.result(self.con, self.config.llm)
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
         write_json(info, out_dir / "summary.json")
         return info

@@ -143,3 +143,21 @@ def test_a_change_to_a_module_assembly_imports_gives_a_new_run_id(tmp_path, pack
         finally:
             text.write_bytes(source)
         assert not report.stats.get("unchanged") and report.stats["run_id"] != stored
+
+
+def test_the_main_jobs_files_are_read_a_chunk_at_a_time_with_the_same_records(tmp_path):
+    """generate writes conversations.jsonl and summary.json streaming through the stored
+    conversations: every chunk size gives the records (and the summary) of one read."""
+    from convkgyarn.export import iter_records, records, summary
+
+    with project(tmp_path / "p.duckdb") as p:
+        runs = p.generate(paper_configs(GenerateConfig(conversations=25))).runs
+        whole = records(p.con, runs)
+        assert len(whole) == 200
+        for chunk in (1, 7, 200, 1000):
+            assert list(iter_records(p.con, runs, chunk=chunk)) == whole, chunk
+        info = p.write_outputs(runs, tmp_path / "out")
+        info.pop("stage_seconds")
+        assert info == summary(p.con, whole, p.config.llm)
+        written = (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()
+        assert [json.loads(line) for line in written] == whole
