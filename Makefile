@@ -11,7 +11,7 @@ LIVE_STAMP := $(VENV)/.installed-live
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON \
 	-DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
 
-.PHONY: install demo test test-live bench quality grammar clean sample
+.PHONY: install demo test test-live bench bench-scale quality grammar clean sample
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_assemble.py
 	$(BIN)/python benchmarks/bench_codex.py --minutes $(CODEX_MINUTES)
 	$(BIN)/python benchmarks/bench_related.py
+
+## The pipeline on scaled KGs (20,000 and 100,000 entities by default; SIZES="1000000" for
+## a million): each command's time and peak RSS. Dumps and databases cached in benchmarks/.work/.
+SIZES ?= 20000 100000
+bench-scale: $(STAMP)
+	$(BIN)/python benchmarks/bench_scale.py --sizes $(SIZES)
 
 ## Output quality on the real files in ../shared/data, with the shared black-box tools.
 quality: $(STAMP) grammar

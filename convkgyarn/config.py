@@ -300,6 +300,19 @@ class GenerateConfig(_Strict):
         return "-".join(parts)
 
 
+class AssemblyConfig(_Strict):
+    """How assembly works through its subjects; never what it makes (the same conversations
+    whatever these are, so they are not part of a run's identity)."""
+
+    batch_subjects: int = Field(2000, ge=1, description="subjects assembled per batch: the "
+                                "facts, templates and conversations of one batch are what "
+                                "assembly holds in memory at once")
+    memory_limit: str = Field(
+        "512MB", pattern=r"^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
+        description="DuckDB's memory cap while assembling (the project's memory_limit if that "
+        "is lower): the run's staged rows spill to disk beyond it")
+
+
 class ConversationSelection(_Strict):
     """Which stored conversations a stage works on."""
 
@@ -371,6 +384,7 @@ class ProjectConfig(_Strict):
     related: RelatedConfig = RelatedConfig()
     evaluate: EvaluateConfig = EvaluateConfig()
     generate: GenerateConfig = GenerateConfig()
+    assembly: AssemblyConfig = AssemblyConfig()
     refresh: RefreshConfig = RefreshConfig()
 
 

@@ -1,7 +1,8 @@
 """Stored conversations: runs, their identity, and reading them back.
 
 Invariants (checked by tests over sequences of generate, refresh and export):
-- a run is stored whole or not at all (one transaction);
+- a run is stored whole or not at all: its rows are staged in temporary tables
+  (``RunStaging``), then made current in one transaction;
 - a configuration has exactly one *current* generated run; storing a new run of it makes
   the new one current and deletes the previous one, unless it is kept on purpose
   (``keep_previous``), in which case it stays addressable by its run id;
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 from pydantic import BaseModel
 
 from convkgyarn.stage import utcnow
-from convkgyarn.store import insert_rows, registered, transaction
+from convkgyarn.store import arrow_schema, insert_arrow, insert_rows, transaction
 
 GENERATED, IMPORTED = "generated", "imported"
 
@@ -50,6 +52,119 @@ def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
         con.execute(f"DELETE FROM {table} WHERE run_id = ?", [run_id])
 
 
+STAGED = {"conversations": "_staged_conversations", "turns": "_staged_turns",
+          "turn_queries": "_staged_turn_queries", "dropped": "_staged_dropped"}
+
+
+class RunStaging:
+    """A run's rows, staged batch by batch, then stored as the current run in one go.
+
+    Rows go to temporary tables of this connection: DuckDB keeps them within its memory
+    limit and spills the rest to its temporary folder, so a run of any size is staged in
+    bounded memory. ``commit()`` makes the run current in one transaction; until then none
+    of it is visible to any reader, and a run that stops before (an error, Ctrl-C, even a
+    killed process) leaves nothing: temporary tables end with their connection, and
+    ``close()`` drops them at once.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, run: RunRecord) -> None:
+        self.con = con
+        self.run = run
+        self.conversations = 0
+        self.turns = 0
+        self.queries = 0
+        self.drops = 0
+        for table, staged in STAGED.items():
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {staged} AS SELECT * FROM {table} "
+                        "LIMIT 0")
+
+    def __enter__(self) -> "RunStaging":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, conversations: list[dict], turns: list[dict],
+            queries: dict[str, str] | None = None) -> None:
+        """Stage conversations (dicts of the conversation columns) and their turns (dicts of
+        the turn columns, with ``conversation_id``); ``queries``: query id -> SPARQL."""
+        for row in (*conversations, *turns):
+            row["run_id"] = self.run.run_id
+        for table, rows in (("conversations", conversations), ("turns", turns)):
+            if rows:
+                insert_arrow(self.con, STAGED[table], _typed(table, rows))
+        if queries:
+            insert_arrow(self.con, STAGED["turn_queries"], _typed("turn_queries", [
+                {"query_id": q, "sparql": text} for q, text in queries.items()]))
+            self.queries += len(queries)
+        self.conversations += len(conversations)
+        self.turns += len(turns)
+
+    def add_drops(self, rows: list[dict]) -> None:
+        """Stage the run's drops (rows of ``dropped``): they become visible with the run, so
+        ``drops`` always describes a run that exists, whole."""
+        if rows:
+            insert_arrow(self.con, STAGED["dropped"], _typed("dropped", rows))
+            self.drops += len(rows)
+
+    def store_drops(self) -> None:
+        """Store only the staged drops, replacing the run's earlier ones: a run that made
+        nothing is not stored, and its drops say why."""
+        with transaction(self.con):
+            self.con.execute("DELETE FROM dropped WHERE run_id = ?", [self.run.run_id])
+            self.con.execute(f"INSERT INTO dropped BY NAME SELECT * FROM {STAGED['dropped']}")
+
+    def commit(self, keep_previous: bool = False) -> None:
+        """Store the staged run as the current one of its configuration, atomically."""
+        con, run = self.con, self.run
+        with transaction(con):
+            if run.source == GENERATED:
+                previous = [r[0] for r in con.execute(
+                    "SELECT run_id FROM generation_runs WHERE config_name = ? AND source = ? "
+                    "AND current AND run_id <> ?", [run.config_name, GENERATED, run.run_id]
+                ).fetchall()]
+                for old in previous:
+                    if keep_previous:
+                        con.execute("UPDATE generation_runs SET current = false WHERE "
+                                    "run_id = ?", [old])
+                    else:
+                        clear_run(con, old)
+            clear_run(con, run.run_id)
+            insert_rows(con, "generation_runs", [{
+                "run_id": run.run_id, "config_name": run.config_name,
+                "config": json.dumps(run.config), "seed": run.seed,
+                "source": run.source, "current": True, "kg_version": run.kg_version,
+                "dump_date": run.dump_date, "code_version": run.code_version,
+                "writers": json.dumps(run.writers or {}, sort_keys=True),
+                "conversations": self.conversations, "turns": self.turns,
+                "created_at": utcnow()}])
+            con.execute(f"INSERT INTO conversations BY NAME SELECT * FROM "
+                        f"{STAGED['conversations']}")
+            con.execute(f"INSERT INTO turns BY NAME SELECT * FROM {STAGED['turns']}")
+            if self.drops:
+                con.execute(f"INSERT INTO dropped BY NAME SELECT * FROM {STAGED['dropped']}")
+            if self.queries:  # each distinct query once, however many runs use it
+                con.execute(f"INSERT INTO turn_queries SELECT query_id, any_value(sparql) "
+                            f"FROM {STAGED['turn_queries']} WHERE query_id NOT IN (SELECT "
+                            "query_id FROM turn_queries) GROUP BY query_id")
+        self.close()
+
+    def close(self) -> None:
+        for staged in STAGED.values():
+            try:
+                self.con.execute(f"DROP TABLE IF EXISTS {staged}")
+            except duckdb.Error:  # an aborted transaction: the error that aborted it matters
+                pass
+
+
+def _typed(table: str, rows: list[dict]) -> pa.Table:
+    """Rows as an Arrow table typed by the table's columns (a row's missing keys: NULL)."""
+    full = arrow_schema(table)
+    fields = [full.field(c) for c in rows[0]]
+    return pa.Table.from_arrays([pa.array([r.get(f.name) for r in rows], type=f.type)
+                                 for f in fields], schema=pa.schema(fields))
+
+
 def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: list[dict],
               turns: list[dict], keep_previous: bool = False,
               queries: dict[str, str] | None = None) -> None:
@@ -58,36 +173,9 @@ def store_run(con: duckdb.DuckDBPyConnection, run: RunRecord, conversations: lis
     ``conversations`` are dicts with the conversation columns; ``turns`` dicts with the
     turn columns including ``conversation_id`` (both get their ``run_id`` set here).
     """
-    with transaction(con):
-        if run.source == GENERATED:
-            previous = [r[0] for r in con.execute(
-                "SELECT run_id FROM generation_runs WHERE config_name = ? AND source = ? "
-                "AND current AND run_id <> ?", [run.config_name, GENERATED, run.run_id]
-            ).fetchall()]
-            for old in previous:
-                if keep_previous:
-                    con.execute("UPDATE generation_runs SET current = false WHERE run_id = ?",
-                                [old])
-                else:
-                    clear_run(con, old)
-        clear_run(con, run.run_id)
-        insert_rows(con, "generation_runs", [{
-            "run_id": run.run_id, "config_name": run.config_name,
-            "config": json.dumps(run.config), "seed": run.seed,
-            "source": run.source, "current": True, "kg_version": run.kg_version,
-            "dump_date": run.dump_date, "code_version": run.code_version,
-            "writers": json.dumps(run.writers or {}, sort_keys=True),
-            "conversations": len(conversations), "turns": len(turns),
-            "created_at": utcnow()}])
-        for row in (*conversations, *turns):
-            row["run_id"] = run.run_id
-        insert_rows(con, "conversations", conversations)
-        insert_rows(con, "turns", turns)
-        if queries:  # each distinct query once, however many runs use it
-            with registered(con, "_queries", {"query_id": list(queries),
-                                              "sparql": list(queries.values())}) as view:
-                con.execute(f"INSERT INTO turn_queries SELECT * FROM {view} WHERE query_id "
-                            "NOT IN (SELECT query_id FROM turn_queries)")
+    with RunStaging(con, run) as staging:
+        staging.add(conversations, turns, queries)
+        staging.commit(keep_previous)
 
 
 def current_runs(con: duckdb.DuckDBPyConnection, source: str = GENERATED) -> list[str]:

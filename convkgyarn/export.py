@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,52 +30,87 @@ _TURN_SQL = {f: f"t.{f}" for f in TURN_FIELDS} | {
     "statement_ids": "string_split(t.statement_id, ',')", "sparql": "t.query_id"}
 
 
+CHUNK = 5000  # conversations read at once by iter_records
+
+
 def records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
     """One record per conversation, in a stable order, with its provenance."""
     if not runs:
         return []
     with gc_paused():
-        return _records(con, runs)
+        return list(iter_records(con, runs))
 
 
-def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, Any]]:
+def iter_records(con: duckdb.DuckDBPyConnection, runs: list[str],
+                 chunk: int = CHUNK) -> Iterator[dict[str, Any]]:
+    """``records()`` read ``chunk`` conversations at a time: memory stays bounded whatever
+    the number of conversations (the main job's files are written this way). Ordered by
+    configuration, then the order conversations were made in (then run, where several
+    runs of one configuration are read together)."""
+    if not runs:
+        return
     run_info = {r[0]: r[1:] for r in con.execute(
         "SELECT run_id, config, seed, dump_date, code_version, config_name FROM generation_runs "
         "WHERE list_contains(?, run_id)", [runs]).fetchall()}
     configs = {run_id: json.loads(info[0]) for run_id, info in run_info.items()}
+    provenance: dict[frozenset, list[dict]] = {}  # the same few writer sets, built once
+    after: tuple | None = None
+    while True:
+        with gc_paused():
+            recs, after = _chunk(con, runs, run_info, configs, provenance, after, chunk)
+        yield from recs
+        if after is None:
+            return
+
+
+def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, configs: dict,
+           provenance: dict, after: tuple | None, size: int
+           ) -> tuple[list[dict[str, Any]], tuple | None]:
+    """The records of the next ``size`` conversations after ``after`` (config name,
+    ordinal, run id), and where the next chunk starts (None: none is left)."""
+    where, params = "", [runs]
+    if after is not None:
+        where = (" AND (config_name > ? OR (config_name = ? AND (ordinal > ? OR (ordinal = ? "
+                 "AND run_id > ?))))")
+        params += [after[0], after[0], after[1], after[1], after[2]]
+    convs = con.execute(
+        "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
+        "related_entity_id, related_entity_label, entity_type, config_name, ordinal FROM "
+        f"conversations WHERE list_contains(?, run_id){where} "
+        "ORDER BY config_name, ordinal, run_id LIMIT ?", params + [size]).fetchall()
+    if not convs:
+        return [], None
     turns: dict[tuple[str, str], list[dict]] = {}
     made_by: dict[tuple[str, str], set[tuple]] = {}
     json_at = [TURN_FIELDS.index(f) for f in ("answer_values", "outdated_values", "change")]
     key, conv_turns, conv_made_by = None, [], set()
-    for row in con.execute(
-            f"SELECT t.run_id, t.conversation_id, t.writer, t.model, t.prompt_hash, "
-            f"{', '.join(_TURN_SQL[f] for f in TURN_FIELDS)} "
-            "FROM turns t WHERE list_contains(?, t.run_id) "
-            "ORDER BY t.run_id, t.conversation_id, t.turn", [runs]).fetchall():
-        if (row[0], row[1]) != key:  # rows come grouped by conversation
-            key = (row[0], row[1])
-            conv_turns = turns[key] = []
-            conv_made_by = made_by[key] = set()
-        fields = list(row[5:])
-        for i in json_at:
-            if fields[i]:
-                fields[i] = orjson.loads(fields[i])
-        conv_turns.append(dict(zip(TURN_FIELDS, fields)))
-        conv_made_by.add(row[2:5])
-    # each query's text once (turns hold its id)
-    with registered(con, "_runs", {"run_id": runs}) as view:
+    with registered(con, "_chunk", {"run_id": [c[1] for c in convs],
+                                    "conversation_id": [c[0] for c in convs]}) as view:
+        for row in con.execute(
+                f"SELECT t.run_id, t.conversation_id, t.writer, t.model, t.prompt_hash, "
+                f"{', '.join(_TURN_SQL[f] for f in TURN_FIELDS)} "
+                f"FROM turns t JOIN {view} c ON c.run_id = t.run_id AND c.conversation_id = "
+                "t.conversation_id ORDER BY t.run_id, t.conversation_id, t.turn").fetchall():
+            if (row[0], row[1]) != key:  # rows come grouped by conversation
+                key = (row[0], row[1])
+                conv_turns = turns[key] = []
+                conv_made_by = made_by[key] = set()
+            fields = list(row[5:])
+            for i in json_at:
+                if fields[i]:
+                    fields[i] = orjson.loads(fields[i])
+            conv_turns.append(dict(zip(TURN_FIELDS, fields)))
+            conv_made_by.add(row[2:5])
+        # each query's text once (turns hold its id)
         queries = dict(con.execute(
-            "SELECT query_id, sparql FROM turn_queries WHERE query_id IN (SELECT query_id FROM "
-            f"turns WHERE run_id IN (SELECT run_id FROM {view}))").fetchall())
+            "SELECT query_id, sparql FROM turn_queries WHERE query_id IN (SELECT t.query_id "
+            f"FROM turns t JOIN {view} c ON c.run_id = t.run_id AND c.conversation_id = "
+            "t.conversation_id)").fetchall())
     for conv in turns.values():
         for t in conv:
             t["sparql"] = queries.get(t["sparql"])
     out = []
-    provenance: dict[frozenset, list[dict]] = {}  # the same few writer sets, built once
-    for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype) in con.execute(
-            "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
-            "related_entity_id, related_entity_label, entity_type FROM conversations "
-            "WHERE list_contains(?, run_id) ORDER BY config_name, ordinal", [runs]).fetchall():
+    for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype, _, _) in convs:
         _, _, dump_date, version, name = run_info[run_id]
         conv_turns = turns.get((run_id, cid), [])
         # the writer, model and prompt of each turn's template as it was when the turn was
@@ -96,10 +131,11 @@ def _records(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[dict[str, 
             "provenance": {"run_id": run_id, "dump_date": dump_date, "code_version": version,
                            "entity_type": etype, "templates": used},
         })
-    return out
+    last = convs[-1]
+    return out, ((last[9], last[10], last[1]) if len(convs) == size else None)
 
 
-def write_jsonl(recs: list[dict], path: Path, *, force: bool = False,
+def write_jsonl(recs: Iterable[dict], path: Path, *, force: bool = False,
                 protected: Iterable[Path] = ()) -> Path:
     """Conversations as JSON lines; replaces ``path`` only when complete, and only when it
     is a previous JSONL export (or empty, or ``force``): see ``convkgyarn.outputs``."""
@@ -108,7 +144,7 @@ def write_jsonl(recs: list[dict], path: Path, *, force: bool = False,
     return path
 
 
-def _jsonl(recs: list[dict], path: Path) -> None:
+def _jsonl(recs: Iterable[dict], path: Path) -> None:
     with open(path, "wb") as fh:
         for r in recs:
             fh.write(orjson.dumps(r) + b"\n")
@@ -140,41 +176,80 @@ def _written_by() -> str:
     return f"convkgyarn {__version__}"
 
 
+class Summary:
+    """The main job's summary, gathered record by record (so records can stream past it)."""
+
+    def __init__(self) -> None:
+        self.conversations = self.turns = self.followups = self.hops = self.ellipses = 0
+        self.topics = 0
+        self.configurations: Counter = Counter()
+        self.types: Counter = Counter()
+        self.predicates: Counter = Counter()
+        self.phenomena: Counter = Counter()
+        self.writers: Counter = Counter()
+        self.facts: set[tuple] = set()
+        self.dump_date: str | None = None
+
+    def add(self, rec: dict[str, Any]) -> dict[str, Any]:
+        if not self.conversations:
+            self.dump_date = rec["provenance"]["dump_date"]
+        self.conversations += 1
+        self.configurations[rec["config"]["name"]] += 1
+        self.types[rec["provenance"]["entity_type"]] += 1
+        self.writers.update(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
+                            for tp in rec["provenance"]["templates"])
+        self.topics += len({t["subject_id"] for t in rec["turns"]})
+        for t in rec["turns"]:
+            self.turns += 1
+            self.facts.add((t["subject_id"], t["property_id"], t["qualifier_property_id"]))
+            self.predicates[t["property_id"]] += 1
+            self.phenomena[t["phenomenon"]] += 1
+            if t["turn"] > 1:
+                self.followups += 1
+                self.hops += t.get("hop_from") is not None
+                self.ellipses += t["phenomenon"].startswith("ellipsis")
+        return rec
+
+    def flow(self) -> dict[str, Any]:
+        """How conversations move: turns per conversation, entities talked about, the share
+        of follow-ups that move to an earlier answer (hops) or leave the subject out
+        (ellipsis)."""
+        n, convs = max(self.followups, 1), max(self.conversations, 1)
+        return {"mean_turns": round(self.turns / convs, 2),
+                "mean_topics": round(self.topics / convs, 2),
+                "hop_followups": round(self.hops / n, 3),
+                "ellipsis_followups": round(self.ellipses / n, 3)}
+
+    def result(self, con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
+        facts = len(self.facts)
+        return {
+            "conversations": self.conversations,
+            "turns": self.turns,
+            "configurations": dict(sorted(self.configurations.items())),
+            "types": dict(sorted(self.types.items())),
+            "predicates": dict(sorted(self.predicates.items())),
+            "phenomena": dict(sorted(self.phenomena.items())),
+            "distinct_facts": facts,
+            "flow": self.flow(),
+            "questions_per_fact": round(self.turns / facts, 3) if facts else 0,
+            "dump_date": self.dump_date,
+            "template_writers": dict(sorted(self.writers.items())),
+            "llm_cost_usd": llm_cost(con, llm),
+        }
+
+
 def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) -> dict[str, Any]:
-    turns = [t for r in recs for t in r["turns"]]
-    facts = {(t["subject_id"], t["property_id"], t["qualifier_property_id"]) for t in turns}
-    writers = Counter(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
-                      for r in recs for tp in r["provenance"]["templates"])
-    cost = llm_cost(con, llm)
-    return {
-        "conversations": len(recs),
-        "turns": len(turns),
-        "configurations": dict(sorted(Counter(r["config"]["name"] for r in recs).items())),
-        "types": dict(sorted(Counter(r["provenance"]["entity_type"] for r in recs).items())),
-        "predicates": dict(sorted(Counter(t["property_id"] for t in turns).items())),
-        "phenomena": dict(sorted(Counter(t["phenomenon"] for t in turns).items())),
-        "distinct_facts": len(facts),
-        "flow": flow(recs),
-        "questions_per_fact": round(len(turns) / len(facts), 3) if facts else 0,
-        "dump_date": recs[0]["provenance"]["dump_date"] if recs else None,
-        "template_writers": dict(sorted(writers.items())),
-        "llm_cost_usd": cost,
-    }
+    gathered = Summary()
+    for rec in recs:
+        gathered.add(rec)
+    return gathered.result(con, llm)
 
 
 def flow(recs: list[dict]) -> dict[str, Any]:
-    """How conversations move: turns per conversation, entities talked about, the share of
-    follow-ups that move to an earlier answer (hops) or leave the subject out (ellipsis)."""
-    followups = [t for r in recs for t in r["turns"] if t["turn"] > 1]
-    n = max(len(followups), 1)
-    return {
-        "mean_turns": round(sum(len(r["turns"]) for r in recs) / max(len(recs), 1), 2),
-        "mean_topics": round(sum(len({t["subject_id"] for t in r["turns"]}) for r in recs)
-                             / max(len(recs), 1), 2),
-        "hop_followups": round(sum(t.get("hop_from") is not None for t in followups) / n, 3),
-        "ellipsis_followups": round(sum(t["phenomenon"].startswith("ellipsis")
-                                        for t in followups) / n, 3),
-    }
+    gathered = Summary()
+    for rec in recs:
+        gathered.add(rec)
+    return gathered.flow()
 
 
 def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:

@@ -319,8 +319,13 @@ class Project:
         return current_runs(self.con)
 
     def records(self, runs: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        from convkgyarn.conversations import run_exists
         from convkgyarn.export import records
+
+        return records(self.con, self._readable_runs(runs))
+
+    def _readable_runs(self, runs: Sequence[str] | None) -> list[str]:
+        """The runs asked for (default: the current one of each configuration), checked."""
+        from convkgyarn.conversations import run_exists
 
         if runs:
             missing = [r for r in runs if not run_exists(self.con, r)]
@@ -335,7 +340,7 @@ class Project:
         if stale:
             self.say(f"note: {', '.join(stale)} were made from an earlier KG snapshot; run "
                      "`convkgyarn generate` again to make them from the current one")
-        return records(self.con, runs)
+        return runs
 
     def summary(self, recs: list[dict[str, Any]]) -> dict[str, Any]:
         from convkgyarn.export import summary
@@ -346,8 +351,9 @@ class Project:
                force: bool = False) -> int:
         """Write the conversations as ``fmt`` at ``path``: a file (jsonl, parquet) or a
         folder (hf, inspect). Nothing convkgyarn did not write is replaced (``convkgyarn.outputs``);
-        ``force`` lets a file replace another file, never a folder."""
-        from convkgyarn.export import write_hf, write_jsonl, write_parquet
+        ``force`` lets a file replace another file, never a folder. JSONL streams: memory stays
+        bounded however many conversations there are."""
+        from convkgyarn.export import Summary, iter_records, write_hf, write_jsonl, write_parquet
         from convkgyarn.outputs import (
             CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, check_file, check_folder)
 
@@ -359,6 +365,11 @@ class Project:
         elif fmt != "inspect":  # the Inspect writer checks its folder the same way itself
             check_file(path, CONVERSATIONS_JSONL if fmt == "jsonl" else CONVERSATIONS_PARQUET,
                        force=force, protected=own)
+        if fmt == "jsonl":
+            counted = Summary()
+            write_jsonl(map(counted.add, iter_records(self.con, self._readable_runs(runs))),
+                        path, force=force, protected=own)
+            return counted.conversations
         recs = self.records(runs)
         if fmt == "inspect":
             from convkgyarn.export_inspect import write_inspect_task
@@ -366,9 +377,7 @@ class Project:
             return write_inspect_task(
                 self.con, sorted({r["provenance"]["run_id"] for r in recs}), path,
                 self.config.llm, {r["conversation_id"]: r["entity"] for r in recs})
-        if fmt == "jsonl":
-            write_jsonl(recs, path, force=force, protected=own)
-        elif fmt == "parquet":
+        if fmt == "parquet":
             write_parquet(recs, path, force=force, protected=own)
         else:
             write_hf(recs, path, self.summary(recs), protected=own)
@@ -391,14 +400,16 @@ class Project:
                       reports: Sequence[StageReport] = (), force: bool = False
                       ) -> dict[str, Any]:
         """The main job's files: conversations.jsonl and summary.json (each replaced whole,
-        and only when it is ours, or with ``force``)."""
-        from convkgyarn.export import write_json, write_jsonl
+        and only when it is ours, or with ``force``). Streamed, the summary gathered on the
+        way: memory stays bounded however many conversations were made."""
+        from convkgyarn.export import Summary, iter_records, write_json, write_jsonl
 
         self.check_outputs(out_dir, force)
-        recs = self.records(runs)
         own = self.own_files()
-        write_jsonl(recs, out_dir / "conversations.jsonl", force=force, protected=own)
-        info = self.summary(recs)
+        gathered = Summary()
+        write_jsonl(map(gathered.add, iter_records(self.con, self._readable_runs(runs))),
+                    out_dir / "conversations.jsonl", force=force, protected=own)
+        info = gathered.result(self.con, self.config.llm)
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
         write_json(info, out_dir / "summary.json", force=force, protected=own)
         return info

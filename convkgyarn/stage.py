@@ -163,12 +163,16 @@ class Stage(ABC):
                 con.execute(f"DELETE FROM dropped WHERE stage = ? AND {key} NOT IN "
                             f"(SELECT key FROM {view})", [self.name])
 
+    def drop_rows(self) -> list[dict[str, Any]]:
+        """The drops kept so far as rows of the ``dropped`` table."""
+        now = utcnow()
+        return [{"run_id": self.run_id, "stage": self.name, **d, "created_at": now}
+                for d in self._dropped]
+
     def _flush_dropped(self) -> None:
         from convkgyarn.store import insert_rows, transaction
 
-        now = utcnow()
-        rows = [{"run_id": self.run_id, "stage": self.name, **d, "created_at": now}
-                for d in self._dropped]
+        rows = self.drop_rows()
         # a cursor of its own: the stage's connection may hold a half-read result
         with transaction(self.con.cursor()) as cur:
             self.replace_drops(cur)

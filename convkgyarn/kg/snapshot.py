@@ -42,6 +42,14 @@ def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
     return row[0].lower() if row and row[0] else None
 
 
+def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str | None]:
+    """``type_label`` of many types in one query (each call of it reads the labels view)."""
+    found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
+                             "GROUP BY id", [list(type_ids)]).fetchall())
+    return {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
+            for t in type_ids}
+
+
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """Every source loaded into the project, with its kind, counts and type filter
     (``keep_types``: None when every item was loaded whole)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, RootModel
 
-from convkgyarn.kg.snapshot import type_label
+from convkgyarn.kg.snapshot import type_labels
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.stages.phrasing import value_kind
@@ -183,14 +183,13 @@ class GenerateTemplates(Stage):
             LEFT JOIN person_share ps ON ps.property_id = s.property_id
             ORDER BY 1, 2, 5 NULLS FIRST
             """).fetchall()
-        labels: dict[str, str] = {}
+        labels = type_labels(self.con, sorted({r[0] for r in rows}))
         out = []
         for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
-            if type_id not in labels:
-                labels[type_id] = type_label(self.con, type_id) or "entity"
             kind = value_kind(dtype, plabel, share if n and n >= 3 else None)
             tenses = ("present", "past") if past and not qid else ("present",)
-            out += [Fact(type_id, labels[type_id], pid, plabel, dtype, qid, qlabel, kind, tense)
+            out += [Fact(type_id, labels[type_id] or "entity", pid, plabel, dtype, qid, qlabel,
+                         kind, tense)
                     for tense in tenses]
         return out
 
@@ -244,9 +243,10 @@ class GenerateTemplates(Stage):
         """Rules templates; a type's other questions lend believable false starts to its
         disfluent variants."""
         originals: dict[str, list[str]] = {}
+        types = {f.type_id for f in todo}  # only the types written now need them
         if interaction == "voice":
             for f in facts:
-                if f.tense == "present" and not f.qualifier_id:
+                if f.type_id in types and f.tense == "present" and not f.qualifier_id:
                     written = self.rules.write(f, "voice")
                     if written:
                         originals.setdefault(f.type_id, []).append(written["original"][0])

@@ -82,7 +82,7 @@ def test_an_interrupted_export_prints_interrupted_exits_130_and_keeps_the_files(
     import convkgyarn.export as export
 
     def half_then_ctrl_c(recs, path):
-        path.write_text(json.dumps(recs[0]) + "\n")
+        path.write_text(json.dumps(next(iter(recs))) + "\n")  # records stream
         raise KeyboardInterrupt
 
     monkeypatch.setattr(export, "_jsonl", half_then_ctrl_c)

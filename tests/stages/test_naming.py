@@ -122,6 +122,6 @@ def test_never_the_the_and_idempotent(label, human, before):
     "Democratic Republic of the Congo", "People's Republic of China", "Kingdom of Spain",
     "Federal Republic of Germany", "Russian Federation"])
 def test_every_name_assembly_gave_the_still_gets_it(label):
-    from convkgyarn.stages.assemble import named
+    from convkgyarn.stages.assemble.wording import named
     assert named(label, False) == f"the {label}"  # assembly's rule today
     assert spoken_name(label, False) == f"the {label}"

@@ -1,0 +1,105 @@
+"""Rules over an entity's facts, the same on every path: which statements answer a fact and
+in which tense, which values can be said, which measurements a later one superseded, and
+whether a fact can be asked with a complete gold answer.
+
+Each rule is also stated by the turn's SPARQL (``convkgyarn.kg.queries``): a turn's query
+returns exactly its answer on the snapshot it came from.
+"""
+
+from __future__ import annotations
+
+import re
+
+from convkgyarn.kg.render import Value
+from convkgyarn.kg.render import unsayable as unsayable_value
+from convkgyarn.stages.assemble.records import Drop, EntityFacts, Statement
+
+GONE = ("P570", "P576")  # date of death; dissolved, abolished or demolished
+END = "P582"
+START = "P580"
+POINT_IN_TIME = "P585"
+HUMAN = "Q5"
+
+
+def answer_statements(e: EntityFacts, stmts: tuple[Statement, ...] | list[Statement]
+                      ) -> tuple[list[Statement], str]:
+    """The statements whose values answer a fact, and its tense: what holds now (not ended,
+    not superseded) in the present; everything, in the past, when nothing holds now or the
+    subject is gone. The same rule as the turn's SPARQL (``queries.turn_query``)."""
+    current = [s for s in stmts if s.current]
+    if e.gone or not current:
+        return list(stmts), "past"
+    return current, "present"
+
+
+def unsayable(value: Value, subject_label: str | None, max_label: int) -> str | None:
+    """Why a value cannot be said to a user, or None: no English label (never a raw id),
+    an amount whose unit has no label, an absurdly long label, or an item bearing the
+    subject's own name (Lisbon lies in Lisbon municipality's "Lisbon"). A fact with such
+    a value among its answers is not asked at all: its gold answer would miss a value."""
+    if (why := unsayable_value(value)) is not None:  # unknown, blank, no date, no number
+        return why
+    if value.label is None:
+        return "a value without an English label"
+    if value.unit_id and not value.unit_label:
+        return "a unit without an English label"
+    if len(value.label) > max_label:
+        return "a value label too long to say"
+    if value.value_id and subject_label and \
+            value.label.casefold() == subject_label.casefold():
+        return "a value that bears the subject's name"
+    return None
+
+
+def superseded(stmts: list[tuple[str, Value, bool]], dates: dict[str, list[tuple]]) -> set[str]:
+    """The statements (id, value, ended) of one (entity, property) that a later measurement
+    replaced: an amount whose point in time (P585) is earlier than another best-rank
+    statement's ("What is the population of X?" asks for the latest count, not every census:
+    Wikidata often leaves a series at normal rank). ``dates`` holds the points in time of
+    every best-rank statement of the property, kept or not: the same rule as
+    ``queries.turn_query``'s. Items with a date (an award and its year) are events: all
+    hold."""
+    out: set[str] = set()
+    if len(dates) < 2:
+        return out
+    for sid, value, _ in stmts:
+        own = dates.get(sid)
+        if own and value.kind == "quantity":
+            later = [d for other, ds in dates.items() if other != sid for d in ds]
+            if later and min(own) < max(later):
+                out.add(sid)
+    return out
+
+
+def start(statement: Statement) -> str | None:
+    """A statement's start time (``P580``) as comparable text, as SPARQL compares it
+    (unknown month or day as the first); None without exactly one, or before year 1."""
+    starts = [q for q in statement.qualifiers.get(START, ()) if q.kind == "time"]
+    if len(starts) != 1 or not starts[0].label or starts[0].label.startswith("-"):
+        return None
+    return re.sub(r"-00(?=[-T])", "-01", starts[0].label.lstrip("+"))
+
+
+def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
+            ) -> tuple[bool, Drop | None]:
+    """Whether the fact can be asked with a complete gold answer: every value that answers
+    it can be said, and there are at most ``max_values`` of them (a fact is never
+    truncated). A qualifier fact needs a statement whose value can be said (the question
+    names it) holding the qualifier. A fact left out for its values comes with its drop."""
+    pid, qid = fact
+    stmts = e.properties.get(pid)
+    if not stmts:
+        return False, None
+    if qid is not None:
+        return any(qid in s.qualifiers and s.unsayable is None for s in stmts), None
+    chosen, _ = answer_statements(e, stmts)
+    why = next((s.unsayable for s in chosen if s.unsayable), None)
+    if why is not None:
+        return False, Drop(f"{e.id}/{pid}", f"not asked: {why} (the answer would be "
+                           "incomplete)", next(s.value.value_id or s.statement_id
+                                               for s in chosen if s.unsayable))
+    n = len({s.value for s in chosen})
+    if n > max_values:
+        return False, Drop(f"{e.id}/{pid}", "too many values for one answer (generate."
+                           "max_answer_values)", f"{n} values")
+    return True, None

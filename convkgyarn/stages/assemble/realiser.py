@@ -1,0 +1,300 @@
+"""The realiser: what a planned turn is answered with, and the question it is asked with.
+
+``start()`` computes a planned turn's answer (a fact's values in their tense, or a count,
+yes/no or "before" answer computed from the KG) and makes the turn; the phenomenon
+transforms then choose how it is asked; ``phrase()`` fills a template of that phenomenon
+(the first variant, from a seeded start, that does not give the answer away and fits it)
+and adds the turn's SPARQL and, with ``--answer-style sentence``, its sentence. Each returns
+a ``Drop`` with its reason where the turn cannot be made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
+from convkgyarn.kg.render import Value, machine, render, year_question_fits
+from convkgyarn.stages import kinds, phrasing
+from convkgyarn.stages.assemble.facts import answer_statements, start
+from convkgyarn.stages.assemble.records import (
+    Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
+from convkgyarn.stages.assemble.view import KGView
+from convkgyarn.stages.assemble.wording import (
+    awkward_possessive, contains, named, references, with_article)
+from convkgyarn.stages.rules_writer import render_pattern
+from convkgyarn.text import Fact
+
+if TYPE_CHECKING:
+    from convkgyarn.stages.assemble.transforms import TurnContext
+
+PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
+YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
+MAX_TEXT_WORDS = 10
+
+
+def seeded(*parts) -> int:
+    """A 64-bit seed from any parts (blake2b of their text): the same parts give the same
+    choices on every machine and in every release."""
+    blob = "\x1f".join(map(str, parts)).encode()
+    return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
+
+
+class Realiser:
+    """Answers and questions for one configuration, over one batch's view."""
+
+    def __init__(self, view: KGView, cfg: GenerateConfig) -> None:
+        self.view = view
+        self.cfg = cfg
+        self._parts: dict[str, list[str]] = {}
+        self._slots: dict[tuple, dict[str, str]] = {}
+        self._queries: dict[tuple, tuple[str, str]] = {}
+        self._kind_templates: dict[tuple, list[TemplateOption]] = {}
+
+    # -- what is asked: values, tense
+    def start(self, e: EntityFacts, type_id: str, pt: PlannedTurn, number: int,
+              hop_from: int | None) -> Turn | Drop:
+        """The turn with its answer, before it is phrased."""
+        if pt.kind != "fact":
+            ans = self.kind_answer(e, pt)
+            if ans is None:
+                return Drop(f"{e.id}/{pt.property_id}/{pt.kind}", f"no {pt.kind} question "
+                            "fits the fact (no candidate, count or single predecessor)")
+            return Turn(number, e, type_id, pt, ans, hop_from)
+        change = self.view.change(e.id, pt.property_id)
+        ans = self.answer(e, pt, change)
+        if not ans.values:
+            return Drop(f"{e.id}/{pt.property_id}", "no value answers the fact")
+        if self.view.refreshes is not None and (ans.tense != "present" or not ans.outdated):
+            return Drop(f"{e.id}/{pt.property_id}", "changed fact not askable as a probe",
+                        "its values have all ended" if ans.tense != "present"
+                        else "no earlier value differs from the current ones")
+        return Turn(number, e, type_id, pt, ans, hop_from, change=change)
+
+    def answer(self, e: EntityFacts, t: PlannedTurn, change=None) -> Answer:
+        stmts = e.properties[t.property_id]
+        if t.qualifier_id is not None:
+            st = stmts[t.statement_index]
+            return Answer(st.qualifiers[t.qualifier_id], st.statement_id,
+                          "past" if st.ended or e.gone else "present", st.value)
+        chosen, tense = answer_statements(e, stmts)
+        current = [s for s in stmts if s.current]
+        # two statements may hold the same value (with different qualifiers): said once
+        values = (chosen[0].value,) if len(chosen) == 1 else \
+            tuple(dict.fromkeys(s.value for s in chosen))
+        outdated: list[Value] = []
+        if tense == "present" and (change or len(current) < len(stmts)):
+            # what held before: ended or superseded statements, the older snapshot of a probe;
+            # each exact value once, and none that holds now
+            said = {frozenset(machine(v).items()) for v in values}
+            for v in [s.value for s in stmts if not s.current and s.unsayable is None] + \
+                    list(change.old_values if change else ()):
+                exact = frozenset(machine(v).items())
+                if exact not in said:
+                    outdated.append(v)
+                    said.add(exact)
+        sid = chosen[0].statement_id if len(chosen) == 1 else \
+            ",".join(s.statement_id for s in chosen)
+        return Answer(values, sid, tense, left_out=len(stmts) - len(chosen),
+                      outdated=tuple(outdated))
+
+    def kind_answer(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """The answer of a count, verify or before question, computed from the KG (None
+        when the fact does not support one: no candidate, no unique predecessor). Its
+        choices are seeded by the fact, so every configuration asks the same."""
+        rng = random.Random(seeded("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
+        stmts = e.properties[pt.property_id]
+        tense = "past" if e.gone else "present"
+        if pt.kind == "count":  # every item it holds now; in the past, every one it held
+            every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
+            if e.gone or not now:
+                tense, now = "past", every
+            if not now:
+                return None
+            sids = ",".join(s.statement_id for s in stmts
+                            if tense == "past" or not s.ended)
+            return Answer((Value("quantity", str(now)),), sids, tense)
+        if pt.kind == "verify":
+            current = [s for s in stmts if not s.ended and s.value.value_id]
+            if e.gone or not current:
+                tense, current = "past", [s for s in stmts if s.value.value_id]
+            current = [s for s in current if s.unsayable is None]  # the question names it
+            if not current:
+                return None
+            if rng.random() < 0.5:
+                st = current[int(rng.random() * len(current))]
+                return Answer((Value("string", "yes"),), st.statement_id, tense, st.value)
+            held = {s.value.value_id for s in stmts}
+            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng)
+            if false is None:
+                return None
+            return Answer((Value("string", "no"),), "", tense, false)
+        # before: a statement with a start time, and the one that started last before it
+        dated = [(begin, s) for s in stmts if s.value.value_id
+                 for begin in [start(s)] if begin is not None]
+        refs = [(begin, s) for begin, s in dated if s.unsayable is None
+                and any(other < begin and o.value != s.value for other, o in dated)]
+        if not refs:
+            return None
+        begin, ref = refs[int(rng.random() * len(refs))]
+        earlier = [(b, o) for b, o in dated if b < begin and o.value != ref.value]
+        latest = max(b for b, _ in earlier)
+        before = [o for b, o in earlier if b == latest]
+        if len({o.value for o in before}) != 1 or before[0].unsayable is not None:
+            return None  # two values started the same day, or one nobody can say
+        return Answer((before[0].value,), ",".join(o.statement_id for o in before), "past",
+                      ref.value)
+
+    # -- how it is asked
+    def phrase(self, turn: Turn, ctx: TurnContext) -> Turn | Drop:
+        """The question from a template of the turn's phenomenon: the first variant, from a
+        seeded start, that does not give the answer away, fits a year question's answer and
+        (text) is short enough."""
+        if turn.planned.kind != "fact":
+            return self._phrase_kind(turn)
+        e, type_id, pt, ans = turn.subject, turn.type_id, turn.planned, turn.answer
+        phen = turn.phenomenon
+        options = self.view.ellipsis(type_id, pt.property_id, pt.qualifier_id, ans.tense,
+                                     with_reference=self.cfg.deixis) if phen == "ellipsis" \
+            else self.view.options(type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
+        if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
+            options = self.view.without_possessive(type_id, options)
+        first = ctx.rng.randrange(len(options)) if options else 0
+        slot_person = self._slot_person(ans, pt)
+        for option in options[first:] + options[:first]:
+            question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
+                                 slot_person)
+            said = tuple(render(v, question) for v in ans.values)
+            if any(contains(question, a) for a in {*said, *(v.label or "" for v in
+                                                            ans.values)}):
+                continue  # the question must not give its answer away
+            if YEAR_QUESTION.search(question) and \
+                    not all(year_question_fits(v) for v in ans.values):
+                continue  # a "what year" question needs an answer that is a year
+            if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
+                continue
+            return self._phrased(turn, option, question, said, slot_person)
+        return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
+                    f"no {phen} template fits the answer")
+
+    def _phrase_kind(self, turn: Turn) -> Turn | Drop:
+        e, pt, ans = turn.subject, turn.planned, turn.answer
+        options = self.kind_templates(turn.type_id, pt, ans.tense, turn.phenomenon)
+        if not options:
+            return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
+                        f"no {pt.kind} question pattern for the fact")
+        slot_person = self._slot_person(ans, pt)
+        question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
+                             slot_person)
+        said = tuple(render(v, question) for v in ans.values)
+        if pt.kind == "before" and any(contains(question, a) for a in said):
+            return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
+                        f"the {pt.kind} question would give its answer away")
+        return self._phrased(turn, options[0], question, said, slot_person)
+
+    def _phrased(self, turn: Turn, template: TemplateOption, question: str,
+                 said: tuple[str, ...], slot_person: bool) -> Turn:
+        """The turn with its question, and what it carries beside it: its SPARQL query and,
+        with sentence answers, its sentence (neither depends on how the question is said)."""
+        query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
+        sentence = self.sentence(turn, said) if self.cfg.answer_style == "sentence" else None
+        return replace(turn, template=template, question=question, said=said,
+                       slot_person=slot_person, query_id=query_id, sparql=sparql,
+                       sentence=sentence)
+
+    def _slot_person(self, ans: Answer, pt: PlannedTurn) -> bool:
+        return ans.slot_value is not None and self.view.is_person(ans.slot_value,
+                                                                  pt.property_id)
+
+    def kind_templates(self, type_id: str, pt: PlannedTurn, tense: str,
+                       phen: str) -> list[TemplateOption]:
+        """Templates of a kind of question: the curated pattern, with its deixis and
+        disfluent forms, made once per (type, property, kind, tense, phenomenon)."""
+        key = (type_id, pt.property_id, pt.kind, tense, phen)
+        found = self._kind_templates.get(key)
+        if found is None:
+            cfg = self.cfg
+            pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
+            found = []
+            if pattern:
+                deixis = phen.startswith("deixis")
+                text = render_pattern(pattern, self.view.placeholder(type_id), deixis,
+                                      cfg.interaction)
+                if phen.endswith("disfluencies"):
+                    text = phrasing.disfluent(text, random.Random(seeded("kind", *key)))
+                tid = hashlib.sha256(json.dumps(["kind", *key, text]).encode()).hexdigest()[:16]
+                found = [TemplateOption(tid, text, "rules", None, None)]
+            self._kind_templates[key] = found
+        return found
+
+    def fill(self, template: str, e: EntityFacts, type_id: str, tense: str,
+             value: Value | None, value_is_person: bool = False, once: bool = False) -> str:
+        """Slot-fill a template (split into literal text and placeholders once, then cached;
+        ``once``: a template used once, such as one with a typo, is not cached)."""
+        key = (e.id, type_id, tense)
+        slots = self._slots.get(key)
+        if slots is None:
+            he, him, his = references(e.human, e.gender, self.view.type_labels.get(type_id),
+                                      tense)
+            name = named(e.label, e.human) if self.cfg.interaction == "voice" else e.label
+            slots = self._slots[key] = {self.view.placeholder(type_id): name,
+                                        "[he]": he, "[him]": him, "[his]": his}
+        parts = self._parts.get(template)
+        if parts is None:
+            parts = PLACEHOLDER_SPLIT.split(template)
+            if not once:
+                self._parts[template] = parts
+        out = []
+        for i, p in enumerate(parts):
+            if i % 2 == 0:
+                out.append(p)
+            elif p == "[a]":
+                text = render(value) if value is not None else ""
+                out.append(with_article(text, "".join(out)[-6:], value_is_person))
+            else:
+                out.append(slots.get(p, p))
+        return "".join(out)
+
+    # -- what the turn carries beside its question
+    def query(self, e: EntityFacts, pt: PlannedTurn, ans: Answer) -> tuple[str, str]:
+        """The id and text of the turn's SPARQL query (made once per fact: facts recur)."""
+        if pt.kind == "fact":
+            kind = ans.values[0].kind
+            key = (e.id, pt.property_id, pt.qualifier_id, ans.tense, kind,
+                   ans.statement_id if pt.qualifier_id else None)
+            found = self._queries.get(key)
+            if found is None:
+                text = turn_query(e.id, pt.property_id, kind, ans.tense,
+                                  qualifier_id=pt.qualifier_id, statement_id=ans.statement_id)
+                found = self._queries[key] = (hashlib.sha256(text.encode()).hexdigest()[:20],
+                                              text)
+            return found
+        if pt.kind == "count":
+            text = count_query(e.id, pt.property_id, ans.tense)
+        elif pt.kind == "verify":
+            text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
+        else:
+            ref = next(s.statement_id for s in e.properties[pt.property_id]
+                       if s.value == ans.slot_value and start(s) is not None)
+            text = before_query(e.id, pt.property_id, ref)
+        return hashlib.sha256(text.encode()).hexdigest()[:20], text
+
+    def sentence(self, turn: Turn, said: tuple[str, ...]) -> str:
+        """With ``--answer-style sentence``: the answer as one grounded sentence."""
+        e, pt, ans, type_id = turn.subject, turn.planned, turn.answer, turn.type_id
+        labels = self.view.run.property_labels
+        fact = Fact(type_id, self.view.type_labels.get(type_id) or "entity", pt.property_id,
+                    labels.get(pt.property_id, pt.property_id), None, pt.qualifier_id,
+                    labels.get(pt.qualifier_id) if pt.qualifier_id else None)
+        counted = kinds.COUNT[pt.property_id][1] if pt.kind == "count" else None
+        slot = render(ans.slot_value) if ans.slot_value is not None else None
+        text = kinds.sentence(pt.kind, named(e.label, e.human), fact, list(said),
+                              tense=ans.tense, slot=slot,
+                              precisions=tuple(v.precision for v in ans.values),
+                              counted=counted)
+        return text[0].upper() + text[1:]

@@ -1,0 +1,183 @@
+"""One transform per phenomenon, each ``Turn -> Turn`` (or a ``Drop`` with its reason), in
+the spirit of datatrove's pipeline steps.
+
+A turn goes through them in this order (``PHRASING``, then the realiser fills the template,
+then ``SURFACE``)::
+
+    deixis -> disfluency -> ellipsis -> [realiser.phrase] -> typos -> transitions
+
+The first three choose which templates the turn is phrased from (its ``phenomenon``: the
+template writers wrote a question per phenomenon); the last two change the question as
+typed or spoken. A transform that does not apply returns the turn unchanged. Their order is
+part of the output: each draws from the conversation's style generator only when it
+applies, so reordering them, or drawing where none was drawn, changes conversations.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
+from convkgyarn.stages.assemble.realiser import Realiser
+from convkgyarn.stages.assemble.view import KGView
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, references
+from convkgyarn.stages.typos import content_words, typo_in
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What a transform may read besides the turn: the configuration, the batch's view, the
+    realiser (to fill a template again), the turn before and the style generator."""
+
+    cfg: GenerateConfig
+    view: KGView
+    realiser: Realiser
+    previous: Turn | None
+    rng: random.Random
+
+
+Transform = Callable[[Turn, TurnContext], "Turn | Drop"]
+
+
+# -- who could "he", "she" or "this city" point at
+def ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
+    """Would "he", "she" or "this person" point at a person in the previous answer rather
+    than at ``e``? (Only a person known to be of the other gender is safe.)"""
+    if not e.human or previous is None:
+        return False
+    mine = pronoun(e.gender)
+    prop = previous.asked_property
+    for value in previous.hop_values:
+        if value.value_id == e.id or not view.is_person(value, prop):
+            continue
+        theirs = pronoun(view.gender_of(value))
+        if mine is None or theirs is None or theirs == mine:
+            return True
+    return False
+
+
+def points_clearly(turn: Turn, previous: Turn, view: KGView) -> bool:
+    """A hop's first turn about the previous answer: would "he", "she", "it" or "this city"
+    point at its subject rather than at the previous subject? Only when the subject was the
+    previous answer alone and the two cannot be taken for each other (people of different
+    genders; a person and a thing; things of different named types)."""
+    e, before = turn.subject, previous.subject
+    if [v.value_id for v in previous.hop_values] != [e.id]:
+        return False
+    if e.human or before.human:
+        if not (e.human and before.human):
+            return True
+        mine, theirs = pronoun(e.gender), pronoun(before.gender)
+        return mine is not None and theirs is not None and mine != theirs
+    tense = turn.answer.tense
+    mine = references(e.human, e.gender, view.type_labels.get(turn.type_id), tense)[0]
+    b_type = view.best_type(before)[0]
+    theirs = references(before.human, before.gender, view.type_labels.get(b_type),
+                        tense)[0] if b_type else "it"
+    return mine != "it" and mine != theirs
+
+
+def elliptic_fits(turn: Turn, previous: Turn | None, view: KGView) -> bool:
+    """Leaving the subject out is clear only right after a turn about the same subject
+    whose answer could not be taken for it: no person of the subject's gender for a
+    person; no item at all (only dates, numbers, people) for a thing. A date asked of a
+    statement follows that very statement ("Who is her spouse?" "When was that?")."""
+    e = turn.subject
+    if previous is None or previous.subject.id != e.id:
+        return False
+    if turn.planned.qualifier_id is not None:
+        return previous.statement_id == turn.answer.statement_id
+    if e.human:
+        return not ambiguous(e, previous, view)
+    prop = previous.asked_property
+    return all(v.value_id is None or view.is_person(v, prop) for v in previous.hop_values)
+
+
+# -- the transforms
+def deixis(turn: Turn, ctx: TurnContext) -> Turn:
+    """Refer to the subject ("he", "this film") where that is unambiguous: after a turn about
+    the same subject, or on a hop's first turn that points clearly at the previous answer."""
+    previous = ctx.previous
+    if not ctx.cfg.deixis or previous is None:
+        return turn
+    if previous.subject.id == turn.subject.id:
+        clear = not ambiguous(turn.subject, previous, ctx.view)
+    else:
+        clear = turn.hop_from == previous.number and points_clearly(turn, previous, ctx.view)
+    return replace(turn, phenomenon="deixis") if clear else turn
+
+
+def disfluency(turn: Turn, ctx: TurnContext) -> Turn:
+    """Spoken with fillers, restarts and repairs (voice only)."""
+    if ctx.cfg.interaction != "voice" or not ctx.cfg.disfluency:
+        return turn
+    return replace(turn, phenomenon="deixis_disfluencies" if turn.phenomenon == "deixis"
+                   else "disfluencies")
+
+
+def ellipsis(turn: Turn, ctx: TurnContext) -> Turn:
+    """Leave the subject out ("The spouse?") on a share of the follow-ups where that is
+    clear, when the fact has such a question."""
+    cfg, previous = ctx.cfg, ctx.previous
+    if turn.planned.kind != "fact" or not cfg.ellipsis or previous is None or \
+            previous.subject.id != turn.subject.id:
+        return turn
+    if not ctx.rng.random() < cfg.ellipsis_share or \
+            not elliptic_fits(turn, previous, ctx.view):
+        return turn
+    pt = turn.planned
+    if not ctx.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id, turn.answer.tense,
+                             with_reference=cfg.deixis):
+        return turn
+    return replace(turn, phenomenon="ellipsis")
+
+
+TYPO_PHENOMENA = {"deixis": "deixis_typos", "ellipsis": "ellipsis_typos"}
+_PLACEHOLDER = re.compile(r"\[[^\[\]]+\]")
+
+
+def typos(turn: Turn, ctx: TurnContext) -> Turn:
+    """One typo (text only) on a word of the template, never on text filled in from the KG;
+    the question before it is kept."""
+    if ctx.cfg.interaction != "text" or not ctx.cfg.typos:
+        return turn
+    template = turn.template.text
+    spans = [m.span() for m in _PLACEHOLDER.finditer(template)]
+    typoed, edit = typo_in(template, content_words(template, spans), ctx.rng)
+    if edit is None:
+        return turn
+    ans = turn.answer
+    question = ctx.realiser.fill(typoed, turn.subject, turn.type_id, ans.tense,
+                                 ans.slot_value, turn.slot_person, once=True)
+    return replace(turn, question=question, question_before_typo=turn.question,
+                   phenomenon=TYPO_PHENOMENA.get(turn.phenomenon, "typos"))
+
+
+def transitions(turn: Turn, ctx: TurnContext) -> Turn:
+    """Spoken questions start with a capital, and with a transition ("Okay, and ...") when
+    the subject changes."""
+    if ctx.cfg.interaction != "voice":
+        return turn
+    question = turn.question[0].upper() + turn.question[1:]
+    if ctx.previous is not None and ctx.previous.subject.id != turn.subject.id:
+        prefix = ctx.rng.choice(TRANSITIONS)
+        question = prefix + question[0].lower() + question[1:]
+    return replace(turn, question=question)
+
+
+PHRASING: tuple[Transform, ...] = (deixis, disfluency, ellipsis)
+SURFACE: tuple[Transform, ...] = (typos, transitions)
+
+
+def realise(turn: Turn | Drop, ctx: TurnContext) -> Turn | Drop:
+    """A started turn through the phrasing transforms, the realiser and the surface
+    transforms; the first drop ends it."""
+    for step in (*PHRASING, ctx.realiser.phrase, *SURFACE):
+        if isinstance(turn, Drop):
+            return turn
+        turn = step(turn, ctx)
+    return turn

@@ -1,0 +1,515 @@
+"""The KG and the templates as one batch of subjects sees them.
+
+A ``KGView`` holds the facts of the entities one batch needs (its subjects, their related
+entities, the items a conversation may move to) and the templates of their types, fetched
+in bulk by ``load()``; every lookup beyond them (people, genders, namesakes, related pairs,
+changed facts) is a query joined to the ids being loaded, never a Python set of the whole
+KG. An entity the batch has not loaded raises ``Missing``: the batch loads it with the
+others missed and makes the conversation again (``stage.Batch``).
+
+``RunLookups`` holds what every batch of a run shares, each bounded by the schema (types,
+properties), not by the KG's entities: person-valued properties, property and type labels,
+and the pools of false candidates for yes/no questions.
+
+An entity's facts are those of its properties with templates for one of its types (no
+other can be asked). What they are is decided here once per load, with the reasons for what
+is left out kept beside them (``load_drops``, ``type_drops``): the stage records them the
+first time a kept conversation uses the entity, so each is recorded once per run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field, replace
+
+import duckdb
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.kg.rdf import time_order
+from convkgyarn.kg.render import Value
+from convkgyarn.kg.snapshot import type_labels
+from convkgyarn.stages import kinds
+from convkgyarn.stages.assemble.facts import (
+    END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
+from convkgyarn.stages.assemble.records import (
+    Drop, EntityFacts, FactChange, Statement, TemplateOption)
+from convkgyarn.stages.phrasing import value_kind
+from convkgyarn.store import registered
+from convkgyarn.text import subject_placeholder
+
+FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
+TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
+BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
+
+
+class Missing(Exception):
+    """A conversation needs an entity its batch has not loaded."""
+
+    def __init__(self, entity_id: str) -> None:
+        super().__init__(entity_id)
+        self.entity_id = entity_id
+
+
+@dataclass
+class Trace:
+    """What one conversation used and dropped: the stage records the drops of the entities
+    it used (once per run) and its own drops, only if the conversation is kept."""
+
+    entities: set[str] = field(default_factory=set)
+    typed: set[str] = field(default_factory=set)
+    drops: list[Drop] = field(default_factory=list)
+    lasting: bool = False  # dropped for what every pass finds again (not for its draws)
+
+
+class RunLookups:
+    """Lookups every batch of one run shares; each is bounded by the schema's size."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig) -> None:
+        self.con = con
+        self.max_label = cfg.max_label_chars
+        self.answer_style = cfg.answer_style
+        self.interaction = cfg.interaction
+        self._type_labels: dict[str, str | None] = {}
+        self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
+        self._cached = 0  # template variants held in _templates
+        self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
+        self._property_labels: dict[str, str] | None = None
+        # properties whose values are people (by the KG where it knows, else by the label)
+        self.person_properties = {pid for pid, dtype, label, share, n in con.execute(
+            "SELECT p.id, p.datatype, p.label, avg(CAST(s.value_id IN (SELECT entity_id FROM "
+            "entity_types WHERE type_id = 'Q5') AS DOUBLE)) FILTER (WHERE s.value_id IN "
+            "(SELECT id FROM entities)), count(*) FILTER (WHERE s.value_id IN (SELECT id FROM "
+            "entities)) FROM property_info p JOIN statements s ON s.property_id = p.id "
+            "WHERE p.datatype = 'wikibase-item' GROUP BY 1, 2, 3").fetchall()
+            if value_kind(dtype, label or "", share if n and n >= 3 else None) == "person"}
+
+    def templates(self, type_ids: list[str]) -> dict[str, tuple[dict, dict]]:
+        """The templates of types (for the run's interaction), by their key (type,
+        property, qualifier, tense, phenomenon), and each type's facts with templates by
+        property. Kept between batches for the types used last, up to ``TEMPLATE_CACHE``
+        variants."""
+        missing = [t for t in type_ids if t not in self._templates]
+        if missing:
+            found: dict[str, dict[tuple, list[TemplateOption]]] = {t: {} for t in missing}
+            for tid, type_id, pid, qid, tense, phen, text, writer, model, prompt_hash in \
+                    self.con.execute(
+                        "SELECT template_id, type_id, property_id, qualifier_property_id, "
+                        "tense, phenomenon, text, writer, model, prompt_hash FROM templates "
+                        "WHERE interaction = ? AND list_contains(?, type_id) ORDER BY type_id, "
+                        "property_id, qualifier_property_id, tense, phenomenon, variant",
+                        [self.interaction, missing]).fetchall():
+                found[type_id].setdefault((type_id, pid, qid, tense, phen), []).append(
+                    TemplateOption(tid, text, writer, model, prompt_hash))
+            for t, templates in found.items():
+                facts: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+                for _, pid, qid, _, _ in templates:
+                    if (pid, qid) not in facts[pid]:
+                        facts[pid].append((pid, qid))
+                self._templates[t] = (templates, dict(facts))
+                self._cached += sum(map(len, templates.values()))
+        for t in type_ids:
+            self._templates.move_to_end(t)
+        asked = set(type_ids)
+        while self._cached > TEMPLATE_CACHE:  # the types used longest ago go first
+            oldest = next(iter(self._templates))
+            if oldest in asked:
+                break
+            self._cached -= sum(map(len, self._templates.pop(oldest)[0].values()))
+        return {t: self._templates[t] for t in type_ids}
+
+    def type_labels(self, type_ids: list[str]) -> dict[str, str | None]:
+        """The lower-case English labels of types, as subjects are named in templates."""
+        new = [t for t in type_ids if t not in self._type_labels]
+        if new:
+            self._type_labels.update(type_labels(self.con, new))
+        return {t: self._type_labels[t] for t in type_ids}
+
+    @property
+    def property_labels(self) -> dict[str, str]:
+        """English labels of properties (read once, for sentence answers)."""
+        if self._property_labels is None:
+            self._property_labels = dict(self.con.execute(
+                "SELECT id, label FROM property_info WHERE label IS NOT NULL").fetchall())
+        return self._property_labels
+
+    def false_pool(self, property_id: str) -> tuple[list[Value], frozenset[str]]:
+        """Values other entities hold for a property (with a short English label), and
+        which of them are people."""
+        found = self._pools.get(property_id)
+        if found is None:
+            rows = self.con.execute(
+                "SELECT DISTINCT value_id, value_label, value_id IN (SELECT entity_id FROM "
+                "entity_types WHERE type_id = 'Q5') FROM statement_values WHERE "
+                "property_id = ? AND truthy AND value_id IS NOT NULL AND value_label IS NOT "
+                "NULL AND length(value_label) <= ? ORDER BY value_id LIMIT ?",
+                [property_id, self.max_label, FALSE_CANDIDATES]).fetchall()
+            found = self._pools[property_id] = (
+                [Value("wikibase-item", label, vid) for vid, label, _ in rows],
+                frozenset(vid for vid, _, person in rows if person))
+        return found
+
+
+class KGView:
+    """Facts, templates and lookups of the entities one batch has loaded."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, cfg: GenerateConfig, run: RunLookups,
+                 refreshes: list[str] | None = None) -> None:
+        self.con = con
+        self.cfg = cfg
+        self.run = run
+        self.max_label = cfg.max_label_chars
+        self.max_values = cfg.max_answer_values
+        self.refreshes = refreshes  # probes: the refreshes whose changed facts are asked
+        self.trace = Trace()
+        self.templates: dict[tuple, list[TemplateOption]] = defaultdict(list)
+        # type -> property -> the facts (property, qualifier or None) with templates
+        self.facts_by_type: dict[str, dict[str, list[tuple[str, str | None]]]] = {}
+        self.type_labels: dict[str, str | None] = {}
+        self._fetched_types: set[str] = set()
+        self._facts: dict[str, EntityFacts | None] = {}
+        self._subjects: set[str] = set()
+        self.answered: list[str] = []  # with hops: items the subjects' facts name
+        self.load_drops: dict[str, list[Drop]] = defaultdict(list)
+        self.type_drops: dict[str, list[Drop]] = {}
+        self.item_counts: dict[tuple[str, str], tuple[int, int]] = {}
+        self.changes: dict[tuple[str, str], FactChange] = {}
+        self.related: dict[str, str] = {}
+        self.namesakes: dict[str, tuple[str, int]] = {}
+        self._people: dict[str, bool] = {}
+        self._genders: dict[str, str] = {}
+        self._best: dict[str, tuple] = {}
+        self._placeholders: dict[str, str] = {}
+        self._plain: dict[tuple, list] = {}
+
+    # -- loading, in bulk
+    def load(self, ids: list[str], subjects: bool = False) -> None:
+        """Load the facts of many entities at once (``subjects``: also what only a subject
+        needs: its related entity, a better-known namesake and, with hops, the items its
+        facts name, which ``answered`` collects)."""
+        new = list(dict.fromkeys(i for i in ids if i not in self._facts))
+        if new:
+            with registered(self.con, "_wanted", {"id": new}):
+                try:
+                    self._stage_rows()
+                    self._load(new)
+                finally:
+                    for table in BATCH_TABLES:
+                        self.con.execute(f"DROP TABLE IF EXISTS {table}")
+            self._fetch_templates({t for eid in new if self._facts.get(eid)
+                                   for t in self._facts[eid].types})
+        asked = list(dict.fromkeys(i for i in ids if i not in self._subjects)) \
+            if subjects else []
+        if asked:
+            self._subjects.update(asked)
+            with registered(self.con, "_wanted", {"id": asked}):
+                self._load_subjects()
+
+    def _stage_rows(self) -> None:
+        """The rows of the entities' facts that have templates for one of their types, read
+        once from the KG into temporary tables that every query of ``_load`` reads: no other
+        fact of theirs can be asked (nor its values or qualifiers be left out)."""
+        con = self.con
+        con.execute("CREATE OR REPLACE TEMP TABLE _batch_facts AS SELECT DISTINCT t.entity_id, "
+                    "f.property_id FROM entity_types t JOIN _wanted w ON w.id = t.entity_id "
+                    "JOIN (SELECT DISTINCT type_id, property_id FROM templates WHERE "
+                    "interaction = ?) f ON f.type_id = t.type_id", [self.cfg.interaction])
+        for table, source in (("_batch_statements", "statements"),
+                              ("_batch_qualifiers", "qualifiers")):
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT x.* FROM {source} x "
+                        "JOIN _batch_facts b ON b.entity_id = x.entity_id AND "
+                        "b.property_id = x.property_id")
+        # the labels of the items and units they name (the labels view, read once)
+        con.execute("CREATE OR REPLACE TEMP TABLE _batch_labels AS SELECT id, label FROM "
+                    "labels WHERE id IN (SELECT value_id FROM _batch_statements UNION SELECT "
+                    "unit_id FROM _batch_statements UNION SELECT value_id FROM "
+                    "_batch_qualifiers UNION SELECT unit_id FROM _batch_qualifiers)")
+
+    def _load(self, ids: list[str]) -> None:
+        con = self.con
+        # an entity's gender: the first of its best-rank P21 values (one, nearly always)
+        info = {r[0]: r[1:] for r in con.execute(
+            "SELECT e.id, e.label, (SELECT min(g.value_id) FROM statements g WHERE "
+            "g.entity_id = e.id AND g.property_id = 'P21' AND g.truthy), EXISTS (SELECT 1 "
+            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)) "
+            "FROM entities e JOIN _wanted w ON w.id = e.id", [list(GONE)]).fetchall()}
+        types: dict[str, list[str]] = defaultdict(list)
+        for eid, tid in con.execute(
+                "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
+                "ON w.id = entity_id ORDER BY entity_id, via DESC, type_id").fetchall():
+            types[eid].append(tid)
+        # (entity, property) -> [(statement id, value, ended)], in the dump's order; values
+        # labelled as the statement_values view labels them
+        found: dict[str, dict[str, list[tuple]]] = defaultdict(lambda: defaultdict(list))
+        kept: set[tuple[str, str]] = set()
+        for (eid, pid, sid, vtype, label, vid, precision, unit, unit_label,
+             ended) in con.execute(
+                "SELECT s.entity_id, s.property_id, s.statement_id, s.value_type, "
+                "CASE WHEN s.value_id IS NOT NULL THEN l.label ELSE "
+                "coalesce(s.value_text, s.value_raw) END, s.value_id, s.precision, "
+                "s.unit_id, u.label, EXISTS (SELECT 1 FROM _batch_qualifiers q WHERE "
+                "q.statement_id = s.statement_id AND q.entity_id = s.entity_id AND "
+                "q.qualifier_property_id = ?) FROM _batch_statements s "
+                "LEFT JOIN _batch_labels l ON l.id = s.value_id LEFT JOIN _batch_labels u ON "
+                "u.id = s.unit_id "
+                "WHERE s.truthy ORDER BY s.entity_id, s.property_id, s.ordinal",
+                [END]).fetchall():
+            if vid == eid:  # the subject itself is never its own answer (nor the query's)
+                self.load_drops[eid].append(Drop(f"{eid}/{pid}",
+                                                 "value names the subject itself", sid))
+                continue
+            found[eid][pid].append((sid, Value(vtype, label, vid, precision, unit, unit_label),
+                                    bool(ended)))
+            kept.add((eid, sid))
+        qualifiers: dict[tuple[str, str], dict[str, tuple[Value, ...]]] = defaultdict(dict)
+        gathered: dict[tuple[str, str, str], list[Value]] = defaultdict(list)
+        for eid, sid, qid, vtype, label, vid, precision, unit, unit_label in con.execute(
+                "SELECT q.entity_id, q.statement_id, q.qualifier_property_id, q.value_type, "
+                "CASE WHEN q.value_id IS NOT NULL THEN l.label ELSE "
+                "coalesce(q.value_text, q.value_raw) END, q.value_id, q.precision, "
+                "q.unit_id, u.label FROM _batch_qualifiers q LEFT JOIN _batch_labels l ON "
+                "l.id = q.value_id LEFT JOIN _batch_labels u ON u.id = q.unit_id "
+                "ORDER BY q.entity_id, q.statement_id, q.qualifier_property_id, q.ordinal"
+                ).fetchall():
+            if (eid, sid) in kept and vid != eid:
+                gathered[(eid, sid, qid)].append(
+                    Value(vtype, label, vid, precision, unit, unit_label))
+        for (eid, sid, qid), values in gathered.items():
+            subject_label = info.get(eid, (None,))[0]
+            why = next(filter(None, (unsayable(v, subject_label, self.max_label)
+                                     for v in values)), None)
+            if why is None:
+                qualifiers[(eid, sid)][qid] = tuple(values)
+            else:  # a qualifier is asked with all its values or not at all
+                self.load_drops[eid].append(Drop(f"{eid}/{qid}", f"qualifier not asked: {why}",
+                                                 f"statement {sid}"))
+        dates: dict[tuple[str, str], dict[str, list[tuple]]] = defaultdict(
+            lambda: defaultdict(list))
+        for eid, pid, sid, text in con.execute(
+                "SELECT q.entity_id, q.property_id, q.statement_id, q.value_text FROM "
+                "_batch_qualifiers q JOIN _batch_statements s ON s.statement_id = "
+                "q.statement_id AND s.entity_id = q.entity_id AND s.truthy WHERE "
+                "q.qualifier_property_id = ? AND q.value_type = 'time' AND q.value_text IS "
+                "NOT NULL", [POINT_IN_TIME]).fetchall():
+            order = time_order(text)
+            if order is not None:
+                dates[(eid, pid)][sid].append(order)
+        for eid, pid, every, current in con.execute(
+                "SELECT s.entity_id, s.property_id, count(DISTINCT s.value_id), "
+                "count(DISTINCT s.value_id) FILTER (WHERE NOT EXISTS (SELECT 1 FROM "
+                "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
+                "s.entity_id AND q.qualifier_property_id = ?)) FROM _batch_statements s "
+                "WHERE s.truthy AND s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) "
+                "GROUP BY 1, 2", [END, list(kinds.COUNT)]).fetchall():
+            self.item_counts[(eid, pid)] = (every, current)
+        # which values are people, and their genders: every item a statement or qualifier
+        # of these entities names
+        for vid, person, gender in con.execute(
+                "WITH v AS (SELECT DISTINCT value_id FROM _batch_statements WHERE truthy AND "
+                "value_id IS NOT NULL UNION SELECT value_id FROM _batch_qualifiers WHERE "
+                "value_id IS NOT NULL) "
+                "SELECT v.value_id, v.value_id IN (SELECT entity_id FROM entity_types WHERE "
+                "type_id = 'Q5'), g.gender FROM v LEFT JOIN (SELECT entity_id, "
+                "min(value_id) AS gender FROM statements WHERE property_id = 'P21' AND "
+                "truthy AND entity_id IN (SELECT value_id FROM v) GROUP BY 1) g "
+                "ON g.entity_id = v.value_id").fetchall():
+            self._people[vid] = person
+            if gender is not None:
+                self._genders[vid] = gender
+        if self.refreshes is not None:
+            self._load_changes()
+        for eid in ids:
+            self._facts[eid] = self._entity(eid, info.get(eid), types.get(eid, []),
+                                            found.get(eid, {}), qualifiers, dates)
+
+    def _entity(self, eid: str, info: tuple | None, types: list[str],
+                found: dict[str, list[tuple]], qualifiers: dict, dates: dict
+                ) -> EntityFacts | None:
+        if info is None:
+            return None
+        label, gender, gone = info
+        if len(label) > self.max_label:
+            self.load_drops[eid].append(Drop(eid, "label too long to ask about",
+                                             f"{len(label):,} characters"))
+            return None
+        properties: dict[str, tuple[Statement, ...]] = {}
+        for pid, rows in found.items():
+            later = superseded(rows, dates[(eid, pid)]) if (eid, pid) in dates else ()
+            properties[pid] = tuple(
+                Statement(sid, value, ended, sid in later, qualifiers.get((eid, sid), {}),
+                          unsayable(value, label, self.max_label))
+                for sid, value, ended in rows)
+        return EntityFacts(eid, label, gender, tuple(types), HUMAN in types, bool(gone),
+                           properties)
+
+    def _load_subjects(self) -> None:
+        con, cfg = self.con, self.cfg
+        if cfg.related and self.refreshes is None:
+            self.related.update(con.execute(
+                "SELECT r.entity_id, r.related_id FROM related_entities r JOIN _wanted w "
+                "ON w.id = r.entity_id").fetchall())
+        if cfg.hops:  # items their facts name that are subjects of a type with templates
+            self.answered += [r[0] for r in con.execute(
+                "SELECT DISTINCT s.value_id FROM statements s JOIN _wanted w ON w.id = "
+                "s.entity_id JOIN entity_types t ON t.entity_id = s.value_id WHERE s.truthy "
+                "AND t.type_id IN (SELECT type_id FROM templates WHERE interaction = ?) "
+                "AND (s.entity_id, s.property_id) IN (SELECT e.entity_id, f.property_id FROM "
+                "entity_types e JOIN (SELECT DISTINCT type_id, property_id FROM templates "
+                "WHERE interaction = ?) f ON f.type_id = e.type_id) ORDER BY 1",
+                [cfg.interaction, cfg.interaction]).fetchall()]
+        if cfg.homonyms or cfg.entities:
+            return
+        # another entity of the KG with the same English name (any case) and at least as
+        # many sitelinks: in joins linear in the names asked about (a name borne by 100,000
+        # items, as "Editorial" is, must not pair them all)
+        self.namesakes.update({eid: (other, n) for eid, other, n in con.execute(
+            "WITH asked AS (SELECT DISTINCT lower(e.label) AS name FROM entities e JOIN "
+            "_wanted w ON w.id = e.id WHERE e.label IS NOT NULL), "
+            "named AS (SELECT id, lower(label) AS name, coalesce(sitelinks, 0) AS "
+            "sitelinks FROM entities WHERE label IS NOT NULL AND lower(label) IN (SELECT "
+            "name FROM asked)), "
+            "shared AS (SELECT name, max(sitelinks) AS top FROM named GROUP BY name "
+            "HAVING count(*) > 1), "
+            "leaders AS (SELECT n.name, count(*) AS k, min(n.id) AS first_id, max(n.id) AS "
+            "last_id FROM named n JOIN shared s ON s.name = n.name AND n.sitelinks = s.top "
+            "GROUP BY n.name) "
+            "SELECT a.id, CASE WHEN a.id = l.first_id THEN l.last_id ELSE l.first_id END, "
+            "s.top FROM named a JOIN _wanted w ON w.id = a.id JOIN shared s USING (name) "
+            "JOIN leaders l USING (name) WHERE a.sitelinks < s.top OR l.k > 1").fetchall()})
+
+    def _load_changes(self) -> None:
+        """The facts of these entities the chosen refreshes changed: over several refreshes a
+        fact keeps its oldest values."""
+        for refresh_id, eid, pid, values, old_date, new_date in self.con.execute(
+                "SELECT f.refresh_id, f.entity_id, f.property_id, f.old_values, "
+                "f.old_dump_date, f.new_dump_date FROM fact_changes f JOIN refresh_runs r "
+                "USING (refresh_id) JOIN _wanted w ON w.id = f.entity_id WHERE "
+                "list_contains(?, f.refresh_id) ORDER BY r.started_at",
+                [self.refreshes]).fetchall():
+            if (eid, pid) in self.changes:  # an older refresh already gave the oldest values
+                self.changes[(eid, pid)] = replace(self.changes[(eid, pid)],
+                                                   new_dump_date=new_date)
+                continue
+            old = tuple(Value(v["value_type"], v["label"] if v["value_id"] else v["value_text"],
+                              v["value_id"], v["precision"], v["unit_id"], v["unit_label"])
+                        for v in json.loads(values))
+            self.changes[(eid, pid)] = FactChange(refresh_id, old, old_date, new_date)
+
+    def _fetch_templates(self, type_ids: set[str]) -> None:
+        """The templates of these types for the configuration's interaction."""
+        new = sorted(type_ids - self._fetched_types)
+        if not new:
+            return
+        self._fetched_types.update(new)
+        for type_id, (templates, facts) in self.run.templates(new).items():
+            self.templates.update(templates)
+            if facts:
+                self.facts_by_type[type_id] = facts
+        self.type_labels.update(self.run.type_labels([t for t in new
+                                                      if t in self.facts_by_type]))
+
+    # -- what conversations read
+    def entity(self, entity_id: str) -> EntityFacts | None:
+        if entity_id not in self._facts:
+            raise Missing(entity_id)
+        self.trace.entities.add(entity_id)
+        return self._facts[entity_id]
+
+    def best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
+        """The entity's type with templates that covers most of its facts (a type with an
+        English label first among equals), and those facts in a stable order."""
+        self.trace.typed.add(e.id)
+        if e.id not in self._best:
+            self._best[e.id] = self._best_type(e)
+        return self._best[e.id]
+
+    def _best_type(self, e: EntityFacts) -> tuple[str | None, list[tuple[str, str | None]]]:
+        decided: dict[tuple[str, str | None], bool] = {}  # once per fact, whatever its types
+        drops: list[Drop] = []
+
+        def has(fact: tuple[str, str | None]) -> bool:
+            if fact not in decided:
+                decided[fact], drop = askable(e, fact, self.max_values)
+                if drop is not None:
+                    drops.append(drop)
+            return decided[fact]
+
+        best, best_facts, best_key = None, [], (-1, False)
+        for t in e.types:
+            by_property = self.facts_by_type.get(t, {})
+            facts = sorted((f for pid in e.properties if pid in by_property
+                            for f in by_property[pid] if has(f)),
+                           key=lambda f: (f[0], f[1] or ""))
+            key = (len(facts), self.type_labels.get(t) is not None)
+            if key > best_key and facts:
+                best, best_facts, best_key = t, facts, key
+        self.type_drops[e.id] = drops
+        return best, best_facts
+
+    def is_person(self, value: Value, property_id: str | None = None) -> bool:
+        """A person by the KG, or (for a value the KG does not hold) by its property."""
+        if value.value_id is not None:
+            person = self._people.get(value.value_id)
+            if person is None:
+                person = self._people[value.value_id] = self.con.execute(
+                    "SELECT EXISTS (SELECT 1 FROM entity_types WHERE entity_id = ? AND "
+                    "type_id = 'Q5')", [value.value_id]).fetchall()[0][0]
+            if person:
+                return True
+        return property_id in self.run.person_properties and value.value_id is not None
+
+    def gender_of(self, value: Value) -> str | None:
+        return self._genders.get(value.value_id)
+
+    def false_candidate(self, property_id: str, held: set[str],
+                        rng: random.Random) -> Value | None:
+        """A plausible wrong value for a yes/no question: a value other entities hold for the
+        same property (with an English label), not one the subject ever held."""
+        pool, people = self.run.false_pool(property_id)
+        choices = [v for v in pool if v.value_id not in held]
+        if not choices:
+            return None
+        value = choices[int(rng.random() * len(choices))]
+        self._people[value.value_id] = value.value_id in people
+        return value
+
+    def change(self, entity_id: str, property_id: str) -> FactChange | None:
+        return self.changes.get((entity_id, property_id))
+
+    # -- templates
+    def options(self, type_id: str, pid: str, qid: str | None, tense: str,
+                phenomenon: str) -> list[TemplateOption]:
+        """A fact's templates in its tense (else in the present) for one phenomenon."""
+        return self.templates.get((type_id, pid, qid, tense, phenomenon)) or \
+            self.templates.get((type_id, pid, qid, "present", phenomenon), [])
+
+    def ellipsis(self, type_id: str, pid: str, qid: str | None, tense: str,
+                 with_reference: bool) -> list[TemplateOption]:
+        """A fact's elliptic follow-ups ("[his] spouse?", "the spouse?"); without deixis
+        only those with no reference at all."""
+        key = (type_id, pid, qid, tense, "ellipsis")
+        options = self.templates.get(key) or self.templates.get(key[:3] + ("present",
+                                                                            "ellipsis"), [])
+        if with_reference:
+            return options
+        found = self._plain.get(key)
+        if found is None:
+            found = self._plain[key] = [o for o in options if "[" not in o.text]
+        return found
+
+    def without_possessive(self, type_id: str, options: list) -> list:
+        """The templates that do not say "[subject]'s" (all of them if none is left)."""
+        key = (type_id, id(options))
+        found = self._plain.get(key)
+        if found is None:
+            mark = self.placeholder(type_id) + "'s"
+            found = self._plain[key] = [o for o in options if mark not in o.text] or options
+        return found
+
+    def placeholder(self, type_id: str) -> str:
+        found = self._placeholders.get(type_id)
+        if found is None:
+            found = self._placeholders[type_id] = subject_placeholder(
+                self.type_labels.get(type_id) or "entity")
+        return found
