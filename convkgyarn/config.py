@@ -289,14 +289,42 @@ class GenerateConfig(_Strict):
 
     @property
     def name(self) -> str:
-        """The configuration's name: interaction and phenomena (voice-deixis-disfluency)."""
+        """The configuration's name: interaction, phenomena and every setting of theirs that
+        changes the conversations, so two different settings never share a name (and never
+        replace each other's conversations). A setting at its default adds nothing, so the
+        paper's names stay as they are: ``voice-deixis-disfluency``, ``text-typos``;
+        otherwise ``voice-hops-topics2``, ``voice-kinds-count-verify``,
+        ``voice-ellipsis-share0.3``, ``voice-changes-2024-01-01``. Which entities, how many
+        and how long (``--conversations``, ``--turns``, ``--seed``, ``--type``,
+        ``--entity``, ``--homonyms``, ``--min-turns``, label and value limits) are the
+        sample, not the setting: generating the same setting again replaces its sample
+        (``--keep-previous`` keeps the previous run), and each record's ``config`` holds
+        them all."""
+        default = type(self).model_fields
         parts = [self.interaction]
         parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
-                                  ("typos", self.typos), ("related", self.related),
-                                  ("hops", self.hops), ("ellipsis", self.ellipsis),
-                                  ("kinds", bool(self.kinds)),
-                                  ("sentences", self.answer_style == "sentence"),
-                                  ("changes", self.changed_since is not None)) if on]
+                                  ("typos", self.typos), ("related", self.related)) if on]
+        if self.hops:
+            parts.append("hops")
+            if self.topics != default["topics"].default:
+                parts.append(f"topics{self.topics}")
+            if self.hop_share != default["hop_share"].default:
+                parts.append(f"share{self.hop_share:g}")
+        if self.ellipsis:
+            parts.append("ellipsis")
+            if self.ellipsis_share != default["ellipsis_share"].default:
+                parts.append(f"share{self.ellipsis_share:g}")
+        if self.kinds:
+            # kinds in the order given: the order seeds which facts are asked which way
+            parts += ["kinds", *self.kinds]
+            if self.kind_share != default["kind_share"].default:
+                parts.append(f"share{self.kind_share:g}")
+        if self.answer_style == "sentence":
+            parts.append("sentences")
+        if self.changed_since is not None:
+            parts.append("changes")
+            if self.changed_since != "last":
+                parts.append(re.sub(r"[^A-Za-z0-9.-]+", "_", self.changed_since))
         return "-".join(parts)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,10 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from convkgyarn import export_schema
 from convkgyarn.config import LLMConfig
+from convkgyarn.export_schema import TURN_FIELDS
+from convkgyarn.kg.ids import is_item, is_property
 from convkgyarn.llm import new_meter
 from convkgyarn.memory import gc_paused
 from convkgyarn.outputs import (
@@ -21,10 +24,6 @@ from convkgyarn.outputs import (
     replacing_file, replacing_folder)
 from convkgyarn.store import registered
 
-TURN_FIELDS = ("turn", "question", "answer", "answer_values", "answer_ids", "subject_id",
-               "hop_from", "question_kind", "answer_sentence", "property_id", "qualifier_property_id", "tense", "phenomenon", "template_id",
-               "question_before_typo", "statement_ids", "sparql", "outdated_answer",
-               "outdated_values", "change")
 # how each exported field is read from the turns table
 _TURN_SQL = {f: f"t.{f}" for f in TURN_FIELDS} | {
     "statement_ids": "string_split(t.statement_id, ',')", "sparql": "t.query_id"}
@@ -157,16 +156,24 @@ def write_json(data: Any, path: Path, kind: OutputKind = SUMMARY_JSON, *, force:
     return path
 
 
-def write_parquet(recs: list[dict], path: Path, *, force: bool = False,
-                  protected: Iterable[Path] = ()) -> Path:
-    """One row per conversation; the schema's metadata names convkgyarn, so a later export
-    recognises the file as its own."""
-    flat = [dict(r, config=json.dumps(r["config"], sort_keys=True),
-                 provenance=json.dumps(r["provenance"], sort_keys=True)) for r in recs]
-    table = pa.Table.from_pylist(flat).replace_schema_metadata(
+def write_parquet(recs: Iterable[dict], path: Path, *, force: bool = False,
+                  protected: Iterable[Path] = (), chunk: int = CHUNK) -> Path:
+    """One row per conversation, with ``export_schema.CONVERSATION`` (``config`` and
+    ``provenance`` nested structs, as in JSONL and the hf folder), written a row group of
+    ``chunk`` records at a time: memory stays bounded however many there are. The schema's
+    metadata names convkgyarn, so a later export recognises the file as its own."""
+    schema = export_schema.CONVERSATION.with_metadata(
         {"convkgyarn": json.dumps({"kind": "conversations", "written_by": _written_by()})})
     with replacing_file(path, CONVERSATIONS_PARQUET, force=force, protected=protected) as tmp:
-        pq.write_table(table, tmp)
+        with pq.ParquetWriter(tmp, schema) as writer:
+            batch: list[dict] = []
+            for rec in recs:
+                batch.append(rec)
+                if len(batch) == chunk:
+                    writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                    batch = []
+            if batch:
+                writer.write_table(pa.Table.from_pylist(batch, schema=schema))
     return path
 
 
@@ -188,6 +195,7 @@ class Summary:
         self.phenomena: Counter = Counter()
         self.writers: Counter = Counter()
         self.facts: set[tuple] = set()
+        self.runs: dict[str, set[str]] = {}
         self.dump_date: str | None = None
 
     def add(self, rec: dict[str, Any]) -> dict[str, Any]:
@@ -195,6 +203,7 @@ class Summary:
             self.dump_date = rec["provenance"]["dump_date"]
         self.conversations += 1
         self.configurations[rec["config"]["name"]] += 1
+        self.runs.setdefault(rec["config"]["name"], set()).add(rec["provenance"]["run_id"])
         self.types[rec["provenance"]["entity_type"]] += 1
         self.writers.update(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
                             for tp in rec["provenance"]["templates"])
@@ -221,13 +230,22 @@ class Summary:
                 "ellipsis_followups": round(self.ellipses / n, 3)}
 
     def result(self, con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
+        """The summary: counts, and every type and property with its English label (the
+        ``labels`` view: entities, property entities, label files) beside its id; ids of
+        Wikidata's form that have none are listed under ``labels_missing``."""
         facts = len(self.facts)
+        labels = labels_of(con, [*self.types, *self.predicates])
+        missing = {"types": _unlabelled(self.types, labels, is_item),
+                   "predicates": _unlabelled(self.predicates, labels, is_property)}
         return {
             "conversations": self.conversations,
             "turns": self.turns,
             "configurations": dict(sorted(self.configurations.items())),
-            "types": dict(sorted(self.types.items())),
-            "predicates": dict(sorted(self.predicates.items())),
+            "runs": {name: sorted(runs) if len(runs) > 1 else next(iter(runs))
+                     for name, runs in sorted(self.runs.items())},
+            "types": _labelled(self.types, labels, "conversations"),
+            "predicates": _labelled(self.predicates, labels, "turns"),
+            "labels_missing": {k: v for k, v in missing.items() if v},
             "phenomena": dict(sorted(self.phenomena.items())),
             "distinct_facts": facts,
             "flow": self.flow(),
@@ -236,6 +254,45 @@ class Summary:
             "template_writers": dict(sorted(self.writers.items())),
             "llm_cost_usd": llm_cost(con, llm),
         }
+
+
+def labels_of(con: duckdb.DuckDBPyConnection, ids: Iterable[str | None]) -> dict[str, str]:
+    """The English label of each id that has one (the ``labels`` view)."""
+    wanted = sorted({i for i in ids if i})
+    if not wanted:
+        return {}
+    return dict(con.execute("SELECT id, label FROM labels WHERE list_contains(?, id) "
+                            "AND label IS NOT NULL", [wanted]).fetchall())
+
+
+def _labelled(counts: Counter, labels: dict[str, str], what: str) -> dict[str, dict]:
+    """``{id: {"label", what}}``, the most frequent first (then by id)."""
+    return {str(k): {"label": labels.get(k), what: n}
+            for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))}
+
+
+def _unlabelled(counts: Counter, labels: dict[str, str], is_id) -> list[str]:
+    return sorted(k for k in counts if is_id(k) and k not in labels)
+
+
+def with_label(key: str, entry: dict[str, Any]) -> str:
+    """How a person reads an id: "human (Q5)", or "Q123 (no English label)"."""
+    label = entry.get("label")
+    if label:
+        return f"{label} ({key})"
+    return f"{key} (no English label)" if is_item(key) or is_property(key) else key
+
+
+def missing_labels_note(info: dict[str, Any]) -> str | None:
+    """One sentence saying how many types and properties have no English label, or None."""
+    missing = info.get("labels_missing") or {}
+    types, props = len(missing.get("types", ())), len(missing.get("predicates", ()))
+    parts = ([f"{types} type{'s' if types > 1 else ''}"] if types else []) + \
+        ([f"{props} propert{'ies' if props > 1 else 'y'}"] if props else [])
+    if not parts:
+        return None
+    return (f"{' and '.join(parts)} {'has' if types + props == 1 else 'have'} no English "
+            "label in the loaded files (shown by id): `kg load --labels FILE` adds labels")
 
 
 def summary(con: duckdb.DuckDBPyConnection, recs: list[dict], llm: LLMConfig) -> dict[str, Any]:
@@ -268,34 +325,61 @@ def llm_cost(con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
     return out
 
 
-def write_hf(recs: list[dict], folder: Path, info: dict[str, Any], *,
+def write_hf(recs: Iterable[dict], folder: Path,
+             summarise: Callable[[Summary], dict[str, Any]], *,
              protected: Iterable[Path] = ()) -> Path:
-    """A folder ``datasets.load_dataset`` reads: data files plus a dataset card, and our
-    marker file. It replaces ``folder`` whole once everything is written, and only when
-    that folder is new, empty or a previous export of ours (never a folder of other files,
-    never the current folder)."""
+    """A folder ``datasets.load_dataset`` reads: ``data/CONFIG.jsonl`` per configuration,
+    a dataset card whose ``dataset_info`` gives every configuration the same features
+    (``export_schema``), Croissant metadata, and our marker file. Records stream through
+    (they come ordered by configuration), the summary gathered on the way
+    (``summarise`` turns it into the card's figures). It replaces ``folder`` whole once
+    everything is written, and only when that folder is new, empty or a previous export of
+    ours (never a folder of other files, never the current folder)."""
     from convkgyarn.croissant import write_croissant
 
     with replacing_folder(folder, HF_FOLDER, command="export --format hf",
                           protected=protected) as tmp:
-        _hf(recs, tmp, info)
+        gathered = Summary()
+        names = _hf_data(map(gathered.add, recs), tmp / "data")
+        info = summarise(gathered)
+        _hf_card(tmp, names, info)
         write_croissant(tmp, info)  # croissant.json beside the card: dataset venues ask for it
     return folder
 
 
-def _hf(recs: list[dict], folder: Path, info: dict[str, Any]) -> None:
-    data = folder / "data"
+def _hf_data(recs: Iterable[dict], data: Path) -> list[str]:
+    """Each configuration's records to ``data/NAME.jsonl``, one file open at a time;
+    returns the configuration names in order."""
     data.mkdir(parents=True, exist_ok=True)
-    names = sorted({r["config"]["name"] for r in recs})
-    for name in names:
-        _jsonl([r for r in recs if r["config"]["name"] == name], data / f"{name}.jsonl")
+    names: list[str] = []
+    fh = None
+    try:
+        for rec in recs:
+            name = rec["config"]["name"]
+            if not names or names[-1] != name:
+                if name in names:
+                    raise ValueError(f"records of configuration {name} are not together")
+                if fh is not None:
+                    fh.close()
+                names.append(name)
+                fh = open(data / f"{name}.jsonl", "wb")
+            fh.write(orjson.dumps(rec) + b"\n")
+    finally:
+        if fh is not None:
+            fh.close()
+    return names
+
+
+def _hf_card(folder: Path, names: list[str], info: dict[str, Any]) -> None:
     yaml_configs = "\n".join(
         f"- config_name: {name}\n  data_files:\n  - split: train\n    path: data/{name}.jsonl"
         for name in names)
     default = names[0] if names else "default"
+    missing = missing_labels_note(info)
     card = f"""---
 configs:
 {yaml_configs}
+{export_schema.hf_features_yaml(names)}
 license: cc0-1.0
 language:
 - en
@@ -311,7 +395,8 @@ tags:
 # Conversational KGQA from Wikidata (convkgyarn)
 
 Conversations generated by convkgyarn (the ConvKGYarn method) from a Wikidata snapshot.
-Load one configuration with `datasets.load_dataset(PATH, "{default}")`.
+Load one configuration with `datasets.load_dataset(PATH, "{default}")`; every
+configuration has the same features, so `datasets.concatenate_datasets` joins them.
 
 ## Configuration and counts
 
@@ -323,12 +408,12 @@ Load one configuration with `datasets.load_dataset(PATH, "{default}")`.
 
 ## Types (conversation subjects)
 
-{_md_table(info["types"], "type", "conversations")}
+{_md_table(_readable(info["types"], "conversations"), "type", "conversations")}
 
 ## Predicates asked
 
-{_md_table(info["predicates"], "property", "turns")}
-
+{_md_table(_readable(info["predicates"], "turns"), "property", "turns")}
+{chr(10) + missing + chr(10) if missing else ""}
 ## Phenomena
 
 {_md_table(info["phenomena"], "phenomenon", "turns")}
@@ -364,14 +449,23 @@ subject is, else null), `question_kind` (fact, or with `--kind`: count, verify, 
 `answer_sentence` (with `--answer-style sentence`), `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,
 `question_before_typo`, `statement_ids` (the Wikidata statements behind the answer) and
 `sparql` (a query over Wikidata's RDF model whose `?answer` rows are exactly
-`answer_values`: run it, or `convkgyarn verify`, to see whether the fact still holds))
-and `provenance` (run, dump date, code version, template writers,
-models and prompt hashes).
+`answer_values`: run it, or `convkgyarn verify`, to see whether the fact still holds),
+`outdated_answer`, `outdated_values` and `change` (what the fact held before, and for
+`--changed-since` probes when it changed)) and `provenance` (run, dump date, code version,
+template writers, models and prompt hashes). The features in this card's `dataset_info`
+are the same for every configuration: read through `datasets` (or from Parquet), a value
+of `answer_values` has all of `id`, `time`, `precision`, `amount`, `unit` and `text`, the
+ones it does not use null.
 """
     (folder / "README.md").write_text(card, encoding="utf-8")
 
 
+def _readable(entries: dict[str, dict], what: str) -> dict[str, int]:
+    """``{"label (id)": count}`` of a summary's labelled counts."""
+    return {with_label(k, e): e[what] for k, e in entries.items()}
+
+
 def _md_table(counts: dict[str, int], key: str, value: str) -> str:
     lines = [f"| {key} | {value} |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in counts.items()]
+    lines += [f"| {str(k).replace('|', chr(92) + '|')} | {v} |" for k, v in counts.items()]
     return "\n".join(lines)

@@ -351,8 +351,8 @@ class Project:
                force: bool = False) -> int:
         """Write the conversations as ``fmt`` at ``path``: a file (jsonl, parquet) or a
         folder (hf, inspect). Nothing convkgyarn did not write is replaced (``convkgyarn.outputs``);
-        ``force`` lets a file replace another file, never a folder. JSONL streams: memory stays
-        bounded however many conversations there are."""
+        ``force`` lets a file replace another file, never a folder. JSONL, Parquet and hf
+        stream: memory stays bounded however many conversations there are."""
         from convkgyarn.export import Summary, iter_records, write_hf, write_jsonl, write_parquet
         from convkgyarn.outputs import (
             CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, check_file, check_folder)
@@ -370,18 +370,21 @@ class Project:
             write_jsonl(map(counted.add, iter_records(self.con, self._readable_runs(runs))),
                         path, force=force, protected=own)
             return counted.conversations
-        recs = self.records(runs)
         if fmt == "inspect":
             from convkgyarn.export_inspect import write_inspect_task
 
+            recs = self.records(runs)
             return write_inspect_task(
                 self.con, sorted({r["provenance"]["run_id"] for r in recs}), path,
                 self.config.llm, {r["conversation_id"]: r["entity"] for r in recs})
+        counted = Summary()  # parquet and hf stream too
+        streamed = map(counted.add, iter_records(self.con, self._readable_runs(runs)))
         if fmt == "parquet":
-            write_parquet(recs, path, force=force, protected=own)
+            write_parquet(streamed, path, force=force, protected=own)
         else:
-            write_hf(recs, path, self.summary(recs), protected=own)
-        return len(recs)
+            write_hf(streamed, path, lambda gathered: gathered.result(self.con, self.config.llm),
+                     protected=own)
+        return counted.conversations
 
     def check_outputs(self, out_dir: Path, force: bool = False) -> None:
         """Refuse, before any work, an output folder where ``write_outputs`` could not write

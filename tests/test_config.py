@@ -3,6 +3,8 @@ one line naming the field."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from convkgyarn.config import ConfigError, GenerateConfig, load_project_config, paper_configs
@@ -59,3 +61,29 @@ def test_configuration_names_and_the_paper_configurations():
                      "text", "text-deixis", "text-typos", "text-deixis-typos"]
     assert all(c.turns == 7 and c.seed == 3 and c.same_facts for c in
                paper_configs(GenerateConfig(turns=7, seed=3)))
+
+
+def test_every_setting_that_changes_the_conversations_is_in_the_name():
+    """Two settings never share a name: a run of one would silently replace the other's."""
+    settings = [
+        {}, {"kinds": ["count"]}, {"kinds": ["count", "verify"]},
+        {"kinds": ["verify", "count"]}, {"kinds": ["count"], "kind_share": 0.5},
+        {"hops": True}, {"hops": True, "topics": 2}, {"hops": True, "hop_share": 0.9},
+        {"ellipsis": True}, {"ellipsis": True, "ellipsis_share": 0.3},
+        {"hops": True, "ellipsis": True, "ellipsis_share": 0.3},
+        {"answer_style": "sentence"}, {"related": True},
+        {"changed_since": "last"}, {"changed_since": "2024-01-01"},
+        {"changed_since": "refresh-0123abcd-4567"},
+    ]
+    names = [GenerateConfig(**s).name for s in settings]
+    assert len(set(names)) == len(names), names
+    assert GenerateConfig(kinds=["count", "verify"]).name == "voice-kinds-count-verify"
+    assert GenerateConfig(hops=True, topics=2).name == "voice-hops-topics2"
+    assert GenerateConfig(changed_since="2024-01-01").name == "voice-changes-2024-01-01"
+    # a setting at its default adds nothing; the sample (how many, which, how long) neither
+    assert GenerateConfig(hops=True, topics=3, ellipsis=True, ellipsis_share=0.5).name == \
+        "voice-hops-ellipsis"
+    assert GenerateConfig(conversations=7, seed=4, turns=9, types=["Q5"]).name == "voice"
+    assert GenerateConfig(changed_since="last").name == "voice-changes"
+    # a name is a file name in the hf folder
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names)

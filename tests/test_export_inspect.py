@@ -166,7 +166,7 @@ def test_the_exported_task_scores_as_evaluate_does(evaluated, tmp_path):
     assert r.exit_code == 0 and "10 conversations" in r.output, r.output
     with ScriptedServer(handler_for(plan)) as server:
         log = run_inspect(task / "task.py", server, tmp_path,
-                          "-T", "configs=voice-kinds,text-kinds")
+                          "-T", "configs=voice-kinds-count-verify,text-kinds-count-verify")
         theirs = list(server.requests)
 
     # the same requests: every answer with its gold history, every judge call and re-ask
@@ -200,7 +200,7 @@ def test_the_exported_task_scores_as_evaluate_does(evaluated, tmp_path):
         assert reported[f"{config}/na_ratio"] == pytest.approx(m["na_ratio"], abs=1e-12)
         assert reported[f"{config}/outdated_share"] == pytest.approx(
             m["outdated_share"], abs=1e-12)
-    assert set(expected_metrics) == {"voice-kinds", "text-kinds"}
+    assert set(expected_metrics) == {"voice-kinds-count-verify", "text-kinds-count-verify"}
     assert reported["all/mean_turn"] == pytest.approx(
         sum(row[2] or 0 for row in rows) / len(rows), abs=1e-12)
     assert 0 < reported["all/mean_turn"] < 1
@@ -213,7 +213,7 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
     settings = json.loads((task / "task.json").read_text())
     assert sorted(str(p.relative_to(task)) for p in task.rglob("*") if p.is_file()) == \
         settings["files"]
-    assert settings["configurations"] == {"text-kinds": 5, "voice-kinds": 5}
+    assert settings["configurations"] == {"text-kinds-count-verify": 5, "voice-kinds-count-verify": 5}
     # the scoring code is convkgyarn's, byte for byte; it and the task import nothing but
     # the standard library, pydantic, inspect_ai and each other
     assert (task / "convkgyarn_scoring.py").read_bytes() == \
@@ -227,9 +227,9 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
         assert imported <= allowed, (module, imported - allowed)
     # -T configs=... picks configurations; an unknown one is named
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import task; "
-            "t = task.convkgyarn_recall(configs='voice-kinds'); "
+            "t = task.convkgyarn_recall(configs='voice-kinds-count-verify'); "
             "print(sorted({s.metadata['config'] for s in t.dataset}), len(t.dataset))\n"
-            "t = task.convkgyarn_recall(configs=['text-kinds', 'voice-kinds'])\n"
+            "t = task.convkgyarn_recall(configs=['text-kinds-count-verify', 'voice-kinds-count-verify'])\n"
             "print(len(t.dataset))\n"
             "try:\n    task.convkgyarn_recall(configs='voice-nope')\n"
             "except ValueError as e:\n    print(e)")
@@ -237,8 +237,8 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
                          text=True, timeout=300, env={**os.environ, "HOME": str(tmp_path)})
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.splitlines() == [
-        "['voice-kinds'] 5", "10",
-        "no configuration voice-nope in this task; it has text-kinds, voice-kinds"]
+        "['voice-kinds-count-verify'] 5", "10",
+        "no configuration voice-nope in this task; it has text-kinds-count-verify, voice-kinds-count-verify"]
 
 
 def test_the_samples_hold_what_evaluate_matches_against(evaluated, tmp_path):
@@ -250,7 +250,7 @@ def test_the_samples_hold_what_evaluate_matches_against(evaluated, tmp_path):
                .splitlines()]
     assert len(samples) == 10 and len({s["id"] for s in samples}) == 10
     turns = [t for s in samples for t in s["turns"]]
-    uk = next(t for s in samples if s["config"] == "voice-kinds" and s["entity"]["id"] == "Q145"
+    uk = next(t for s in samples if s["config"] == "voice-kinds-count-verify" and s["entity"]["id"] == "Q145"
               for t in s["turns"] if t["answer"] == ["Charles III"])
     assert uk["outdated_golds"][0][0] == "Elizabeth II"
     usa = next(t for t in turns if t["answer"] == ["United States of America"])

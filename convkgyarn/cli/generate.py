@@ -11,8 +11,20 @@ import typer
 from convkgyarn.cli.common import (
     BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, Force, MaxCost, command, llm_config,
     open_project, out, project_config, say, table)
-from convkgyarn.config import paper_configs
+from convkgyarn.config import GenerateConfig, paper_configs
 from convkgyarn.errors import UserError
+
+def _default(field: str) -> str:
+    """The built-in default of a generate option, as ``--help`` shows it (convkgyarn.toml's
+    ``[generate]`` may change it)."""
+    info = GenerateConfig.model_fields[field]
+    value = info.default_factory() if info.default_factory else info.default
+    if value is None or value == []:
+        return "none" if field not in ("types", "entities") else "all"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
 
 DEFAULT_EXPORTS = {"jsonl": Path("outputs/conversations.jsonl"),
                    "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf"),
@@ -22,55 +34,75 @@ DEFAULT_EXPORTS = {"jsonl": Path("outputs/conversations.jsonl"),
 @command
 def generate(
     interaction: Annotated[Optional[str], typer.Option(
+        show_default=_default("interaction"),
         help="voice (spoken questions) or text (search queries).")] = None,
     deixis: Annotated[Optional[bool], typer.Option(
-        "--deixis/--no-deixis", help="Refer back to the entity (he, she, this film).")] = None,
+        "--deixis/--no-deixis", show_default=_default("deixis"),
+        help="Refer back to the entity (he, she, this film).")] = None,
     disfluency: Annotated[Optional[bool], typer.Option(
-        "--disfluency/--no-disfluency", help="Voice: fillers, repetitions, repairs.")] = None,
+        "--disfluency/--no-disfluency", show_default=_default("disfluency"),
+        help="Voice: fillers, repetitions, repairs.")] = None,
     typos: Annotated[Optional[bool], typer.Option(
-        "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
+        "--typos/--no-typos", show_default=_default("typos"),
+        help="Text: one meaningful typo per query.")] = None,
     related: Annotated[Optional[bool], typer.Option(
-        "--related/--no-related", help="End with turns about a related entity.")] = None,
+        "--related/--no-related", show_default=_default("related"),
+        help="End with turns about a related entity.")] = None,
     homonyms: Annotated[Optional[bool], typer.Option(
-        "--homonyms/--no-homonyms", help="Also entities whose name a better-known entity "
+        "--homonyms/--no-homonyms", show_default=_default("homonyms"),
+        help="Also entities whose name a better-known entity "
         "bears (their questions are ambiguous; --entity always makes them).")] = None,
     hops: Annotated[Optional[bool], typer.Option(
-        "--hops/--no-hops", help="Follow-ups may move to an item answered earlier (the "
+        "--hops/--no-hops", show_default=_default("hops"),
+        help="Follow-ups may move to an item answered earlier (the "
         "director, the spouse) and ask about it.")] = None,
-    topics: Annotated[Optional[int], typer.Option(help="With --hops: at most this many "
-                                                   "entities per conversation.")] = None,
+    topics: Annotated[Optional[int], typer.Option(
+        show_default=_default("topics"),
+        help="With --hops: at most this many entities per conversation.")] = None,
     ellipsis: Annotated[Optional[bool], typer.Option(
-        "--ellipsis/--no-ellipsis", help="Some follow-ups leave the subject out (\"the "
+        "--ellipsis/--no-ellipsis", show_default=_default("ellipsis"),
+        help="Some follow-ups leave the subject out (\"the "
         "spouse?\", \"when was that?\").")] = None,
     ellipsis_share: Annotated[Optional[float], typer.Option(
+        show_default=_default("ellipsis_share"),
         help="With --ellipsis: share of same-subject follow-ups asked elliptically.")] = None,
     kinds: Annotated[Optional[list[str]], typer.Option(
-        "--kind", help="More kinds of question (repeat): count, verify (yes/no), before "
+        "--kind", show_default=_default("kinds"),
+        help="More kinds of question (repeat): count, verify (yes/no), before "
         "(who held it before).")] = None,
     answer_style: Annotated[Optional[str], typer.Option(
+        show_default=_default("answer_style"),
         help="short (the values) or sentence (also a grounded sentence per turn).")] = None,
-    turns: Annotated[Optional[int], typer.Option(help="Turns per conversation.")] = None,
-    min_turns: Annotated[Optional[int], typer.Option(help="Fewest turns: an entity with facts "
-                                                      "for fewer is not a subject.")] = None,
-    conversations: Annotated[Optional[int], typer.Option(help="Conversations to make.")] = None,
-    types: Annotated[Optional[list[str]], typer.Option("--type", help="Only entities of these "
-                                                       "types (repeat).")] = None,
-    entities: Annotated[Optional[list[str]], typer.Option("--entity", help="Only these entities "
-                                                          "(repeat).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Random seed.")] = None,
+    turns: Annotated[Optional[int], typer.Option(
+        show_default=_default("turns"), help="Turns per conversation.")] = None,
+    min_turns: Annotated[Optional[int], typer.Option(
+        show_default=_default("min_turns"),
+        help="Fewest turns: an entity with facts for fewer is not a subject.")] = None,
+    conversations: Annotated[Optional[int], typer.Option(
+        show_default=_default("conversations"), help="Conversations to make.")] = None,
+    types: Annotated[Optional[list[str]], typer.Option(
+        "--type", show_default=_default("types"),
+        help="Only entities of these types (repeat).")] = None,
+    entities: Annotated[Optional[list[str]], typer.Option(
+        "--entity", show_default=_default("entities"),
+        help="Only these entities (repeat).")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        show_default=_default("seed"), help="Random seed.")] = None,
     changed_since: Annotated[Optional[str], typer.Option(
         help="Stale-knowledge probes: ask only facts a refresh changed since this snapshot "
         "(a refresh id, 'last', or the old dump's date YYYY-MM-DD); each turn carries the "
         "earlier values.")] = None,
     same_facts: Annotated[Optional[bool], typer.Option(
-        "--same-facts/--no-same-facts", help="Same facts for every configuration.")] = None,
+        "--same-facts/--no-same-facts", show_default=_default("same_facts"),
+        help="Same facts for every configuration.")] = None,
     all_configs: Annotated[bool, typer.Option(
         "--all-configs", help="The paper's eight configurations over the same facts.")] = False,
     keep_previous: Annotated[bool, typer.Option(
-        "--keep-previous", help="Keep the configuration's previous run (addressable by its run "
-        "id) instead of replacing it.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out", help="Where exports and the summary go.")] = Path(
-        "outputs"),
+        "--keep-previous", help="Keep the configuration's previous run (addressable by its "
+        "run id) instead of replacing it.")] = False,
+    out_dir: Annotated[Path, typer.Option(
+        "--out", help="The folder conversations.jsonl (every current configuration's "
+        "conversations) and summary.json go to.")] = Path("outputs"),
     force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
@@ -100,11 +132,24 @@ def generate(
     with open_project(cfg, write=True, name="generate") as project:
         project.check_outputs(out_dir, force)  # before the work, not after it
         result = project.generate(configs, keep_previous=keep_previous)
-        info = project.write_outputs(result.runs, out_dir, result.reports, force=force)
-    out.print(table("configuration", "conversations", title="Generated",
-                    rows=info["configurations"].items()))
-    say(f"{info['turns']} turns over {info['distinct_facts']} facts; written "
-        f"{out_dir / 'conversations.jsonl'} and {out_dir / 'summary.json'}")
+        # outputs/ holds the project's current conversations, every configuration's
+        info = project.write_outputs(project.current_runs(), out_dir, result.reports,
+                                     force=force)
+    print_written(info, out_dir, made_now=set(result.runs))
+
+
+def print_written(info: dict, out_dir: Path, made_now: set[str] = frozenset()) -> None:
+    """The configurations in conversations.jsonl, which this command made, and where."""
+    rows = []
+    for name, n in info["configurations"].items():
+        runs = info["runs"][name]
+        runs = runs if isinstance(runs, list) else [runs]
+        rows.append((name, f"{n:,}", "now" if made_now & set(runs) else "earlier",
+                     ", ".join(runs)))
+    out.print(table("configuration", "conversations", "made", "run",
+                    title=f"Written to {out_dir / 'conversations.jsonl'}", rows=rows))
+    say(f"{info['conversations']:,} conversations, {info['turns']:,} turns over "
+        f"{info['distinct_facts']:,} facts; summary in {out_dir / 'summary.json'}")
 
 
 def estimate(cfg, configs) -> None:
@@ -163,8 +208,13 @@ def export(
         raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
     target = out_path if out_path is not None else DEFAULT_EXPORTS[fmt]
     with open_project(project_config(config, db), write=False, name="export") as project:
+        if fmt == "jsonl" and out_path is None:
+            # the default JSONL is generate's pair: outputs/summary.json describes it
+            info = project.write_outputs(run, target.parent, force=force)
+            print_written(info, target.parent)
+            return
         n = project.export(fmt, target, run, force=force)
-    say(f"{n} conversations -> {target}")
+    say(f"{n:,} conversations -> {target}")
 
 
 @command
@@ -185,10 +235,27 @@ def stats(
     if quality:
         print_quality(info)
         return
-    for key in ("configurations", "types", "predicates", "phenomena", "flow"):
-        out.print(table(key, "count" if key != "flow" else "value", rows=info[key].items()))
-    out.print(f"conversations {info['conversations']}, turns {info['turns']}, distinct facts "
-              f"{info['distinct_facts']}, questions per fact {info['questions_per_fact']}")
+    print_summary(info)
+
+
+def print_summary(info: dict) -> None:
+    """The summary as tables: types and properties as "label (id)"."""
+    from convkgyarn.export import missing_labels_note, with_label
+
+    out.print(table("configuration", "conversations",
+                    rows=((k, f"{v:,}") for k, v in info["configurations"].items())))
+    for key, what in (("types", "conversations"), ("predicates", "turns")):
+        out.print(table("type" if key == "types" else "property", what, rows=(
+            (with_label(k, e), f"{e[what]:,}") for k, e in info[key].items())))
+    out.print(table("phenomenon", "turns",
+                    rows=((k, f"{v:,}") for k, v in info["phenomena"].items())))
+    out.print(table("flow", "value", rows=info["flow"].items()))
+    out.print(f"conversations {info['conversations']:,}, turns {info['turns']:,}, distinct "
+              f"facts {info['distinct_facts']:,}, questions per fact "
+              f"{info['questions_per_fact']}")
+    note = missing_labels_note(info)
+    if note:
+        say(note)
 
 
 @command

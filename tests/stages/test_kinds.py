@@ -182,4 +182,4 @@ def test_kinds_need_a_kind_option_and_are_recorded(tmp_path: Path):
             "--kind", "count", "--conversations", "30")
     assert r.exit_code == 0, r.output
     rec = json.loads((tmp_path / "o" / "conversations.jsonl").read_text().splitlines()[0])
-    assert rec["config"]["kinds"] == ["count"] and rec["config"]["name"] == "voice-kinds"
+    assert rec["config"]["kinds"] == ["count"] and rec["config"]["name"] == "voice-kinds-count"

@@ -1,0 +1,129 @@
+"""``generate``, ``export`` and ``stats`` as a user meets them: the layout of outputs/,
+configuration names that never collide, labels beside ids, defaults in --help."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from convkgyarn.config import GenerateConfig
+from tests.helpers import cli, project
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def two_generates(tmp_path_factory):
+    """generate voice, then generate text-typos, into the same outputs/."""
+    tmp = tmp_path_factory.mktemp("layout")
+    db, out = tmp / "p.duckdb", tmp / "outputs"
+    first = cli("generate", "--db", db, "--out", out, "--conversations", "6")
+    assert first.exit_code == 0, first.output
+    second = cli("generate", "--db", db, "--out", out, "--interaction", "text", "--typos",
+                 "--conversations", "4")
+    assert second.exit_code == 0, second.output
+    return tmp, db, out, second
+
+
+def test_outputs_hold_every_current_configuration_and_its_summary(two_generates):
+    """The second generate does not drop the first one's conversations from outputs/, and
+    summary.json describes exactly what conversations.jsonl holds."""
+    _, _, out, second = two_generates
+    recs = _lines(out / "conversations.jsonl")
+    names = [r["config"]["name"] for r in recs]
+    assert names.count("voice") == 6 and names.count("text-typos") == 4
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["configurations"] == {"text-typos": 4, "voice": 6}
+    assert summary["conversations"] == len(recs)
+    assert summary["turns"] == sum(len(r["turns"]) for r in recs)
+    assert set(summary["runs"]) == {"voice", "text-typos"}
+    assert {r["provenance"]["run_id"] for r in recs} == set(summary["runs"].values())
+    # the closing table says which configuration this command made
+    rows = [line.replace("│", " ").split() for line in second.output.splitlines()]
+    assert ["text-typos", "4", "now", summary["runs"]["text-typos"]] in rows
+    assert ["voice", "6", "earlier", summary["runs"]["voice"]] in rows
+
+
+def test_the_default_jsonl_export_rewrites_the_pair(two_generates, tmp_path):
+    """`export` without --out writes generate's pair: conversations.jsonl and a
+    summary.json of exactly those conversations (with --run, only that run)."""
+    tmp, db, out, _ = two_generates
+    work = tmp_path / "w"
+    work.mkdir()
+    voice_run = json.loads((out / "summary.json").read_text())["runs"]["voice"]
+    import os
+
+    here = os.getcwd()
+    os.chdir(work)
+    try:
+        r = cli("export", "--db", db, "--run", voice_run)
+    finally:
+        os.chdir(here)
+    assert r.exit_code == 0, r.output
+    recs = _lines(work / "outputs" / "conversations.jsonl")
+    summary = json.loads((work / "outputs" / "summary.json").read_text())
+    assert {x["config"]["name"] for x in recs} == {"voice"}
+    assert summary["configurations"] == {"voice": 6} and summary["conversations"] == 6
+
+
+def test_stats_and_the_summary_name_types_and_properties_by_label(two_generates):
+    tmp, db, out, _ = two_generates
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["types"]["Q5"]["label"] == "human"
+    assert summary["predicates"]["P26"]["label"] == "spouse"
+    assert all(e["label"] for e in summary["types"].values())
+    assert "labels_missing" in summary and not summary["labels_missing"]
+    r = cli("stats", "--db", db)
+    assert r.exit_code == 0, r.output
+    assert "human (Q5)" in r.output and "spouse (P26)" in r.output
+    card = tmp / "hf"
+    assert cli("export", "--db", db, "--format", "hf", "--out", card).exit_code == 0
+    text = (card / "README.md").read_text()
+    assert "| human (Q5) |" in text and "| spouse (P26) |" in text
+
+
+def test_a_missing_label_is_said(tmp_path):
+    """A type or property without an English label shows its id and says so."""
+    from convkgyarn.export import Summary, missing_labels_note, with_label
+
+    with project(tmp_path / "p.duckdb") as p:
+        p.generate([GenerateConfig(conversations=3)])
+        recs = p.records()
+        recs[0]["provenance"]["entity_type"] = "Q999999999"  # no label anywhere
+        recs[0]["turns"][0]["property_id"] = "P999999"
+        gathered = Summary()
+        for rec in recs:
+            gathered.add(rec)
+        info = gathered.result(p.con, p.config.llm)
+    assert info["labels_missing"] == {"types": ["Q999999999"], "predicates": ["P999999"]}
+    assert with_label("Q999999999", info["types"]["Q999999999"]) == \
+        "Q999999999 (no English label)"
+    assert missing_labels_note(info).startswith("1 type and 1 property have no English label")
+
+
+def test_settings_that_differ_are_kept_apart(tmp_path):
+    """--kind count --kind verify and --kind count are two configurations: the second run
+    does not replace the first (before, both were "voice-kinds")."""
+    db, out = tmp_path / "p.duckdb", tmp_path / "o"
+    for kinds in (["count", "verify"], ["count"]):
+        r = cli("generate", "--db", db, "--out", out, "--conversations", "5",
+                *[a for k in kinds for a in ("--kind", k)])
+        assert r.exit_code == 0, r.output
+    names = {r["config"]["name"] for r in _lines(out / "conversations.jsonl")}
+    assert names == {"voice-kinds-count-verify", "voice-kinds-count"}
+
+
+def test_generate_help_shows_the_defaults():
+    r = cli("generate", "--help", env={"COLUMNS": "200"})
+    assert r.exit_code == 0
+    lines = {line.split()[1]: line for line in r.output.splitlines()
+             if len(line.split()) > 1 and line.split()[1].startswith("--")}
+    for option, default in (("--turns", "5"), ("--conversations", "100"), ("--seed", "0"),
+                            ("--interaction", "voice"), ("--topics", "3"),
+                            ("--ellipsis-share", "0.5"), ("--answer-style", "short")):
+        assert f"[default: ({default})]" in lines[option], lines[option]
+    assert "[default: (no)]" in lines["--deixis"]
