@@ -287,20 +287,62 @@ def print_usage(meter, estimate: bool = False, configured: bool = True) -> None:
                 "the built-in rules would do the work)"))
         return
     extra = ("est. calls", "est. tokens", "est. USD") if estimate else ()
-    table = Table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
-                  *extra, title="LLM usage (dry run: nothing sent)" if estimate else "LLM usage")
+    rows = []
     for stage, u in sorted(meter.usage.items()):
-        cells = [stage, str(u.calls), str(u.cached), str(u.failed), f"{u.prompt_tokens:,}",
+        cells = [stage, f"{u.calls:,}", f"{u.cached:,}", f"{u.failed:,}", f"{u.prompt_tokens:,}",
                  f"{u.completion_tokens:,}", f"{u.usd:.4f}"]
         if estimate:
-            cells += [str(u.estimated_calls), f"{u.estimated_tokens:,}", f"{u.estimated_usd:.4f}"]
-        table.add_row(*cells)
-    console.print(table)
+            cells += [f"{u.estimated_calls:,}", f"{u.estimated_tokens:,}",
+                      f"{u.estimated_usd:.4f}"]
+        rows.append(cells)
+    title = "LLM usage (dry run: nothing sent)" if estimate else "LLM usage"
+    usage = table("stage", "calls", "cached", "failed", "prompt tok", "completion tok", "USD",
+                  *extra, rows=rows, numeric=True, title=title)
+    # numbers are never cut: stage names wrap, and where even the numbers do not fit across
+    # the terminal, each stage is one line instead
+    numbers = sum(max(len(str(column.header)), *(len(r[i]) for r in rows))
+                  for i, column in enumerate(usage.columns) if i)
+    if numbers + 9 + 3 * len(usage.columns) + 1 <= console.width:  # 9: a stage name's fold
+        console.print(usage)
+        return
+    console.print(title + ":", highlight=False)
+    for cells in rows:
+        line = (f"  {cells[0]}: {cells[1]} calls ({cells[2]} cached, {cells[3]} failed), "
+                f"{cells[4]} prompt + {cells[5]} completion tokens, USD {cells[6]}")
+        if estimate:
+            line += f"; estimated {cells[7]} calls, {cells[8]} tokens, USD {cells[9]}"
+        console.print(line, highlight=False, markup=False)
 
 
-def table(*columns: str, rows: Iterable[Iterable[Any]], title: str | None = None) -> Table:
-    """A table whose cells are plain text (KG labels are never read as markup)."""
-    t = Table(*columns, title=title)
+def table(*columns: str, rows: Iterable[Iterable[Any]], title: str | None = None,
+          numeric: bool = False) -> Table:
+    """A table whose cells are plain text (KG labels are never read as markup). With
+    ``numeric``, every column after the first whose cells are all numbers is right-aligned
+    and never cut (``number_columns``); text columns wrap instead."""
+    rows = [[_cell(v, numeric) for v in row] for row in rows]
+    t = Table(title=title)
+    numbers = _number_columns(rows, len(columns)) if numeric else set()
+    for i, name in enumerate(columns):
+        if i in numbers:
+            width = max([len(name)] + [len(r[i]) for r in rows])
+            t.add_column(name, justify="right", no_wrap=True, min_width=width)
+        else:
+            t.add_column(name, overflow="fold")
     for row in rows:
-        t.add_row(*(Text("" if v is None else str(v)) for v in row))
+        t.add_row(*(Text(v) for v in row))
     return t
+
+
+def _cell(value: Any, numeric: bool) -> str:
+    if value is None:
+        return ""
+    if numeric and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+_NUMBER = re.compile(r"[-+]?[$]?[\d,]*\.?\d+%?|")
+
+
+def _number_columns(rows: list[list[str]], n: int) -> set[int]:
+    return {i for i in range(1, n) if all(_NUMBER.fullmatch(r[i]) for r in rows)}

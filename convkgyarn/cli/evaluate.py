@@ -11,7 +11,7 @@ import typer
 from convkgyarn.cli.common import (
     BaseUrl, Batch, Concurrency, ConfigOption, DbOption, DryRun, Force, MaxCost, command,
     llm_config,
-    open_project, out, project_config, say)
+    open_project, out, project_config, say, table)
 from convkgyarn.config import ConversationSelection
 from convkgyarn.errors import UserError
 
@@ -40,9 +40,22 @@ def evaluate(
                         "evaluate.limit": limit, "llm.batch": batch or None})
     with open_project(cfg, write=True, name="evaluate") as project:
         report = project.evaluate(dataset)
-    for model, s in report.stats["models"].items():
-        say(f"{model}: {s}")
-    say("write the report with `convkgyarn report`")
+    print_evaluated(report.stats["models"])
+    if not cfg.llm.dry_run:
+        say("write the report with `convkgyarn report`")
+
+
+def print_evaluated(models: dict[str, dict]) -> None:
+    """Per model: the turns asked and who decided them (matcher, judge), NA answers and
+    replies that could not be parsed."""
+    if all(set(s) == {"asked"} for s in models.values()):  # a dry run: nothing was asked
+        for model, s in models.items():
+            say(f"{model}: {s['asked']:,} questions would be asked")
+        return
+    out.print(table("model", "turns", "matcher decided", "judge decided", "NA", "unparsable",
+                    title="Evaluated", numeric=True, rows=[
+                        (model, s["turns"], s["matcher"], s["judge"], s["na"], s["unparsable"])
+                        for model, s in models.items()]))
 
 
 @command
@@ -54,8 +67,29 @@ def report(
     """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
     with open_project(project_config(config, db), write=False, name="report") as project:
         paths = project.report(out_dir, force=force)
-    out.print((out_dir / "report.md").read_text(), markup=False)
-    say("written " + ", ".join(str(p) for p in paths))
+    print_results(out_dir / "results.csv")
+    say(f"written to {out_dir}: " + ", ".join(Path(p).name for p in paths))
+
+
+def print_results(results_csv: Path) -> None:
+    """The report in short: mean turn score and NA ratio per model and configuration (the
+    whole report, with intervals and effects, is report.md)."""
+    import csv
+
+    with open(results_csv, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    out.print(table("model", "configuration", "turns", "per turn", "per conv.", "NA",
+                    title="Fact recall (mean score)", numeric=True, rows=[
+                        (r["model"], r["config"], f"{int(r['turns']):,}", _score(r["mean_turn"]),
+                         _score(r.get("mean_conversation")), _score(r.get("na_ratio")))
+                        for r in rows]))
+
+
+def _score(value: str | None) -> str:
+    try:
+        return f"{float(value):.3f}"
+    except (TypeError, ValueError):
+        return value or ""
 
 
 @command
@@ -88,7 +122,23 @@ def compare(
                      **{"llm.batch": batch or None})
     with open_project(cfg, write=True, name="compare") as project:
         r = project.compare(dataset, ours, pairs, seed)
-    out.print_json(json.dumps(r.stats))
+    print_comparison(r.stats, ours)
+
+
+def print_comparison(stats: dict, ours: str) -> None:
+    """Per dimension: how often the rater preferred ours, and the reference."""
+    dims = {k: v for k, v in stats.items() if isinstance(v, dict) and {"ours", "theirs"} <= set(v)}
+    if not dims:  # a dry run, or nothing compared
+        for k, v in stats.items():
+            say(f"{k}: {v}")
+        return
+    out.print(table("dimension", f"ours ({ours})", "reference", "ours preferred",
+                    title=f"Preferred in {stats.get('pairs', 0)} pairs", numeric=True, rows=[
+                        (dim, w["ours"], w["theirs"],
+                         f"{w['ours'] / max(1, w['ours'] + w['theirs']):.0%}")
+                        for dim, w in dims.items()]))
+    say(f"ours was shown first in {stats.get('ours_shown_first', 0)} of "
+        f"{stats.get('pairs', 0)} pairs (the order is randomised per pair)")
 
 
 @annotations_app.command("export")

@@ -80,6 +80,10 @@ def test_metrics_equal_hand_computed_values(project):
     with ScriptedServer(handler_for(plan, log)) as server:
         r = run_eval(db, server)
         assert r.exit_code == 0, r.output
+    # evaluate ends with a table, not a Python dict: turns, who decided, NA, unparsable
+    assert "{" not in r.output
+    rows = [line.replace("│", " ").split() for line in r.output.splitlines()]
+    assert ["model-under-test", "12", "9", "3", "3", "0"] in rows, r.output
     judge_calls = [n for kind, n in log if kind == "judge"]
     assert sorted(judge_calls) == [1, 2]  # only undecided turns go to the judge
     con = connect(db)
@@ -101,6 +105,11 @@ def test_metrics_equal_hand_computed_values(project):
     # the report
     r = CliRunner().invoke(app, ["report", "--db", str(db), "--out", str(tmp / "report")])
     assert r.exit_code == 0, r.output
+    # report says where it wrote and the scores in short, not the whole Markdown
+    assert "# Fact recall" not in r.output and "|" not in r.output
+    rows = [line.replace("│", " ").split() for line in r.output.splitlines()]
+    assert ["model-under-test", "voice", "6", "0.667", "0.667", "0.167"] in rows, r.output
+    assert f"written to {tmp / 'report'}" in " ".join(r.output.split())
     for name in ("report.md", "results.csv", "recall.png"):
         assert (tmp / "report" / name).stat().st_size > 0
     md = (tmp / "report" / "report.md").read_text()

@@ -52,8 +52,9 @@ def test_rating_and_pairwise_comparison(tmp_path):
                                 "--dataset", str(path), "--config-name", "voice",
                                 "--pairs", "1"])
         assert r.exit_code == 0, r.output
-        result = json.loads(r.stdout)
-    assert result["fluency"] == {"ours": 0, "theirs": 1}
+    # a table per dimension (ours, reference, share preferred), not raw JSON
+    rows = [line.replace("│", " ").split() for line in r.stdout.splitlines()]
+    assert ["fluency", "0", "1", "0%"] in rows and "{" not in r.stdout, r.stdout
     con = connect(db)
     assert con.execute("SELECT count(*), avg(relevance) FROM conversation_ratings").fetchone() \
         == (3, 5.0)
