@@ -51,3 +51,18 @@ def test_malformed_files_name_the_place(db, tmp_path, data, where):
     with pytest.raises(ImportError_, match=where):
         import_convquestions(db, path)
     assert db.execute("SELECT count(*) FROM conversations").fetchone()[0] == 0
+
+
+def test_the_readmes_example_is_the_format_we_import(db, tmp_path):
+    """The README documents the import format with an example: it imports as written."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("**Another dataset: ConvQuestions' format.**", 1)[1]
+    example = section.split("```json\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.json"
+    path.write_text(example)
+    run, n = import_convquestions(db, path)
+    assert n == 1 and run.startswith("convquestions-")
+    assert db.execute("SELECT answer, answer_ids FROM turns ORDER BY turn").fetchall()[1] == \
+        (["Leonardo DiCaprio", "Kate Winslet"], ["Q38111", "Q202765"])
