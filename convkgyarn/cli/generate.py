@@ -147,7 +147,8 @@ def print_written(info: dict, out_dir: Path, made_now: set[str] = frozenset()) -
         rows.append((name, f"{n:,}", "now" if made_now & set(runs) else "earlier",
                      ", ".join(runs)))
     out.print(table("configuration", "conversations", "made", "run",
-                    title=f"Written to {out_dir / 'conversations.jsonl'}", rows=rows))
+                    title=f"Written to {out_dir / 'conversations.jsonl'}", rows=rows,
+                    numeric=True))
     say(f"{info['conversations']:,} conversations, {info['turns']:,} turns over "
         f"{info['distinct_facts']:,} facts; summary in {out_dir / 'summary.json'}")
 
@@ -242,14 +243,13 @@ def print_summary(info: dict) -> None:
     """The summary as tables: types and properties as "label (id)"."""
     from convkgyarn.export import missing_labels_note, with_label
 
-    out.print(table("configuration", "conversations",
-                    rows=((k, f"{v:,}") for k, v in info["configurations"].items())))
+    out.print(table("configuration", "conversations", numeric=True,
+                    rows=info["configurations"].items()))
     for key, what in (("types", "conversations"), ("predicates", "turns")):
-        out.print(table("type" if key == "types" else "property", what, rows=(
-            (with_label(k, e), f"{e[what]:,}") for k, e in info[key].items())))
-    out.print(table("phenomenon", "turns",
-                    rows=((k, f"{v:,}") for k, v in info["phenomena"].items())))
-    out.print(table("flow", "value", rows=info["flow"].items()))
+        out.print(table("type" if key == "types" else "property", what, numeric=True, rows=(
+            (with_label(k, e), e[what]) for k, e in info[key].items())))
+    out.print(table("phenomenon", "turns", numeric=True, rows=info["phenomena"].items()))
+    out.print(table("flow", "value", numeric=True, rows=info["flow"].items()))
     out.print(f"conversations {info['conversations']:,}, turns {info['turns']:,}, distinct "
               f"facts {info['distinct_facts']:,}, questions per fact "
               f"{info['questions_per_fact']}")

@@ -11,6 +11,8 @@ from convkgyarn.cli.common import (
     open_project, out, project_config, say, table)
 from convkgyarn.errors import UserError
 
+NO_LABEL = "(no English label)"
+
 predicates_app = typer.Typer(help="Predicates per type: extract F(t), select G(t, F(t)).",
                              no_args_is_help=True)
 
@@ -45,7 +47,7 @@ def predicates_list(
         raise UserError(f"no predicates for type {type_id}; run `convkgyarn predicates "
                         "extract` first")
     out.print(table("property", "label", "datatype", "entities", "share", rows=[
-        (pid, label, dt, n, f"{share:.0%}") for pid, label, dt, n, share in rows]))
+        (pid, label or NO_LABEL, dt, n, f"{share:.0%}") for pid, label, dt, n, share in rows]))
 
 
 @predicates_app.command("select")
@@ -82,7 +84,8 @@ def predicates_show(
         raise UserError(f"no selection for type {type_id}; run `convkgyarn predicates select`")
     out.print(table("property", "label", "qualifier", "selected by", "model", "prompt hash",
                     title=f"G({type_id})", rows=[
-                        (pid, label, f"{qid} {qlabel or ''}" if qid else "", by, model, ph)
+                        (pid, label or NO_LABEL, f"{qid} {qlabel or NO_LABEL}" if qid else "",
+                         by, model, ph)
                         for pid, label, qid, qlabel, by, model, ph in rows]))
 
 
@@ -117,7 +120,12 @@ def types_show(
         raise UserError("no types selected yet; run `convkgyarn types select` or "
                         "`convkgyarn generate`")
     out.print(table("type", "label", "entities", "selected", "why", "by", rows=[
-        (t, label, n, "yes" if keep else "no", why, by) for t, label, n, keep, why, by in rows]))
+        (t, label or NO_LABEL, n, "yes" if keep else "no", why, by)
+        for t, label, n, keep, why, by in rows]))
+    unlabelled = sum(1 for r in rows if r[3] and not r[1])
+    if unlabelled:
+        say(f"{unlabelled} of {sum(1 for r in rows if r[3])} selected types have no English "
+            "label in the loaded files; `kg load --labels FILE` adds labels")
 
 
 def register(app: typer.Typer) -> None:
