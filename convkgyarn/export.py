@@ -241,8 +241,7 @@ class Summary:
             "conversations": self.conversations,
             "turns": self.turns,
             "configurations": dict(sorted(self.configurations.items())),
-            "runs": {name: sorted(runs) if len(runs) > 1 else next(iter(runs))
-                     for name, runs in sorted(self.runs.items())},
+            "runs": {name: sorted(runs) for name, runs in sorted(self.runs.items())},
             "types": _labelled(self.types, labels, "conversations"),
             "predicates": _labelled(self.predicates, labels, "turns"),
             "labels_missing": {k: v for k, v in missing.items() if v},

@@ -143,7 +143,6 @@ def print_written(info: dict, out_dir: Path, made_now: set[str] = frozenset()) -
     rows = []
     for name, n in info["configurations"].items():
         runs = info["runs"][name]
-        runs = runs if isinstance(runs, list) else [runs]
         rows.append((name, f"{n:,}", "now" if made_now & set(runs) else "earlier",
                      ", ".join(runs)))
     out.print(table("configuration", "conversations", "made", "run",

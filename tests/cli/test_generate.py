@@ -41,11 +41,12 @@ def test_outputs_hold_every_current_configuration_and_its_summary(two_generates)
     assert summary["conversations"] == len(recs)
     assert summary["turns"] == sum(len(r["turns"]) for r in recs)
     assert set(summary["runs"]) == {"voice", "text-typos"}
-    assert {r["provenance"]["run_id"] for r in recs} == set(summary["runs"].values())
+    assert sorted(r["provenance"]["run_id"] for r in recs if r["config"]["name"] == "voice") \
+        == summary["runs"]["voice"] * 6
     # the closing table says which configuration this command made
     rows = [line.replace("│", " ").split() for line in second.output.splitlines()]
-    assert ["text-typos", "4", "now", summary["runs"]["text-typos"]] in rows
-    assert ["voice", "6", "earlier", summary["runs"]["voice"]] in rows
+    assert ["text-typos", "4", "now", *summary["runs"]["text-typos"]] in rows
+    assert ["voice", "6", "earlier", *summary["runs"]["voice"]] in rows
 
 
 def test_the_default_jsonl_export_rewrites_the_pair(two_generates, tmp_path):
@@ -54,7 +55,7 @@ def test_the_default_jsonl_export_rewrites_the_pair(two_generates, tmp_path):
     tmp, db, out, _ = two_generates
     work = tmp_path / "w"
     work.mkdir()
-    voice_run = json.loads((out / "summary.json").read_text())["runs"]["voice"]
+    (voice_run,) = json.loads((out / "summary.json").read_text())["runs"]["voice"]
     import os
 
     here = os.getcwd()
