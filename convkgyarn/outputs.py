@@ -198,14 +198,17 @@ def _is_blank_annotation_sample(path: Path) -> bool:
 
 
 HF_README_TITLE = "# Conversational KGQA from Wikidata (convkgyarn)"
+CARD_HEAD_CHARS = 4 << 20  # where the title must appear: after a front matter of many configs
 
 
 def _is_legacy_hf(folder: Path) -> bool:
     """An hf export of a release before the marker file: our card and data/*.jsonl only."""
     readme = folder / "README.md"
     try:
-        if HF_README_TITLE not in readme.read_text(encoding="utf-8", errors="replace")[:4096]:
-            return False
+        # the title follows the card's YAML, which lists every configuration's features
+        with open(readme, encoding="utf-8", errors="replace") as fh:
+            if HF_README_TITLE not in fh.read(CARD_HEAD_CHARS):
+                return False
     except OSError:
         return False
     for f in _files(folder):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -46,16 +47,32 @@ def stage_of(body) -> str:
     return "templater"
 
 
+_USAGE_LINE = re.compile(
+    r"\s*(?P<stage>\S+): (?P<calls>[\d,]+) calls \(.*?\); estimated (?P<est_calls>[\d,]+) calls, "
+    r"(?P<est_tokens>[\d,]+) tokens, USD (?P<est_usd>[\d.]+)")
+
+
 def usage(output: str) -> dict[str, dict[str, float]]:
-    """The LLM usage table printed at the end, by stage."""
+    """The LLM usage printed at the end, by stage: the table, or where the terminal is too
+    narrow for its numbers (CliRunner's 80 columns), one line per stage."""
     rows = {}
-    for line in output.splitlines():
+    lines = output.splitlines()
+    for k, line in enumerate(lines):
         cells = [c.strip() for c in line.strip("│ ").split("│")]
-        if len(cells) == 10 and cells[1].isdigit():
-            rows[cells[0]] = {"calls": int(cells[1]), "est_calls": int(cells[7]),
-                              "est_tokens": int(cells[8].replace(",", "")),
-                              "est_usd": float(cells[9])}
+        if len(cells) == 10 and cells[1].replace(",", "").isdigit():
+            rows[cells[0]] = {"calls": _int(cells[1]), "est_calls": _int(cells[7]),
+                              "est_tokens": _int(cells[8]), "est_usd": float(cells[9])}
+        joined = " ".join([line, *lines[k + 1:k + 3]])  # a stage's line may wrap
+        m = _USAGE_LINE.match(joined) if line.startswith("  ") and ": " in line else None
+        if m:
+            rows[m["stage"]] = {"calls": _int(m["calls"]), "est_calls": _int(m["est_calls"]),
+                                "est_tokens": _int(m["est_tokens"]),
+                                "est_usd": float(m["est_usd"])}
     return rows
+
+
+def _int(text: str) -> int:
+    return int(text.replace(",", ""))
 
 
 def file_hash(db: Path) -> str:

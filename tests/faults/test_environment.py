@@ -117,7 +117,8 @@ def test_a_full_disk_while_exporting_keeps_the_previous_export(db, tmp_path, mon
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(export, "_jsonl", full)
-    monkeypatch.setattr(export.pq, "write_table", full)
+    monkeypatch.setattr(export.pq, "ParquetWriter", full)
+    monkeypatch.setattr(export, "_hf_data", full)
     r = cli("export", "--db", db, "--format", fmt, "--out", target)
     one_line_error(r, 2, f"{target}: no space left on the device")
     assert sorted(p.read_bytes() for p in ([target] if target.is_file()
