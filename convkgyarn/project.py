@@ -414,6 +414,7 @@ class Project:
                     out_dir / "conversations.jsonl", force=force, protected=own)
         info = gathered.result(self.con, self.config.llm)
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
+        info["generated"] = sorted(r.stats["config"] for r in reports if r.stage == "assemble")
         write_json(info, out_dir / "summary.json", force=force, protected=own)
         return info
 

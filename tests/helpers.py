@@ -39,3 +39,16 @@ def cli(*args: str, env: dict | None = None):
     from convkgyarn.cli import app
 
     return CliRunner(env=env or {}).invoke(app, list(map(str, args)))
+
+
+def generated_records(out_dir: Path | str) -> list[dict]:
+    """The records of the configurations the last ``generate`` made, from its
+    ``conversations.jsonl`` (which holds every current configuration's) and ``summary.json``
+    (``generated``: what that command made)."""
+    import json
+
+    out_dir = Path(out_dir)
+    made = set(json.loads((out_dir / "summary.json").read_text())["generated"])
+    records = (json.loads(line) for line in
+               (out_dir / "conversations.jsonl").read_text().splitlines())
+    return [r for r in records if r["config"]["name"] in made]

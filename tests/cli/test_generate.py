@@ -41,6 +41,7 @@ def test_outputs_hold_every_current_configuration_and_its_summary(two_generates)
     assert summary["conversations"] == len(recs)
     assert summary["turns"] == sum(len(r["turns"]) for r in recs)
     assert set(summary["runs"]) == {"voice", "text-typos"}
+    assert summary["generated"] == ["text-typos"]  # what this generate made
     assert sorted(r["provenance"]["run_id"] for r in recs if r["config"]["name"] == "voice") \
         == summary["runs"]["voice"] * 6
     # the closing table says which configuration this command made

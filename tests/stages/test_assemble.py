@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from convkgyarn.cli import app
 from convkgyarn.config import GenerateConfig
 from convkgyarn.text import starts_with_wh
-from tests.helpers import project
+from tests.helpers import generated_records, project
 from tests.stages.test_typos import classify
 
 CONFIGS = {
@@ -27,7 +27,7 @@ def generate(tmp: Path, *args: str, db: str = "p.duckdb") -> list[dict]:
     r = CliRunner().invoke(app, ["generate", "--db", str(tmp / db), "--out", str(out),
                                  "--conversations", "60", *args])
     assert r.exit_code == 0, r.output
-    return [json.loads(l) for l in (out / "conversations.jsonl").read_text().splitlines()]
+    return generated_records(out)
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_output_does_not_depend_on_the_physical_order_of_kg_rows(tmp_path):
     groups in parallel): the same KG stored in another order gives the same dataset."""
     import duckdb
 
-    from tests.helpers import project
+    from tests.helpers import generated_records, project
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()

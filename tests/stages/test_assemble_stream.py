@@ -158,6 +158,7 @@ def test_the_main_jobs_files_are_read_a_chunk_at_a_time_with_the_same_records(tm
             assert list(iter_records(p.con, runs, chunk=chunk)) == whole, chunk
         info = p.write_outputs(runs, tmp_path / "out")
         info.pop("stage_seconds")
+        assert info.pop("generated") == []  # no generation reports were passed
         assert info == summary(p.con, whole, p.config.llm)
         written = (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()
         assert [json.loads(line) for line in written] == whole

@@ -138,7 +138,7 @@ def test_without_deixis_ellipsis_has_no_pronoun_and_topics_1_never_hops(tmp_path
     assert elliptic and not any(PRONOUN.search(q) and "that" not in q for q in elliptic), \
         elliptic
     assert recs[0]["config"]["ellipsis"] is True and recs[0]["config"]["name"] == \
-        "voice-hops-ellipsis"
+        "voice-hops-topics1-ellipsis"  # --topics 1 is a setting of its own
 
 
 def test_text_ellipsis_queries_stay_queries(tmp_path):
