@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from convkgyarn.cli import app
 from convkgyarn.store import connect
+from tests.helpers import generated_records
 from tests.llm.scripted_server import Reply, ScriptedServer
 from tests.test_refresh import modified_dump
 
@@ -48,9 +49,7 @@ def probed(tmp_path_factory, sample_path):
     r = run("generate", "--db", db, "--out", str(tmp / "probes"), "--changed-since", "last",
             "--interaction", "voice", "--conversations", "50")
     assert r.exit_code == 0, r.output
-    recs = [json.loads(line) for line in
-            (tmp / "probes" / "conversations.jsonl").read_text().splitlines()]
-    return tmp, db, recs
+    return tmp, db, generated_records(tmp / "probes")
 
 
 def test_probes_ask_exactly_the_changed_facts_with_their_earlier_values(probed):
