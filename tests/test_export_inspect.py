@@ -213,7 +213,8 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
     settings = json.loads((task / "task.json").read_text())
     assert sorted(str(p.relative_to(task)) for p in task.rglob("*") if p.is_file()) == \
         settings["files"]
-    assert settings["configurations"] == {"text-kinds-count-verify": 5, "voice-kinds-count-verify": 5}
+    assert settings["configurations"] == {"text-kinds-count-verify": 5,
+                                          "voice-kinds-count-verify": 5}
     # the scoring code is convkgyarn's, byte for byte; it and the task import nothing but
     # the standard library, pydantic, inspect_ai and each other
     assert (task / "convkgyarn_scoring.py").read_bytes() == \
@@ -229,7 +230,8 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import task; "
             "t = task.convkgyarn_recall(configs='voice-kinds-count-verify'); "
             "print(sorted({s.metadata['config'] for s in t.dataset}), len(t.dataset))\n"
-            "t = task.convkgyarn_recall(configs=['text-kinds-count-verify', 'voice-kinds-count-verify'])\n"
+            "t = task.convkgyarn_recall(configs=['text-kinds-count-verify', "
+            "'voice-kinds-count-verify'])\n"
             "print(len(t.dataset))\n"
             "try:\n    task.convkgyarn_recall(configs='voice-nope')\n"
             "except ValueError as e:\n    print(e)")
@@ -238,7 +240,8 @@ def test_the_folder_needs_only_inspect_ai_and_its_options_work(evaluated, tmp_pa
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.splitlines() == [
         "['voice-kinds-count-verify'] 5", "10",
-        "no configuration voice-nope in this task; it has text-kinds-count-verify, voice-kinds-count-verify"]
+        "no configuration voice-nope in this task; it has text-kinds-count-verify, "
+        "voice-kinds-count-verify"]
 
 
 def test_the_samples_hold_what_evaluate_matches_against(evaluated, tmp_path):
@@ -250,7 +253,8 @@ def test_the_samples_hold_what_evaluate_matches_against(evaluated, tmp_path):
                .splitlines()]
     assert len(samples) == 10 and len({s["id"] for s in samples}) == 10
     turns = [t for s in samples for t in s["turns"]]
-    uk = next(t for s in samples if s["config"] == "voice-kinds-count-verify" and s["entity"]["id"] == "Q145"
+    uk = next(t for s in samples
+              if s["config"] == "voice-kinds-count-verify" and s["entity"]["id"] == "Q145"
               for t in s["turns"] if t["answer"] == ["Charles III"])
     assert uk["outdated_golds"][0][0] == "Elizabeth II"
     usa = next(t for t in turns if t["answer"] == ["United States of America"])

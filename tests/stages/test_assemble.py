@@ -188,7 +188,7 @@ def test_output_does_not_depend_on_the_physical_order_of_kg_rows(tmp_path):
     groups in parallel): the same KG stored in another order gives the same dataset."""
     import duckdb
 
-    from tests.helpers import generated_records, project
+    from tests.helpers import project
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
