@@ -265,7 +265,8 @@ ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]]
 # A start that still holds is asked "since when?" ("Who leads it?" "Satya Nadella." "Since
 # when?"); "when did that start?" is kept for what has ended.
 ELLIPSIS_QUALIFIED_PRESENT: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
-    "P580": (("since when?", "and since when?", "since when, exactly?"),
+    "P580": (("since when has that been the case?", "when did that start?",
+              "and since when?"),
              ("since when?", "since when exactly?", "start date?")),
 }
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections import defaultdict, deque
 from dataclasses import replace
 
@@ -46,8 +47,16 @@ LIFE_STAGE = {"P569": 0, "P19": 0, "P22": 1, "P25": 1, "P3373": 1, "P27": 1, "P6
               "P26": 4, "P451": 4, "P40": 4, "P570": 6, "P20": 6, "P509": 6, "P1196": 6,
               "P119": 6}
 WORK_STAGE = 3
-# Trivia a conversation asks only when nothing better is left (salience.salience).
+# Trivia a conversation asks only when it would otherwise be too short (below
+# min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
+# not worth asking whatever their score (issue #33, the critic of the prototype): heritage
+# designation, patron saint, eye and hair colour, "significant event", terrain feature,
+# time zone, languages used by a thing, record label of a person, historic county.
 TRIVIA = 20
+TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
+                               "P2936", "P7959", "P5658", "P1454"})
+TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
+VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
@@ -55,6 +64,17 @@ MAX_EARLIER_PASSES = 3
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
+
+
+def obvious_from_name(e: EntityFacts, answered: list) -> bool:
+    """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
+    Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
+    Department"; "Waterloo" for "Battle of Waterloo"): no one asks it."""
+    name = f" {e.label.lower()} "
+    labels = [st.value.label.lower() for st in answered if st.value.value_id]
+    return bool(labels) and len(labels) == len(answered) and all(
+        len(label) >= 4 and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", name)
+        for label in labels)
 
 
 class Planner:
@@ -207,6 +227,8 @@ class Planner:
             if tense == "present" and any((e.id, p, st.value.value_id) in self.view.held_before
                                           for st in answered_stmts):
                 continue  # Piñera's second term, after an ended first: "is" misleads
+            if obvious_from_name(e, answered_stmts):
+                continue  # "What is the University of Oxford Physics Department part of?"
             answered = {id(st) for st in answered_stmts}
             stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
                      and id(st) in answered
@@ -236,6 +258,15 @@ class Planner:
                                      property_label=label, human=e.human))
         return found
 
+    def _trivia(self, e: EntityFacts, property_id: str) -> bool:
+        """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
+        if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
+            return True
+        if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
+                                          for st in e.properties[property_id]):
+            return True
+        return self._salience(e, property_id)[0] <= TRIVIA
+
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
         """What a planned turn is answered with, as said: two facts with the same answer
         ("located in" and "headquarters" both Oxford) make one question, not two."""
@@ -264,6 +295,9 @@ class Planner:
             spare += rest
         scored = []
         for n, block in enumerate(blocks):
+            if self._trivia(e, block[0].property_id):
+                spare += block  # asked only to reach min_turns
+                continue
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
@@ -301,6 +335,13 @@ class Planner:
         for t in spare:  # an entity with few facts: a data date rather than no conversation
             if size >= least:
                 break
+            if t.qualifier_id is None:  # a trivia block's fact
+                key = self._answer_key(e, t)
+                if key not in said:
+                    chosen.append([t])
+                    said.add(key)
+                    size += 1
+                continue
             for block in chosen:
                 if block[0].property_id == t.property_id and block[0].qualifier_id is None \
                         and self._answer_key(e, t) not in said:

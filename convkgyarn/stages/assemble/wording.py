@@ -17,7 +17,9 @@ from convkgyarn.stages.salience import broad_kind
 GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her"),
           "Q2449503": ("he", "him", "his"), "Q1052281": ("she", "her", "her")}
 UNKNOWN_PERSON = ("this person", "this person", "their")
-TRANSITIONS = ("Okay, and ", "Alright, now ", "And ")
+# Said when the subject changes; "Alright, now which ..." and "Okay, and which ..." are
+# what the link-grammar parser (and readers) stumble on, so one word and a comma.
+TRANSITIONS = ("Okay, ", "Alright, ", "And ")
 
 def pronoun(gender: str | None) -> str | None:
     """"he" or "she" for a known gender, else None."""
@@ -35,7 +37,8 @@ def awkward_possessive(label: str) -> bool:
 # its broad kind (``salience.broad_kind``). Never a multi-word type label ("this college
 # town", "this historical country"): a reader hears those as a database talking.
 HEAD_NOUNS = frozenset("""
-album airline airport abbey academy agency archipelago arena army band bank battle bay book
+album airline airport abbey academy agency centre center collection department division
+faculty institute laboratory archipelago arena army band bank battle bay book
 bridge building canal castle cathedral cave championship church city club college comedy
 company competition conference country county court dam desert district dynasty election
 empire festival film forest fort game glacier hospital hotel island kingdom lake language
@@ -63,7 +66,8 @@ def thing_noun(type_label: str | None) -> str | None:
     kind = broad_kind(label, False)
     if kind == "country":  # "sovereign state", "historical country": "the country"
         return "country"
-    head = label.split()[-1]
+    # the head of "college of the University of Oxford" is "college"
+    head = label.split(" of ")[0].split()[-1] if " of " in label else label.split()[-1]
     if head in HEAD_NOUNS:
         return head
     return KIND_NOUNS.get(kind)
