@@ -1,6 +1,9 @@
 """Quality on real Wikidata: the real files in ../shared/data/wikidata, loaded as a user
 would (property list + preferred labels), the paper's eight configurations, measured with
-the black-box tools in ../shared/tools (defects, grammar, style). Prints one table per file.
+the black-box tools in ../shared/tools (defects, grammar, style). Prints one table per file,
+then the readability table (issue #33): flow_defects.py (given the dump's own labels merged
+by dump_labels.py, as its doc asks) and our detectors (benchmarks/readability.py), as shares
+per configuration, with examples of every defect found.
 
 The rules path (no LLM configured) is what this measures: it is the path every user has.
 """
@@ -19,6 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.readability import detect  # noqa: E402
 from convkgyarn.config import GenerateConfig, paper_configs  # noqa: E402
 from tests.helpers import project  # noqa: E402
 
@@ -37,6 +41,39 @@ def tool(name: str, *args: str) -> dict:
     out = subprocess.run([sys.executable, str(SHARED / "tools" / name), *args],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+FLOW = ["type_deixis", "restated_value", "same_answer", "doubled_word", "text_filler_start"]
+OURS = ["same_answer_any", "data_date", "trivia_opener", "long_name_repeated",
+        "type_reference"]
+READ_SHORT = {"type_deixis": "tdeix", "restated_value": "restate", "same_answer": "same",
+              "doubled_word": "dbl", "text_filler_start": "filler",
+              "same_answer_any": "same*", "data_date": "ddate", "trivia_opener": "trivia",
+              "long_name_repeated": "longnm", "type_reference": "this"}
+
+
+def readability(export: Path, dump: Path, labels: list[Path], tmp: Path) -> None:
+    """The readability detectors per configuration, with examples (issue #33)."""
+    merged = tmp / "labels.json"
+    subprocess.run([sys.executable, str(SHARED / "tools" / "dump_labels.py"), str(merged),
+                    *map(str, labels), str(dump)], capture_output=True, check=True)
+    flow = tool("flow_defects.py", str(export), "--labels", str(merged), "--json")
+    records = [json.loads(line) for line in export.read_text().splitlines() if line]
+    ours = detect(records, json.loads(merged.read_text()))
+    print("readability in % (" + ", ".join(f"{READ_SHORT[k]} = {k}" for k in FLOW + OURS)
+          + "): flow_defects.py, then ours")
+    print(f"{'configuration':26} " + " ".join(f"{READ_SHORT[k]:>7}" for k in FLOW + OURS))
+    for config in sorted(ours):
+        f = flow["by_config"].get(config, {})
+        print(f"{config:26} " + " ".join(f"{100 * f.get(k, 0):>7.2f}" for k in FLOW)
+              + " " + " ".join(f"{100 * ours[config][k]:>7.2f}" for k in OURS))
+    for key, found in (flow.get("examples") or {}).items():
+        for text in found[:2]:
+            print(f"  e.g. {key}: {text}")
+    for config in sorted(ours):
+        for key, found in ours[config]["examples"].items():
+            for text in found[:2]:
+                print(f"  e.g. {config} {key}: {text}")
 
 
 def only(export: Path, config: str, dest: Path) -> Path:
@@ -91,6 +128,7 @@ def main() -> None:
                       + " ".join(f"{100 * fig.get(d, 0):>5.2f}" for d in DEFECTS)
                       + f"  {g:>7.3f}  {style['words_per_question']:>5.1f}"
                       f"  {style['wh_start']:>4.2f}  {style['deixis_in_followups']:>6.2f}")
+            readability(export, dump, labels, tmp)
 
 
 if __name__ == "__main__":

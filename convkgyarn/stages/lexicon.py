@@ -255,12 +255,19 @@ ELLIPSIS_NOUNS: dict[str, str | None] = {
 # qualifier -> follow-ups about the statement just asked ("Who is her spouse?" "When was
 # that?"): spoken, then typed.
 ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
-    "P580": (("when did that start?", "and when was that?", "when was that?"),
+    "P580": (("when did that start?", "when did that begin?", "and when did that start?"),
              ("since when?", "since when exactly?", "start date?")),
     "P582": (("when did that end?", "and when did that end?", "when was that over?"),
              ("until when?", "until when exactly?", "end date?")),
     "P585": (("when was that?", "and when was that?", "in what year was that?"),
              ("date?", "the date?", "year?")),
+}
+# A start that still holds is asked "since when?" ("Who leads it?" "Satya Nadella." "Since
+# when?"); "when did that start?" is kept for what has ended.
+ELLIPSIS_QUALIFIED_PRESENT: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
+    "P580": (("since when has that been the case?", "when did that start?",
+              "and since when?"),
+             ("since when?", "since when exactly?", "start date?")),
 }
 
 

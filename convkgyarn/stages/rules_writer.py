@@ -163,7 +163,9 @@ class RulesWriter:
         verb-like properties ("located in"), whose short forms read badly."""
         spoken = interaction == "voice"
         if fact.qualifier_id:
-            forms = lexicon.ELLIPSIS_QUALIFIED.get(fact.qualifier_id)
+            forms = (fact.tense == "present" and
+                     lexicon.ELLIPSIS_QUALIFIED_PRESENT.get(fact.qualifier_id)) or \
+                lexicon.ELLIPSIS_QUALIFIED.get(fact.qualifier_id)
             return list(forms[0 if spoken else 1]) if forms else []
         noun = ellipsis_noun(fact)
         if noun is None:

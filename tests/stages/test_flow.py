@@ -57,7 +57,11 @@ def test_conversations_move_as_the_issue_asks(flow, shared_data):
     mean_turns = sum(len(r["turns"]) for r in recs) / len(recs)
     assert len(recs) == 200
     assert hop_share >= 0.25, (name, hop_share)
-    assert mean_turns >= 9.6, (name, mean_turns)
+    # 9.6 before issue #33; since, data-date follow-ups ("As of when?"), trivia, second
+    # questions with the same answer and present-tense facts whose value held an earlier
+    # term are asked only to reach min_turns: entities with few facts end sooner (9.25 on
+    # real-entities-dev)
+    assert mean_turns >= 9.2, (name, mean_turns)
     style = _tool(shared_data, "style_stats.py", export)
     assert 0.35 <= style["deixis_in_followups"] <= 0.85, (name, style)
     if shutil.which("link-parser") is None:

@@ -16,23 +16,65 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections import defaultdict, deque
 from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.stages import kinds
+from convkgyarn.stages import kinds, salience
+from convkgyarn.kg.render import render
 from convkgyarn.stages.assemble import transforms
+from convkgyarn.stages.assemble.facts import answer_statements
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.realiser import Realiser, seeded
 from convkgyarn.stages.assemble.view import KGView
 
 # Predicates asked one after the other when an entity has both.
-GROUPS = (("P569", "P19"), ("P570", "P20"), ("P580", "P582"), ("P577", "P2047"))
+GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
+          ("P577", "P2047"))
+# Qualifier follow-ups a person asks about the statement just answered ("Who is her
+# spouse?" "Since when?"): the dates of an office, a marriage, a job, a team, a school, a
+# leader's term, an award's year. The data dates of figures ("As of when?" after a
+# population) and the start of a country's membership or a city's country are not asked.
+TERMS = ("P39", "P26", "P451", "P108", "P54", "P69", "P102", "P6", "P35", "P488", "P169",
+         "P286", "P1037", "P463")
+NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")} |
+                               {("P166", "P585"), ("P1411", "P585")})
+# A person's facts in the order of a life: birth and family, schooling, the work they are
+# known for (anything unlisted), marriage and children, death and burial.
+LIFE_STAGE = {"P569": 0, "P19": 0, "P22": 1, "P25": 1, "P3373": 1, "P27": 1, "P69": 2,
+              "P26": 4, "P451": 4, "P40": 4, "P570": 6, "P20": 6, "P509": 6, "P1196": 6,
+              "P119": 6}
+WORK_STAGE = 3
+# Trivia a conversation asks only when it would otherwise be too short (below
+# min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
+# not worth asking whatever their score (issue #33, the critic of the prototype): heritage
+# designation, patron saint, eye and hair colour, "significant event", terrain feature,
+# time zone, languages used by a thing, record label of a person, historic county.
+TRIVIA = 20
+TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
+                               "P2936", "P7959", "P5658", "P1454"})
+TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
+VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
+# A later pass over a subject (conversations > subjects) prefers facts the passes before
+# it did not ask; it looks back this many passes (each look is one plan, no realising).
+MAX_EARLIER_PASSES = 3
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
+
+
+def obvious_from_name(e: EntityFacts, answered: list) -> bool:
+    """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
+    Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
+    Department"; "Waterloo" for "Battle of Waterloo"): no one asks it."""
+    name = f" {e.label.lower()} "
+    labels = [st.value.label.lower() for st in answered if st.value.value_id]
+    return bool(labels) and len(labels) == len(answered) and all(
+        len(label) >= 4 and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", name)
+        for label in labels)
 
 
 class Planner:
@@ -44,6 +86,7 @@ class Planner:
         self.name = cfg.name
         self.realiser = Realiser(view, cfg)
         self._shapes: dict[tuple, list[tuple]] = {}
+        self._salient: dict[tuple, tuple[int, bool]] = {}
 
     def drop(self, item: str, reason: str, detail: str = "") -> None:
         self.view.trace.drops.append(Drop(item, reason, detail))
@@ -99,8 +142,15 @@ class Planner:
         r_entity = view.entity(related) if related else None
         r_type, r_facts = view.best_type(r_entity) if r_entity else (None, [])
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
+        avoid: set[Fact] = set()
+        for earlier in range(min(index, MAX_EARLIER_PASSES)):  # what earlier passes asked
+            key = list(fact_key)
+            key[2] = index - 1 - earlier
+            avoid.update((p.property_id, p.qualifier_id) for p in self.plan(
+                e, facts, cfg.turns - n_related, random.Random(seeded("facts", *key))))
         plan: list[Step] = [(e, type_id, p, None)
-                            for p in self.plan(e, facts, cfg.turns - n_related, rng_facts)]
+                            for p in self.plan(e, facts, cfg.turns - n_related, rng_facts,
+                                               avoid=frozenset(avoid))]
         if n_related:
             plan += [(r_entity, r_type, p, None)
                      for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
@@ -145,8 +195,19 @@ class Planner:
         rng.shuffle(blocks)
         return blocks
 
+    @staticmethod
+    def _natural(block: list[PlannedTurn]) -> tuple[list[PlannedTurn], list[PlannedTurn]]:
+        """A block's turns a person asks, and its qualifier follow-ups no one would ask
+        unless nothing else is left ("As of when?" after a population: not
+        ``NATURAL_QUALIFIERS``)."""
+        kept = [t for t in block if t.qualifier_id is None or
+                (t.property_id, t.qualifier_id) in NATURAL_QUALIFIERS]
+        return kept, [t for t in block if t not in kept]
+
     def _block_shapes(self, e: EntityFacts, facts: list[Fact]) -> list[tuple]:
-        """(main properties, qualified property, its statements with qualifiers, qualifiers)."""
+        """(main properties, qualified property, its statements with qualifiers, qualifiers).
+        A qualifier is asked only of a statement the main question answers: "Since when?"
+        is about the spouse just named, not an earlier one."""
         mains = [p for p, q in facts if q is None]
         quals: dict[str, list[str]] = defaultdict(list)
         for p, q in facts:
@@ -162,26 +223,136 @@ class Planner:
         for p in mains:
             if p in used:
                 continue
+            answered_stmts, tense = answer_statements(e, e.properties[p])
+            if tense == "present" and any((e.id, p, st.value.value_id) in self.view.held_before
+                                          for st in answered_stmts):
+                continue  # Piñera's second term, after an ended first: "is" misleads
+            if obvious_from_name(e, answered_stmts):
+                continue  # "What is the University of Oxford Physics Department part of?"
+            answered = {id(st) for st in answered_stmts}
             stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
+                     and id(st) in answered
                      and any(q in st.qualifiers for q in quals.get(p, ()))]
             shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
         return shapes
 
+    def _salience(self, e: EntityFacts, property_id: str) -> tuple[int, bool]:
+        """How early a person asks the fact, and whether it may open (``salience``)."""
+        key = (e.id, property_id)
+        found = self._salient.get(key)
+        if found is None:
+            type_label = self.view.type_labels.get(self.view.best_type(e)[0])
+            stmts = e.properties[property_id]
+            value = stmts[0].value if stmts else None
+            if value is None:
+                kind = "thing"
+            elif value.kind == "item":
+                kind = "person" if self.view.is_person(value, property_id) else "thing"
+            else:
+                kind = {"time": "time", "quantity": "quantity"}.get(value.kind, "thing")
+            label = self.view.run.property_labels.get(property_id)
+            found = self._salient[key] = (
+                salience.salience(property_id, None, type_label, kind, property_label=label,
+                                  human=e.human),
+                salience.good_opener(property_id, None, type_label, kind,
+                                     property_label=label, human=e.human))
+        return found
+
+    def _trivia(self, e: EntityFacts, property_id: str) -> bool:
+        """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
+        if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
+            return True
+        if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
+                                          for st in e.properties[property_id]):
+            return True
+        return self._salience(e, property_id)[0] <= TRIVIA
+
+    def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
+        """What a planned turn is answered with, as said: two facts with the same answer
+        ("located in" and "headquarters" both Oxford) make one question, not two."""
+        stmts = e.properties[pt.property_id]
+        if pt.qualifier_id is not None:
+            values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
+        else:
+            values = tuple(s.value for s in answer_statements(e, stmts)[0])
+        return frozenset(render(v) for v in values) or None
+
     def plan(self, e: EntityFacts, facts: list[Fact], turns: int, rng: random.Random,
-             cached: bool = True) -> list[PlannedTurn]:
-        chosen: list[PlannedTurn] = []
-        blocks = self.blocks(e, facts, rng, cached)
-        for block in blocks:
-            if len(chosen) + len(block) <= turns:
-                chosen += block
-            if len(chosen) == turns:
-                return chosen
-        for block in blocks:  # fill the rest with the head of a block that did not fit
-            if block[0] not in chosen:
-                chosen += block[:turns - len(chosen)]
-            if len(chosen) == turns:
+             cached: bool = True, avoid: frozenset = frozenset(),
+             least: int | None = None) -> list[PlannedTurn]:
+        """The facts a conversation asks about ``e``, in the order a person asks them.
+
+        Blocks are chosen most salient first (``salience``; a seeded jitter of a few points
+        varies conversations among facts of a tier), facts ``avoid`` names (asked in an
+        earlier pass) after the others, trivia (salience <= ``TRIVIA``) only when nothing
+        else is left, and never a block whose answer an earlier block gives. The first
+        block is the most salient good opener (what the entity is known for); a person's
+        other blocks follow the order of a life (``LIFE_STAGE``)."""
+        blocks, spare = [], []
+        for block in self.blocks(e, facts, rng, cached):
+            kept, rest = self._natural(block)
+            blocks.append(kept)
+            spare += rest
+        scored = []
+        for n, block in enumerate(blocks):
+            if self._trivia(e, block[0].property_id):
+                spare += block  # asked only to reach min_turns
+                continue
+            score, opener = self._salience(e, block[0].property_id)
+            seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
+            scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
+                           block))
+        scored.sort(key=lambda x: x[:4])
+        openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]]
+        if openers:  # the best opener first, whatever else is chosen
+            scored.remove(openers[0])
+            scored.insert(0, openers[0])
+        chosen: list[list[PlannedTurn]] = []
+        size = 0
+        said: set = set()
+        fits: list[list[PlannedTurn]] = []
+        for *_, block in scored:
+            keys = [self._answer_key(e, t) for t in block]
+            if any(k in said for k in keys if k):
+                continue  # one question per answer
+            said.update(k for k in keys if k)
+            fits.append(block)
+        for block in fits:
+            if size + len(block) <= turns:
+                chosen.append(block)
+                size += len(block)
+            if size == turns:
                 break
-        return chosen
+        if size < turns:
+            for block in fits:  # fill the rest with the head of a block that did not fit
+                if block not in chosen:
+                    part = block[:turns - size]
+                    chosen.append(part)
+                    size += len(part)
+                if size == turns:
+                    break
+        least = min(self.cfg.min_turns, turns) if least is None else least
+        for t in spare:  # an entity with few facts: a data date rather than no conversation
+            if size >= least:
+                break
+            if t.qualifier_id is None:  # a trivia block's fact
+                key = self._answer_key(e, t)
+                if key not in said:
+                    chosen.append([t])
+                    said.add(key)
+                    size += 1
+                continue
+            for block in chosen:
+                if block[0].property_id == t.property_id and block[0].qualifier_id is None \
+                        and self._answer_key(e, t) not in said:
+                    block.append(t)
+                    said.add(self._answer_key(e, t))
+                    size += 1
+                    break
+        if e.human and len(chosen) > 2:
+            chosen[1:] = sorted(chosen[1:], key=lambda b: LIFE_STAGE.get(b[0].property_id,
+                                                                          WORK_STAGE))
+        return [t for block in chosen for t in block]
 
     # -- the conversation as it goes
     def walk(self, plan: list[Step], rng_hops: random.Random | None,
@@ -215,11 +386,14 @@ class Planner:
                 if fits:
                     pt = replace(pt, kind=fits[int(rng_hops.random() * len(fits))])
             asked.add(fact)  # tried: asked now, or never askable
-            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from)
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
+                                later=any(t.subject.id == ent.id for t in turns))
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
                 continue  # "this city's country?" "the country we came from": nothing new
+            if self._said_before(turn, turns):
+                continue
             turns.append(turn)
             previous = turn
             left = cfg.turns - len(turns)
@@ -246,17 +420,40 @@ class Planner:
         for ent, tid, pt, _ in plan:
             if len(turns) == self.cfg.turns:
                 break
-            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1)
-            if turn is not None:
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1,
+                                later=any(t.subject.id == ent.id for t in turns))
+            if turn is not None and not self._said_before(turn, turns):
                 turns.append(turn)
                 previous = turn
         return turns
 
+    def _said_before(self, turn: Turn, turns: list[Turn]) -> bool:
+        """One question per answer: a turn about a subject whose answer an earlier turn
+        about it gave (the plan avoids most; a refill or a hop's plan may not) is left out,
+        with its reason."""
+        if turn.planned.kind not in ("fact", "before"):
+            return False  # "2" children and "2" spouses, "yes" and "yes": other questions
+        said = frozenset(turn.said)
+        for t in turns:
+            if t.subject.id == turn.subject.id and frozenset(t.said) == said and \
+                    t.planned.kind in ("fact", "before"):
+                self.drop(f"{turn.subject.id}/{turn.planned.property_id}/"
+                          f"{turn.planned.qualifier_id or ''}",
+                          "an earlier turn of the conversation has the same answer",
+                          f"turn {t.number}: {t.planned.property_id}")
+                return True
+        return False
+
     def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous: Turn | None,
-                rng: random.Random, number: int, hop_from: int | None = None) -> Turn | None:
-        """One planned turn through the realiser and the transforms (None: dropped)."""
+                rng: random.Random, number: int, hop_from: int | None = None,
+                later: bool = False) -> Turn | None:
+        """One planned turn through the realiser and the transforms (None: dropped);
+        ``later``: an earlier turn named its subject."""
         ctx = transforms.TurnContext(self.cfg, self.view, self.realiser, previous, rng)
-        turn = transforms.realise(self.realiser.start(e, type_id, pt, number, hop_from), ctx)
+        started = self.realiser.start(e, type_id, pt, number, hop_from)
+        if later and isinstance(started, Turn):
+            started = replace(started, later_mention=True)
+        turn = transforms.realise(started, ctx)
         if isinstance(turn, Drop):
             self.view.trace.drops.append(turn)
             return None
@@ -280,9 +477,9 @@ class Planner:
             ent = self.view.entity(turn.subject.id)
             t_type, t_facts = self.view.best_type(ent)
             rest = [f for f in t_facts if (ent.id, *f) not in asked]
-            if rest:
+            if rest:  # the end of a conversation: a data date rather than nothing
                 return [(ent, t_type, p, came_from.get(ent.id))
-                        for p in self.plan(ent, rest, left, rng, cached=False)]
+                        for p in self.plan(ent, rest, left, rng, cached=False, least=left)]
         return []
 
     def hop_target(self, turn: Turn, topics: set[str], rng: random.Random, least: int = 2):

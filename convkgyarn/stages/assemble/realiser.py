@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
-from convkgyarn.stages import kinds, phrasing
+from convkgyarn.stages import kinds, lexicon, phrasing
 from convkgyarn.stages.assemble.facts import answer_statements, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
     awkward_possessive, contains, named, references, with_article)
+from convkgyarn.stages.naming import short_name
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
 
@@ -35,7 +36,24 @@ if TYPE_CHECKING:
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
+DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 MAX_TEXT_WORDS = 10
+
+
+def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
+    """A qualifier question right after the turn that answered its statement with one
+    value, or right after another qualifier of that statement ("Since when?" "Until
+    when?"): it refers back ("When was that?") instead of restating the value."""
+    pt = turn.planned
+    if pt.qualifier_id is None or pt.kind != "fact" or previous is None or \
+            previous.subject.id != turn.subject.id or previous.planned.kind != "fact" or \
+            previous.planned.property_id != pt.property_id:
+        return False
+    if previous.planned.qualifier_id is not None:
+        return previous.statement_id == turn.answer.statement_id and \
+            previous.planned.statement_index == pt.statement_index
+    return (turn.answer.statement_id in (previous.statement_id or "").split(",")
+            and len(previous.answer.values) == 1)
 
 
 def seeded(*parts) -> int:
@@ -159,6 +177,12 @@ class Realiser:
             return self._phrase_kind(turn)
         e, type_id, pt, ans = turn.subject, turn.type_id, turn.planned, turn.answer
         phen = turn.phenomenon
+        if follows_its_statement(turn, ctx.previous):
+            options = self.anaphoric(turn)
+            if options:
+                option = options[ctx.rng.randrange(len(options))]
+                return self._phrased(turn, option, option.text, tuple(
+                    render(v, option.text) for v in ans.values), False)
         options = self.view.ellipsis(type_id, pt.property_id, pt.qualifier_id, ans.tense,
                                      with_reference=self.cfg.deixis) if phen == "ellipsis" \
             else self.view.options(type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
@@ -166,9 +190,11 @@ class Realiser:
             options = self.view.without_possessive(type_id, options)
         first = ctx.rng.randrange(len(options)) if options else 0
         slot_person = self._slot_person(ans, pt)
+        doubled = None  # "When was Max Born born?": another variant if there is one
         for option in options[first:] + options[:first]:
             question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
-                                 slot_person)
+                                 slot_person, noun=turn.reference_noun,
+                                 later=turn.later_mention)
             said = tuple(render(v, question) for v in ans.values)
             if any(contains(question, a) for a in {*said, *(v.label or "" for v in
                                                             ans.values)}):
@@ -178,9 +204,50 @@ class Realiser:
                 continue  # a "what year" question needs an answer that is a year
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
+            if DOUBLED.search(question) and not DOUBLED.search(e.label) and \
+                    not phen.endswith("disfluencies"):
+                doubled = doubled or (option, question, said)
+                continue
             return self._phrased(turn, option, question, said, slot_person)
+        if doubled is not None:
+            return self._phrased(turn, *doubled, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                     f"no {phen} template fits the answer")
+
+    def anaphoric(self, turn: Turn) -> list[TemplateOption]:
+        """Follow-ups that refer to the statement just answered ("When was that?", "Since
+        when?"): the fact's stored elliptic templates (``lexicon.ELLIPSIS_QUALIFIED``; they
+        name nothing), said with a filler in a disfluent configuration."""
+        pt, ans, phen = turn.planned, turn.answer, turn.phenomenon
+        options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
+                                     ans.tense, with_reference=False) or \
+            self._anaphoric_forms(pt.qualifier_id, ans.tense)
+        options = [o for o in options if not YEAR_QUESTION.search(o.text)
+                   or all(year_question_fits(v) for v in ans.values)]
+        if not phen.endswith("disfluencies"):
+            return options
+        key = ("anaphoric", turn.type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
+        found = self._kind_templates.get(key)
+        if found is None:
+            found = self._kind_templates[key] = [
+                replace(o, text=phrasing.disfluent(o.text, random.Random(seeded(*key, i))))
+                for i, o in enumerate(options)]
+        return found
+
+    def _anaphoric_forms(self, qualifier_id: str, tense: str) -> list[TemplateOption]:
+        """The built-in forms, where the templates hold none (an LLM writer need not write
+        elliptic variants): the rules writer's own, under an id of their text."""
+        key = ("anaphoric-forms", qualifier_id, tense, self.cfg.interaction)
+        found = self._kind_templates.get(key)
+        if found is None:
+            forms = (tense == "present" and
+                     lexicon.ELLIPSIS_QUALIFIED_PRESENT.get(qualifier_id)) or \
+                lexicon.ELLIPSIS_QUALIFIED.get(qualifier_id)
+            texts = forms[0 if self.cfg.interaction == "voice" else 1] if forms else ()
+            found = self._kind_templates[key] = [
+                TemplateOption(hashlib.sha256(json.dumps([*key, text]).encode()).hexdigest()
+                               [:16], text, "rules", None, None) for text in texts]
+        return found
 
     def _phrase_kind(self, turn: Turn) -> Turn | Drop:
         e, pt, ans = turn.subject, turn.planned, turn.answer
@@ -190,7 +257,8 @@ class Realiser:
                         f"no {pt.kind} question pattern for the fact")
         slot_person = self._slot_person(ans, pt)
         question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
-                             slot_person)
+                             slot_person, noun=turn.reference_noun,
+                             later=turn.later_mention)
         said = tuple(render(v, question) for v in ans.values)
         if pt.kind == "before" and any(contains(question, a) for a in said):
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
@@ -233,15 +301,23 @@ class Realiser:
         return found
 
     def fill(self, template: str, e: EntityFacts, type_id: str, tense: str,
-             value: Value | None, value_is_person: bool = False, once: bool = False) -> str:
+             value: Value | None, value_is_person: bool = False, once: bool = False,
+             noun: bool = False, later: bool = False) -> str:
         """Slot-fill a template (split into literal text and placeholders once, then cached;
-        ``once``: a template used once, such as one with a typo, is not cached)."""
-        key = (e.id, type_id, tense)
+        ``once``: a template used once, such as one with a typo, is not cached). ``noun``:
+        a thing is "the city" rather than "it" (``transforms.deixis``); ``later``: the
+        subject was named before, so a spoken question may use its short name ("John
+        Ramsden" for "Sir John Ramsden, 5th Baronet")."""
+        key = (e.id, type_id, tense, noun, later)
         slots = self._slots.get(key)
         if slots is None:
             he, him, his = references(e.human, e.gender, self.view.type_labels.get(type_id),
-                                      tense)
-            name = named(e.label, e.human) if self.cfg.interaction == "voice" else e.label
+                                      tense, noun)
+            if self.cfg.interaction == "voice":
+                label = (short_name(e.label, e.human) or e.label) if later else e.label
+                name = named(label, e.human)
+            else:
+                name = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
         parts = self._parts.get(template)
@@ -252,6 +328,9 @@ class Realiser:
         out = []
         for i, p in enumerate(parts):
             if i % 2 == 0:
+                if p.startswith("'s") and out and out[-1].endswith("s") and \
+                        not out[-1].endswith("ss"):
+                    p = "'" + p[2:]  # "Emirates' headquarters", not "Emirates's"
                 out.append(p)
             elif p == "[a]":
                 text = render(value) if value is not None else ""

@@ -131,6 +131,8 @@ class Turn:
     sparql: str = ""
     sentence: str | None = None  # --answer-style sentence
     change: FactChange | None = None  # stale-knowledge probes
+    reference_noun: bool = False  # deixis says "the city", not "it" (transforms.deixis)
+    later_mention: bool = False  # the subject was named before: its short name will do
 
     # -- what the planner reads of an earlier turn
     @property

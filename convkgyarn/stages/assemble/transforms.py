@@ -24,7 +24,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, references
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun
 from convkgyarn.stages.typos import content_words, typo_in
 
 
@@ -60,25 +60,35 @@ def ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     return False
 
 
-def points_clearly(turn: Turn, previous: Turn, view: KGView) -> bool:
-    """A hop's first turn about the previous answer: would "he", "she", "it" or "this city"
+def it_ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
+    """Would "it" point at a thing the previous turn answered rather than at the thing
+    ``e``? ("Where is Oxford Brookes?" "Oxford." "When was it founded?": Oxford or the
+    university?) Only people, dates, numbers and ``e`` itself are safe answers."""
+    if e.human or previous is None:
+        return False
+    prop = previous.asked_property
+    return any(v.value_id is not None and v.value_id != e.id and not view.is_person(v, prop)
+               for v in previous.hop_values)
+
+
+def points_clearly(turn: Turn, previous: Turn, view: KGView) -> tuple[bool, bool]:
+    """A hop's first turn about the previous answer: can "he", "she", "it" or "the city"
     point at its subject rather than at the previous subject? Only when the subject was the
     previous answer alone and the two cannot be taken for each other (people of different
-    genders; a person and a thing; things of different named types)."""
+    genders; a person and a thing; things called by different plain nouns). Returns
+    (clear, by noun): a thing after a thing is "the city", never "it"."""
     e, before = turn.subject, previous.subject
     if [v.value_id for v in previous.hop_values] != [e.id]:
-        return False
+        return False, False
     if e.human or before.human:
         if not (e.human and before.human):
-            return True
+            return True, False
         mine, theirs = pronoun(e.gender), pronoun(before.gender)
-        return mine is not None and theirs is not None and mine != theirs
-    tense = turn.answer.tense
-    mine = references(e.human, e.gender, view.type_labels.get(turn.type_id), tense)[0]
+        return mine is not None and theirs is not None and mine != theirs, False
+    mine = thing_noun(view.type_labels.get(turn.type_id))
     b_type = view.best_type(before)[0]
-    theirs = references(before.human, before.gender, view.type_labels.get(b_type),
-                        tense)[0] if b_type else "it"
-    return mine != "it" and mine != theirs
+    theirs = thing_noun(view.type_labels.get(b_type)) if b_type else None
+    return mine is not None and mine != theirs, True
 
 
 def elliptic_fits(turn: Turn, previous: Turn | None, view: KGView) -> bool:
@@ -99,16 +109,27 @@ def elliptic_fits(turn: Turn, previous: Turn | None, view: KGView) -> bool:
 
 # -- the transforms
 def deixis(turn: Turn, ctx: TurnContext) -> Turn:
-    """Refer to the subject ("he", "this film") where that is unambiguous: after a turn about
-    the same subject, or on a hop's first turn that points clearly at the previous answer."""
+    """Refer to the subject ("he", "it", "the city") where that is unambiguous: after a
+    turn about the same subject, or on a hop's first turn that points clearly at the
+    previous answer. A thing is "it" unless the previous answer names another thing "it"
+    could mean; then "the city" (its plain noun), or its name when it has none."""
     previous = ctx.previous
     if not ctx.cfg.deixis or previous is None:
         return turn
+    noun = False
     if previous.subject.id == turn.subject.id:
         clear = not ambiguous(turn.subject, previous, ctx.view)
+        if clear and it_ambiguous(turn.subject, previous, ctx.view):
+            # "the country's" in the past reads as the present ("What was the country's
+            # capital?"): a thing that has ended is named again instead
+            noun = True
+            clear = turn.answer.tense == "present" and \
+                thing_noun(ctx.view.type_labels.get(turn.type_id)) is not None
+    elif turn.hop_from == previous.number:
+        clear, noun = points_clearly(turn, previous, ctx.view)
     else:
-        clear = turn.hop_from == previous.number and points_clearly(turn, previous, ctx.view)
-    return replace(turn, phenomenon="deixis") if clear else turn
+        clear = False
+    return replace(turn, phenomenon="deixis", reference_noun=noun) if clear else turn
 
 
 def disfluency(turn: Turn, ctx: TurnContext) -> Turn:
@@ -152,7 +173,8 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
         return turn
     ans = turn.answer
     question = ctx.realiser.fill(typoed, turn.subject, turn.type_id, ans.tense,
-                                 ans.slot_value, turn.slot_person, once=True)
+                                 ans.slot_value, turn.slot_person, once=True,
+                                 noun=turn.reference_noun, later=turn.later_mention)
     return replace(turn, question=question, question_before_typo=turn.question,
                    phenomenon=TYPO_PHENOMENA.get(turn.phenomenon, "typos"))
 

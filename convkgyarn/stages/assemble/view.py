@@ -174,6 +174,9 @@ class KGView:
         self.load_drops: dict[str, list[Drop]] = defaultdict(list)
         self.type_drops: dict[str, list[Drop]] = {}
         self.item_counts: dict[tuple[str, str], tuple[int, int]] = {}
+        # (entity, property, value): a value an ended statement below the best rank held
+        # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
+        self.held_before: set[tuple[str, str, str]] = set()
         self.changes: dict[tuple[str, str], FactChange] = {}
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
@@ -303,6 +306,11 @@ class KGView:
                 "WHERE s.truthy AND s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) "
                 "GROUP BY 1, 2", [END, list(kinds.COUNT)]).fetchall():
             self.item_counts[(eid, pid)] = (every, current)
+        self.held_before.update(con.execute(
+            "SELECT DISTINCT s.entity_id, s.property_id, s.value_id FROM _batch_statements s "
+            "WHERE NOT s.truthy AND s.value_id IS NOT NULL AND EXISTS (SELECT 1 FROM "
+            "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
+            "s.entity_id AND q.qualifier_property_id = ?)", [END]).fetchall())
         # which values are people, and their genders: every item a statement or qualifier
         # of these entities names
         for vid, person, gender in con.execute(

@@ -7,35 +7,23 @@ change to how conversations read starts in this module.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from convkgyarn.stages.lexicon import THING_REFERENCES
+from convkgyarn.stages.naming import spoken_name as named  # noqa: F401 (re-exported)
+from convkgyarn.stages.naming import with_article  # noqa: F401 (re-exported)
+from convkgyarn.stages.salience import broad_kind
 
 # P21 values: male, female, trans man, trans woman
 GENDER = {"Q6581097": ("he", "him", "his"), "Q6581072": ("she", "her", "her"),
           "Q2449503": ("he", "him", "his"), "Q1052281": ("she", "her", "her")}
 UNKNOWN_PERSON = ("this person", "this person", "their")
-TRANSITIONS = ("Okay, and ", "Alright, now ", "And ")
-
-DEFINITE_NAMES = re.compile(
-    r"^(United (States|Kingdom|Arab Emirates)|Netherlands|Philippines|Bahamas|Gambia|Maldives|"
-    r"Comoros|Seychelles|Marshall Islands|Solomon Islands|Holy See|Soviet Union|"
-    r"European Union|(Czech|Dominican|Central African) Republic|(Democratic )?Republic of|"
-    r"People's Republic|Kingdom of|Federal Republic|Russian Federation)\b")
-ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|officer|"
-                        r"delegate|minister|ambassador|councillor|trustee|fellow|professor)\b")
-
+# Said when the subject changes; "Alright, now which ..." and "Okay, and which ..." are
+# what the link-grammar parser (and readers) stumble on, so one word and a comma.
+TRANSITIONS = ("Okay, ", "Alright, ", "And ")
 
 def pronoun(gender: str | None) -> str | None:
     """"he" or "she" for a known gender, else None."""
     return GENDER.get(gender, (None,))[0]
-
-
-def named(label: str, human: bool) -> str:
-    """A subject's name in a spoken question: a few country names take "the" ("the United
-    States of America", "the Netherlands"); search queries leave it out."""
-    return f"the {label}" if not human and DEFINITE_NAMES.match(label) else label
 
 
 @lru_cache(maxsize=1 << 16)
@@ -44,32 +32,67 @@ def awkward_possessive(label: str) -> bool:
     return len(label.split()) >= 4 or any(c in label for c in ",()")
 
 
-def with_article(label: str, before: str, person: bool) -> str:
-    """A value in running text: a common noun ("euro", "mayor of Paris") takes "the", a role
-    one of many ("member of the Bundestag") "a"; a proper name none; never "the the"."""
-    if person or not label:
-        return label
-    if re.search(r"\b(the|a|an)$", before.rstrip(), re.I):
-        return label[4:] if label.lower().startswith("the ") else label
-    if label[0].islower() and not label[:2].isupper() and not label.lower().startswith("the "):
-        return ("a " if ROLE_NOUNS.match(label) else "the ") + label
-    return label
+# The plain nouns a person uses for a thing already talked about ("the city", "the film"):
+# the head (last word) of one of its type labels when it is one of these, else the noun of
+# its broad kind (``salience.broad_kind``). Never a multi-word type label ("this college
+# town", "this historical country"): a reader hears those as a database talking.
+HEAD_NOUNS = frozenset("""
+album airline airport abbey academy agency centre center collection department division
+faculty institute laboratory archipelago arena army band bank battle bay book
+bridge building canal castle cathedral cave championship church city club college comedy
+company competition conference country county court dam desert district dynasty election
+empire festival film forest fort game glacier hospital hotel island kingdom lake language
+league library lighthouse magazine mosque mountain municipality museum musical newspaper
+novel opera orchestra organisation organization painting palace park party peninsula play
+poem prize province railway region republic river road school sculpture sea series ship
+song square stadium state station statue street symphony team temple theatre theater
+tournament tower town treaty university valley village volcano war
+""".split())
+KIND_NOUNS = {"film": "film", "series": "series", "music": "song", "book": "book",
+              "artwork": "work", "game": "game", "band": "band", "club": "club",
+              "university": "university", "company": "company", "country": "country",
+              "city": "city", "region": "region", "event": "event", "building": "building",
+              "organisation": "organisation"}
+
+
+@lru_cache(maxsize=1 << 12)
+def thing_noun(type_label: str | None) -> str | None:
+    """The one-word common noun for a thing of this type ("college town" -> "town",
+    "public university" -> "university", "federal state" -> "state", "feature film" ->
+    "film"), or None when no plain noun fits (then the thing is "it" or named)."""
+    label = (type_label or "").strip().lower()
+    if not label:
+        return None
+    kind = broad_kind(label, False)
+    if kind == "country":  # "sovereign state", "historical country": "the country"
+        return "country"
+    # the head of "college of the University of Oxford" is "college"
+    head = label.split(" of ")[0].split()[-1] if " of " in label else label.split()[-1]
+    if head in HEAD_NOUNS:
+        return head
+    return KIND_NOUNS.get(kind)
 
 
 def references(human: bool, gender: str | None, type_label: str | None,
-               tense: str) -> tuple[str, str, str]:
-    """What fills ``[he]``, ``[him]``, ``[his]``: a pronoun for a person of known gender
-    ("this person" / "their" otherwise), "this film"-style phrases for things, "it"."""
+               tense: str, noun: bool = False) -> tuple[str, str, str]:
+    """What fills ``[he]``, ``[him]``, ``[his]``: "he"/"she" for a person of known gender
+    ("this person" / "their" otherwise); for a thing "it"/"its", or with ``noun`` (where
+    "it" could mean the previous answer) "the city"/"the city's" (``thing_noun``; "it"
+    when none fits: the caller checks ``thing_noun`` first). ``tense`` is kept for the
+    callers: the references read the same in every tense."""
     if human:  # a gender on a non-human (real data has some) is no pronoun
         return GENDER.get(gender, UNKNOWN_PERSON)
-    label = type_label or ""
-    phrase = THING_REFERENCES.get(label) or (f"this {label}" if label and
-                                             len(label.split()) <= 2 else None)
-    if phrase and tense == "present":
-        return (phrase, phrase, phrase + "'s")
-    if phrase:  # "this city's" reads as the present: "its" for what has ended
-        return (phrase, phrase, "its")
+    head = thing_noun(type_label) if noun else None
+    if head:
+        return (f"the {head}", f"the {head}", f"the {head}'s")
     return ("it", "it", "its")
+
+
+def possessive(name: str) -> str:
+    """A name's possessive: "Emirates'", "the Netherlands'" (a name ending in "s" takes the
+    apostrophe alone, never "Emirates's"); "Paris's" would be as right, but one rule reads
+    better than two; "Boss's" (ending in "ss") keeps its "'s"."""
+    return name + "'" if name.endswith("s") and not name.endswith("ss") else name + "'s"
 
 
 def contains(question: str, label: str) -> bool:

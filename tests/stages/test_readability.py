@@ -1,0 +1,231 @@
+"""Conversations that read like a person's (issue #33): references by pronoun or plain noun,
+follow-ups that refer to the answer just given, one question per answer, salient facts first,
+names as said in English. Each test states an example of the issue."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from convkgyarn.config import GenerateConfig, paper_configs
+from convkgyarn.stages import salience
+from convkgyarn.stages.assemble.realiser import Realiser
+from convkgyarn.stages.assemble.records import EntityFacts
+from convkgyarn.stages.assemble import wording
+from tests.helpers import project
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+from benchmarks.readability import detect  # noqa: E402
+
+
+# -- references -----------------------------------------------------------------------------
+@pytest.mark.parametrize("label, noun", [
+    ("college town", "town"), ("historical country", "country"), ("public university",
+                                                                  "university"),
+    ("university building", "building"), ("federal state", "state"),
+    ("sovereign state", "country"), ("painting", "painting"), ("feature film", "film"),
+    ("big city", "city"), ("business", "company")])
+def test_a_thing_is_it_or_a_plain_noun_never_its_type_label(label, noun):
+    """"this college town", "this historical country", "this public university": people say
+    "it", or "the town" where "it" could mean something else."""
+    assert wording.references(False, None, label, "present") == ("it", "it", "its")
+    assert wording.references(False, None, label, "present", noun=True) == (
+        f"the {noun}", f"the {noun}", f"the {noun}'s")
+    assert wording.thing_noun(label) == noun
+
+
+def test_a_person_is_he_or_she():
+    assert wording.references(True, "Q6581072", "human", "present", noun=True)[0] == "she"
+    assert wording.references(True, None, "human", "present")[0] == "this person"
+
+
+def _realiser(interaction: str = "voice") -> Realiser:
+    view = SimpleNamespace(type_labels={"Q1": "airline"}, placeholder=lambda t: "[airline]")
+    return Realiser(view, GenerateConfig(interaction=interaction))
+
+
+def _thing(label: str, human: bool = False) -> EntityFacts:
+    return EntityFacts(f"Q{abs(hash(label)) % 10**8}", label, None, ("Q1",), human, False, {})
+
+
+def test_names_are_said_as_in_english():
+    """"the United States", "Emirates' headquarters" (not "Emirates's"), and a long name
+    said short on later mentions ("Sir John Ramsden, 5th Baronet" five times)."""
+    r = _realiser()
+    assert r.fill("where is [airline] based?", _thing("United States of America"), "Q1",
+                  "present", None) == "where is the United States of America based?"
+    assert r.fill("what is [airline]'s hub?", _thing("Emirates"), "Q1", "present",
+                  None) == "what is Emirates' hub?"
+    ramsden = _thing("Sir John Ramsden, 5th Baronet", human=True)
+    assert r.fill("when was [airline] born?", ramsden, "Q1", "present", None) == \
+        "when was Sir John Ramsden, 5th Baronet born?"
+    assert r.fill("when was [airline] born?", ramsden, "Q1", "present", None, later=True) == \
+        "when was John Ramsden born?"
+    # search queries keep the label as it is (what a search engine matches)
+    assert _realiser("text").fill("[airline] hub", _thing("United States of America"), "Q1",
+                                  "present", None, later=True) == \
+        "United States of America hub"
+
+
+def test_a_value_in_running_text_takes_its_article():
+    """"join United Nations", "has United Kingdom been": values take "the" as names do."""
+    r = _realiser()
+    from convkgyarn.kg.render import Value
+    assert r.fill("when did [airline] join [a]?", _thing("Norway"), "Q1", "present",
+                  Value("item", "United Nations", "Q1065")) == \
+        "when did Norway join the United Nations?"
+
+
+# -- the plan, end to end on the bundled sample ---------------------------------------------
+@pytest.fixture(scope="module")
+def sample_export(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("read")
+    from convkgyarn.resources import bundled_sample
+    with project(tmp / "p.duckdb") as p:
+        p.load([bundled_sample()])
+        result = p.generate(paper_configs(GenerateConfig(conversations=120, turns=5)))
+        p.write_outputs(result.runs, tmp)
+    return [json.loads(line) for line in (tmp / "conversations.jsonl").read_text()
+            .splitlines()]
+
+
+def test_no_two_turns_have_the_same_answer(sample_export):
+    """Headquarters and "located in" both Oxford; inception and opening both 2007: one
+    question per answer."""
+    for r in sample_export:
+        seen = set()
+        for t in r["turns"]:
+            if t["question_kind"] != "fact":
+                continue
+            key = (t["subject_id"], tuple(sorted(t["answer"])))
+            assert key not in seen, (r["entity"]["label"], t["question"], t["answer"])
+            seen.add(key)
+
+
+def test_a_qualifier_follow_up_refers_to_the_answer_just_given(sample_export):
+    """"How many people live in Denmark? 5,707,251 / When did Denmark have 5,707,251
+    inhabitants?": after a single value, its date is asked "When was that?"."""
+    anaphoric = 0
+    for r in sample_export:
+        for prev, t in zip(r["turns"], r["turns"][1:]):
+            if t["qualifier_property_id"] and prev["property_id"] == t["property_id"] and \
+                    prev["qualifier_property_id"] is None and len(prev["answer"]) == 1 and \
+                    t["subject_id"] == prev["subject_id"]:
+                assert prev["answer"][0].lower() not in t["question"].lower(), \
+                    (prev["question"], prev["answer"], t["question"])
+                anaphoric += 1
+    assert anaphoric
+
+
+def test_the_first_question_is_what_the_entity_is_known_for(sample_export):
+    """"What languages did X speak?" as the first question; a country's membership before
+    its capital: the first question is a good opener wherever the entity has one."""
+    openers = 0
+    for r in sample_export:
+        first = r["turns"][0]
+        assert first["qualifier_property_id"] is None
+        assert first["property_id"] not in salience.NEVER_OPEN, first["question"]
+        openers += salience.good_opener(first["property_id"], human="Q5" in r["entity"]["types"]
+                                        or None)
+    assert openers / len(sample_export) > 0.8
+
+
+def test_a_person_is_asked_about_in_the_order_of_a_life(sample_export):
+    """Born before died: a person's death is never asked before their birth."""
+    for r in sample_export:
+        props = [t["property_id"] for t in r["turns"]
+                 if t["subject_id"] == r["entity"]["id"] and not t["qualifier_property_id"]]
+        if "P569" in props and "P570" in props:
+            assert props.index("P569") < props.index("P570"), props
+
+
+def test_no_question_points_back_with_a_type_label(sample_export):
+    for r in sample_export:
+        for t in r["turns"]:
+            assert not re.search(r"\bthis (?!person\b)[a-z]+", t["question"]), t["question"]
+
+
+def test_a_later_pass_over_a_subject_asks_other_facts(tmp_path):
+    """Conversations > subjects: the second conversation about an entity with more facts
+    than turns asks facts the first did not (not the same five again)."""
+    from convkgyarn.resources import bundled_sample
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([bundled_sample()])
+        result = p.generate([GenerateConfig(interaction="voice", conversations=200, turns=3,
+                                            min_turns=3)])
+        p.write_outputs(result.runs, tmp_path)
+    by_entity: dict[str, list[set]] = {}
+    for line in (tmp_path / "conversations.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        by_entity.setdefault(r["entity"]["id"], []).append(
+            {(t["property_id"], t["qualifier_property_id"]) for t in r["turns"]})
+    repeated = [facts for facts in by_entity.values() if len(facts) > 1]
+    assert repeated
+    # the share of a later conversation's facts the first one asked (0.62 before: the same
+    # facts in another order; now only what an entity with few facts must repeat)
+    overlap = [len(first & later) / len(later) for first, *rest in repeated for later in rest]
+    assert sum(overlap) / len(overlap) < 0.4
+
+
+# -- the detectors ----------------------------------------------------------------------------
+def _record(config: str, turns: list[dict], label: str = "Sir John Ramsden, 5th Baronet"):
+    return {"config": {"name": config, "interaction": config.split("-")[0]},
+            "entity": {"id": "Q1", "label": label, "types": ["Q5"]},
+            "provenance": {"entity_type": "Q5"},
+            "turns": [{"turn": i + 1, "subject_id": "Q1", "question_kind": "fact",
+                       "qualifier_property_id": None, "answer_values": [], **t}
+                      for i, t in enumerate(turns)]}
+
+
+def test_the_detectors_find_each_defect():
+    long = "Sir John Ramsden, 5th Baronet"
+    recs = [_record("voice", [
+        {"question": f"What languages did {long} speak?", "answer": ["English"],
+         "property_id": "P1412"},
+        {"question": f"Which language was {long}'s first?", "answer": ["English"],
+         "property_id": "P103"},
+        {"question": f"How many people did {long} employ?", "answer": ["5"],
+         "property_id": "P1128", "answer_values": [{"amount": "5"}]},
+        {"question": "When was that figure from?", "answer": ["2001"], "property_id": "P1128",
+         "qualifier_property_id": "P585"},
+        {"question": "Where did this college town lie?", "answer": ["Oxford"],
+         "property_id": "P131"}])]
+    found = detect(recs)["voice"]
+    assert found["same_answer_any"] == 1 and found["trivia_opener"] == 1
+    assert found["long_name_repeated"] == 1 and found["data_date"] == 0.25
+    assert found["type_reference"] == 0.25
+
+
+# -- real data: the issue's targets ---------------------------------------------------------
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
+    """On real-entities-dev (the issue's examples come from it): type-label references and
+    restated values <= 1% of follow-ups, conversations with a repeated answer <= 3%, no
+    doubled words, text queries starting with a filler <= 5% (flow_defects.py)."""
+    dump = shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"
+    labels = [shared_data / "wikidata" / "property-labels-en.json",
+              shared_data / "labels" / "preferred-labels-en.json"]
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([dump], labels=labels)
+        result = p.generate([c for c in paper_configs(GenerateConfig(conversations=200))
+                             if c.name in ("voice-deixis", "text-deixis")])
+        p.write_outputs(result.runs, tmp_path)
+    tools = shared_data.parent / "tools"
+    subprocess.run([sys.executable, str(tools / "dump_labels.py"), str(tmp_path / "l.json"),
+                    *map(str, labels), str(dump)], check=True, capture_output=True)
+    out = subprocess.run([sys.executable, str(tools / "flow_defects.py"),
+                          str(tmp_path / "conversations.jsonl"), "--labels",
+                          str(tmp_path / "l.json"), "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    for config, f in json.loads(out.strip().splitlines()[-1])["by_config"].items():
+        assert f["type_deixis"] <= 0.01 and f["restated_value"] <= 0.01, (config, f)
+        assert f["same_answer"] <= 0.03 and f["doubled_word"] == 0, (config, f)
+        assert f.get("text_filler_start", 0) <= 0.05, (config, f)
