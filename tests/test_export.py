@@ -34,7 +34,8 @@ def test_jsonl_parquet_and_hf_hold_the_same_conversations(generated, tmp_path):
     assert "text-typos" in card and "voice" in card and "rules" in card
     import datasets
 
-    ds = datasets.load_dataset(str(tmp_path / "hf"), "text-typos", split="train")
+    ds = datasets.load_dataset(str(tmp_path / "hf"), "text-typos", split="train",
+                              cache_dir=str(tmp_path / "cache"))  # not another run's tables
     assert len(ds) == 6 and ds[0]["turns"][0]["turn"] == 1
     for r in recs:  # provenance on every record
         assert {"run_id", "dump_date", "code_version", "templates"} <= set(r["provenance"])

@@ -244,7 +244,8 @@ def test_export_formats(generated, tmp_path):
         assert needle in card
     import datasets
 
-    ds = datasets.load_dataset(str(tmp_path / "hf"), "text-deixis-typos", split="train")
+    ds = datasets.load_dataset(str(tmp_path / "hf"), "text-deixis-typos", split="train",
+                              cache_dir=str(tmp_path / "cache"))  # not another run's tables
     assert len(ds) == 60 and ds[0]["turns"][0]["turn"] == 1
     r = runner.invoke(app, ["stats", "--db", db, "--json"])
     stats = json.loads(r.stdout)
