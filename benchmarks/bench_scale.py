@@ -1,8 +1,7 @@
 """Scale benchmark: the pipeline on KGs of growing size, each command timed with its peak RSS.
 
-For each size N (entities; defaults 20,000 and 100,000, ``--sizes 20000 100000 1000000``
-with a million) it builds a dump of N real entities repeated under fresh ids and labels
-(``scaled_dump``: the bytes of ``../shared/tools/make_scaled_kg.py`` over
+For each size N (entities; 20,000, 100,000 and 1,000,000 by default) it builds a dump of
+N real entities repeated under fresh ids and labels (``scaled_dump``: the bytes of ``../shared/tools/make_scaled_kg.py`` over
 ``real-entities-dev`` and ``entities-635``, written ten times faster), loads it with the
 property list and the preferred labels, runs each stage before assembly as its own command,
 times the run-wide lookups of assembly (the namesake rule, the person-valued properties)
@@ -200,7 +199,7 @@ def targets(results: dict[tuple[int, int], tuple[float, float]]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000],
+    ap.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000, 1_000_000],
                     help="entities per scaled KG")
     ap.add_argument("--conversations", type=int, nargs="+", default=[1_000, 100_000],
                     help="conversations per generate")
