@@ -1,13 +1,16 @@
 """Scale benchmark: the pipeline on KGs of growing size, each command timed with its peak RSS.
 
 For each size N (entities; 20,000, 100,000 and 1,000,000 by default) it builds a dump of
-N real entities repeated under fresh ids and labels (``scaled_dump``: the bytes of ``../shared/tools/make_scaled_kg.py`` over
-``real-entities-dev`` and ``entities-635``, written ten times faster), loads it with the
+N real entities repeated under fresh ids and labels (``scaled_dump``: the bytes of
+``../shared/tools/make_scaled_kg.py`` over ``real-entities-dev`` and ``entities-635``,
+written ten times faster), loads it with the
 property list and the preferred labels, runs each stage before assembly as its own command,
 times the run-wide lookups of assembly (the namesake rule, the person-valued properties)
 in a process of their own, then ``generate`` (rules path, voice) of 1,000 and of 100,000
 conversations, each on a copy of the database with the stages built. It prints one row per
-command: wall time and the peak RSS of its process, then the #32 targets.
+command: wall time, CPU time (user + system, all its threads and waited-for children: on a
+machine shared with other jobs the steadier figure) and the peak RSS of its process, then
+the #32 targets.
 
 Targets (issue #32): generate of 1,000 conversations on the ~100k KG within 1.5x its time
 on the ~20k one, at most 1 GB peak RSS; 100,000 conversations at most 1.5 GB.
@@ -55,8 +58,9 @@ print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n}")
 
 
 def measured(*args: str, cwd: Path, python: tuple[str, ...] = ("-m", "convkgyarn")
-             ) -> tuple[float, float, str]:
-    """Run one convkgyarn command in its own process: (seconds, peak RSS in MB, output)."""
+             ) -> tuple[float, float, str, float]:
+    """Run one convkgyarn command in its own process: (seconds, peak RSS in MB, output,
+    CPU seconds)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *python, *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -66,12 +70,12 @@ def measured(*args: str, cwd: Path, python: tuple[str, ...] = ("-m", "convkgyarn
     seconds = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"convkgyarn {' '.join(args)} failed:\n{output}")
-    return seconds, usage.ru_maxrss / 1024, output
+    return seconds, usage.ru_maxrss / 1024, output, usage.ru_utime + usage.ru_stime
 
 
-def row(size: int, what: str, seconds: float, rss: float, note: str = "") -> None:
-    print(f"{size:>9,}  {what:<32} {seconds:8.1f} s  {rss:7,.0f} MB  {note}".rstrip(),
-          flush=True)
+def row(size: int, what: str, seconds: float, rss: float, cpu: float, note: str = "") -> None:
+    print(f"{size:>9,}  {what:<24} {seconds:8.1f} s {cpu:8.1f} s  {rss:7,.0f} MB  "
+          f"{note}".rstrip(), flush=True)
 
 
 def scaled_dump(n: int, out: Path) -> None:
@@ -123,14 +127,14 @@ def built(size: int, keep_dump: bool) -> Path:
         if not dump.exists():
             t0 = time.perf_counter()
             scaled_dump(size, dump)
-            print(f"{size:>9,}  {'make dump':<32} {time.perf_counter() - t0:8.1f} s  "
+            print(f"{size:>9,}  {'make dump':<24} {time.perf_counter() - t0:8.1f} s  "
                   f"{dump.stat().st_size / 1e9:.2f} GB", flush=True)
         db.unlink(missing_ok=True)
         labels = [a for f in LABELS for a in ("--labels", str(f))]
-        seconds, rss, _ = measured("kg", "load", str(dump), *labels, "--db", str(db),
-                                   cwd=folder)
-        row(size, "kg load", seconds, rss, f"{dump.stat().st_size / 1e6 / seconds:.0f} MB/s "
-            "of JSON")
+        seconds, rss, _, cpu = measured("kg", "load", str(dump), *labels, "--db", str(db),
+                                        cwd=folder)
+        row(size, "kg load", seconds, rss, cpu, f"{dump.stat().st_size / 1e6 / seconds:.0f} "
+            "MB/s of JSON (CPU: this process only, not its parse workers)")
         loaded.touch()
         if not keep_dump:
             dump.unlink()
@@ -140,7 +144,8 @@ def built(size: int, keep_dump: bool) -> Path:
     print(f"{size:>9,}  KG: {entities:,} entities, {statements:,} statements, database "
           f"{db.stat().st_size / 1e9:.2f} GB", flush=True)
     for stage in STAGES:
-        row(size, stage, *measured(*stage.split(), "--db", str(db), cwd=folder)[:2])
+        seconds, rss, _, cpu = measured(*stage.split(), "--db", str(db), cwd=folder)
+        row(size, stage, seconds, rss, cpu)
     done.touch()
     return db
 
@@ -156,13 +161,13 @@ def _counts(db: Path) -> tuple[int, int]:
 def lookups(size: int, db: Path) -> None:
     """Assembly's run-wide lookups, in a process of their own: the person-valued properties
     and the namesake rule (one grouping of the KG's names per run)."""
-    seconds, rss, out = measured(str(db), cwd=db.parent, python=("-c", LOOKUPS))
+    seconds, rss, out, cpu = measured(str(db), cwd=db.parent, python=("-c", LOOKUPS))
     people, namesakes, n = out.split()[-3:]
-    row(size, "assembly lookups", seconds, rss, f"person properties {people} s, namesake "
+    row(size, "assembly lookups", seconds, rss, cpu, f"person properties {people} s, namesake "
         f"rule {namesakes} s ({int(n):,} shadowed)")
 
 
-def generate(size: int, db: Path, conversations: int) -> tuple[float, float]:
+def generate(size: int, db: Path, conversations: int) -> tuple[float, float, float]:
     """generate on a copy of the built database (its stages are then unchanged)."""
     folder = db.parent
     copy = folder / f"generate-{conversations}.duckdb"
@@ -170,27 +175,29 @@ def generate(size: int, db: Path, conversations: int) -> tuple[float, float]:
     wal.unlink(missing_ok=True)
     shutil.copy(db, copy)
     try:
-        seconds, rss, _ = measured("generate", "--interaction", "voice", "--conversations",
-                                   str(conversations), "--db", str(copy), "--out",
-                                   str(folder / f"out-{conversations}"), cwd=folder)
-        row(size, f"generate {conversations:,}", seconds, rss)
-        return seconds, rss
+        seconds, rss, _, cpu = measured(
+            "generate", "--interaction", "voice", "--conversations", str(conversations),
+            "--db", str(copy), "--out", str(folder / f"out-{conversations}"), cwd=folder)
+        row(size, f"generate {conversations:,}", seconds, rss, cpu)
+        return seconds, rss, cpu
     finally:
         copy.unlink(missing_ok=True)
         wal.unlink(missing_ok=True)
         shutil.rmtree(folder / f"out-{conversations}", ignore_errors=True)
 
 
-def targets(results: dict[tuple[int, int], tuple[float, float]]) -> None:
+def targets(results: dict[tuple[int, int], tuple[float, float, float]]) -> None:
     """The #32 targets, from the sizes nearest 20,000 and 100,000 entities."""
     sizes = sorted({size for size, _ in results})
     small = min(sizes, key=lambda n: abs(n - 20_000))
     large = min(sizes, key=lambda n: abs(n - 100_000))
     if (small, 1000) in results and (large, 1000) in results and large > small:
-        (t_small, _), (t_large, rss) = results[(small, 1000)], results[(large, 1000)]
+        (t_small, _, c_small), (t_large, rss, c_large) = (results[(small, 1000)],
+                                                          results[(large, 1000)])
         print(f"target: generate 1,000 on {large:,} entities {t_large:.1f} s = "
-              f"{t_large / t_small:.2f}x its {t_small:.1f} s on {small:,} (<= 1.5x), peak "
-              f"RSS {rss:,.0f} MB (<= 1,000 MB)")
+              f"{t_large / t_small:.2f}x its {t_small:.1f} s on {small:,} (<= 1.5x; CPU "
+              f"{c_large:.1f} s = {c_large / c_small:.2f}x), peak RSS {rss:,.0f} MB "
+              "(<= 1,000 MB)")
     if (large, 100_000) in results:
         print(f"target: generate 100,000 on {large:,} entities, peak RSS "
               f"{results[(large, 100_000)][1]:,.0f} MB (<= 1,500 MB)")
@@ -209,7 +216,7 @@ def main() -> None:
     missing = [p for p in (*SOURCES, *LABELS) if not p.exists()]
     if missing:
         sys.exit(f"needs ../shared beside the repository: {missing[0]} is missing")
-    print(f"{'entities':>9}  {'command':<32} {'time':>10}  {'peak RSS':>10}")
+    print(f"{'entities':>9}  {'command':<24} {'time':>10} {'CPU':>10}  {'peak RSS':>10}")
     results = {}
     for size in args.sizes:
         db = built(size, args.keep_dumps)
