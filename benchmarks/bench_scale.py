@@ -74,8 +74,14 @@ def measured(*args: str, cwd: Path, python: tuple[str, ...] = ("-m", "convkgyarn
 
 
 def row(size: int, what: str, seconds: float, rss: float, cpu: float, note: str = "") -> None:
-    print(f"{size:>9,}  {what:<24} {seconds:8.1f} s {cpu:8.1f} s  {rss:7,.0f} MB  "
-          f"{note}".rstrip(), flush=True)
+    """Print one command's figures; the load's and the stages' are also kept beside the
+    database, and printed again when it is reused."""
+    line = (f"{size:>9,}  {what:<24} {seconds:8.1f} s {cpu:8.1f} s  {rss:7,.0f} MB  "
+            f"{note}".rstrip())
+    print(line, flush=True)
+    if not what.startswith(("generate", "assembly")):
+        with open(WORK / str(size) / "figures.txt", "a") as fh:
+            fh.write(line + "\n")
 
 
 def scaled_dump(n: int, out: Path) -> None:
@@ -119,10 +125,13 @@ def built(size: int, keep_dump: bool) -> Path:
     folder = WORK / str(size)
     folder.mkdir(parents=True, exist_ok=True)
     db, loaded, done = folder / "kg.duckdb", folder / "loaded.done", folder / "stages.done"
+    figures = folder / "figures.txt"
     if done.exists():
-        print(f"{size:>9,}  (built before: {db})")
+        print(f"{size:>9,}  (built before: {db}; its figures then:)")
+        print(figures.read_text() if figures.exists() else "", end="", flush=True)
         return db
     if not loaded.exists():
+        figures.unlink(missing_ok=True)
         dump = folder / "kg.json"
         if not dump.exists():
             t0 = time.perf_counter()
@@ -139,7 +148,10 @@ def built(size: int, keep_dump: bool) -> Path:
         if not keep_dump:
             dump.unlink()
     else:
-        print(f"{size:>9,}  (loaded before: {db})")
+        print(f"{size:>9,}  (loaded before: {db}; its figures then:)")
+        lines = figures.read_text().splitlines() if figures.exists() else []
+        print("".join(f"{line}\n" for line in lines if " kg load " in line), end="")
+        figures.write_text("".join(f"{line}\n" for line in lines if " kg load " in line))
     entities, statements = _counts(db)
     print(f"{size:>9,}  KG: {entities:,} entities, {statements:,} statements, database "
           f"{db.stat().st_size / 1e9:.2f} GB", flush=True)
