@@ -41,8 +41,27 @@ class ExtractPredicates(Stage):
     def default_config(self, ctx):
         return ctx.config.predicates
 
+    def inputs(self) -> str:
+        """What ``type_predicates`` is computed from: the KG's identity (a new load, labels
+        file or refresh changes it), the entity minimum and the code release."""
+        from convkgyarn.kg.snapshot import kg_version
+        from convkgyarn.stage import code_version
+
+        return hashlib.sha256(json.dumps([kg_version(self.con), self.config.min_type_entities,
+                                          code_version()]).encode()).hexdigest()[:16]
+
     def process(self) -> dict[str, Any]:
+        """Recomputed only when its inputs changed: every ``generate`` runs this stage again,
+        and on a KG of a million entities the join takes 15 CPU-seconds and 1.6 GB of
+        DuckDB's memory (linear in the statements: ~100 CPU-s at 196M)."""
         con = self.con
+        inputs = self.inputs()
+        last = con.execute("SELECT stats->>'inputs' FROM stage_runs WHERE stage = ? ORDER BY "
+                           "started_at DESC LIMIT 1", [self.name]).fetchone()
+        if last and last[0] == inputs and con.execute(
+                "SELECT count(*) FROM type_predicates").fetchone()[0]:
+            stats = self._counts()
+            return {**stats, "unchanged": True, "inputs": inputs}
         with transaction(con):
             con.execute("DELETE FROM type_predicates")
             con.execute(
@@ -66,9 +85,12 @@ class ExtractPredicates(Stage):
                 """,
                 [self.config.min_type_entities],
             )
-        types, rows = con.execute(
+        return {**self._counts(), "inputs": inputs}
+
+    def _counts(self) -> dict[str, int]:
+        types, rows = self.con.execute(
             "SELECT count(DISTINCT type_id), count(*) FROM type_predicates").fetchone()
-        skipped = con.execute(
+        skipped = self.con.execute(
             "SELECT count(*) FROM (SELECT type_id FROM entity_types GROUP BY 1 "
             "HAVING count(DISTINCT entity_id) < ?)", [self.config.min_type_entities]).fetchone()[0]
         return {"types": types, "type_predicates": rows, "types_below_min_entities": skipped}

@@ -326,6 +326,7 @@ class AssembleConversations(Stage):
             self._staging = None
             staging.close()
             subjects.close()
+            lookups.close()
         return {"config": self.config_name, "conversations": staging.conversations,
                 "store_seconds": round(stats["store_seconds"], 2), "turns": staging.turns,
                 "short": stats["short"], "dropped": log.count, "batches": stats["batches"],
