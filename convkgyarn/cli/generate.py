@@ -31,6 +31,9 @@ def generate(
         "--typos/--no-typos", help="Text: one meaningful typo per query.")] = None,
     related: Annotated[Optional[bool], typer.Option(
         "--related/--no-related", help="End with turns about a related entity.")] = None,
+    subjects: Annotated[Optional[str], typer.Option(
+        help="The order subjects are drawn in: popular (well-known entities first, seeded) "
+        "or uniform.")] = None,
     homonyms: Annotated[Optional[bool], typer.Option(
         "--homonyms/--no-homonyms", help="Also entities whose name a better-known entity "
         "bears (their questions are ambiguous; --entity always makes them).")] = None,
@@ -84,7 +87,7 @@ def generate(
         given = ", ".join(k for k, v in per_config.items() if v is not None)
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
-                 "typos": typos, "related": related, "homonyms": homonyms, "hops": hops,
+                 "typos": typos, "related": related, "subjects": subjects, "homonyms": homonyms, "hops": hops,
                  "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
                  "answer_style": answer_style,

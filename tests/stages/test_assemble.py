@@ -408,3 +408,23 @@ def test_counts_in_the_present_count_what_holds_now(tmp_path, sample_path):
               if t["question_kind"] == "count"}
     assert counts["P40"]["answer"] == ["1"] and counts["P40"]["tense"] == "present", counts
     assert "pq:P582" in counts["P40"]["sparql"]
+
+
+
+def test_the_subject_order_is_seeded_and_uniform_names_its_configuration(generated):
+    """Popular-first is the default and seeded (the same subjects every time); ``uniform``
+    is an option that changes the conversations, so the configuration's name says it.
+    (That popular-first favours known entities is measured on real data, where popularity
+    varies: tests/test_real_data.py.)"""
+    tmp, _ = generated
+
+    def subjects(*args: str) -> list[str]:
+        recs = generate(tmp, "--conversations", "12", "--interaction", "voice", *args)
+        return [r["entity"]["id"] for r in recs]
+
+    popular = subjects()
+    assert subjects() == popular
+    assert subjects("--subjects", "uniform") != popular
+    recs = generate(tmp, "--conversations", "3", "--interaction", "voice",
+                    "--subjects", "uniform")
+    assert {r["config"]["name"] for r in recs} == {"voice-uniform"}
