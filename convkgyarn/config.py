@@ -301,8 +301,7 @@ class GenerateConfig(_Strict):
                                   ("hops", self.hops), ("ellipsis", self.ellipsis),
                                   ("kinds", bool(self.kinds)),
                                   ("sentences", self.answer_style == "sentence"),
-                                  ("changes", self.changed_since is not None),
-                                  ("uniform", self.subjects == "uniform")) if on]
+                                  ("changes", self.changed_since is not None)) if on]
         return "-".join(parts)
 
 

@@ -411,20 +411,19 @@ def test_counts_in_the_present_count_what_holds_now(tmp_path, sample_path):
 
 
 
-def test_the_subject_order_is_seeded_and_uniform_names_its_configuration(generated):
+def test_the_subject_order_is_seeded_and_recorded(generated):
     """Popular-first is the default and seeded (the same subjects every time); ``uniform``
-    is an option that changes the conversations, so the configuration's name says it.
-    (That popular-first favours known entities is measured on real data, where popularity
+    draws another sample, and each record's config says which order drew it. (That
+    popular-first favours known entities is measured on real data, where popularity
     varies: tests/test_real_data.py.)"""
     tmp, _ = generated
 
-    def subjects(*args: str) -> list[str]:
-        recs = generate(tmp, "--conversations", "12", "--interaction", "voice", *args)
-        return [r["entity"]["id"] for r in recs]
+    def sample(*args: str) -> list[dict]:
+        return generate(tmp, "--conversations", "12", "--interaction", "voice", *args)
 
-    popular = subjects()
-    assert subjects() == popular
-    assert subjects("--subjects", "uniform") != popular
-    recs = generate(tmp, "--conversations", "3", "--interaction", "voice",
-                    "--subjects", "uniform")
-    assert {r["config"]["name"] for r in recs} == {"voice-uniform"}
+    popular = sample()
+    assert [r["entity"]["id"] for r in sample()] == [r["entity"]["id"] for r in popular]
+    uniform = sample("--subjects", "uniform")
+    assert [r["entity"]["id"] for r in uniform] != [r["entity"]["id"] for r in popular]
+    assert {r["config"]["subjects"] for r in popular} == {"popular"}
+    assert {r["config"]["subjects"] for r in uniform} == {"uniform"}
