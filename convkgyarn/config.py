@@ -247,6 +247,11 @@ class GenerateConfig(_Strict):
                                  "used as subjects or answers")
     max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
                                    "as a whole (its single statements still may be)")
+    subjects: Literal["popular", "uniform"] = Field(
+        "popular", description="the seeded order subjects are drawn in: popular favours the "
+        "entities people know (an entity with 100 sitelinks comes before one with 2 about 50 "
+        "times in 51), so a sample from a large KG is mostly things worth asking about; "
+        "uniform gives every candidate the same chance")
     homonyms: bool = Field(False, description="also make conversations about an entity "
                            "whose English name a better-known entity (at least as many "
                            "sitelinks) in the KG bears: \"How many people live in "

@@ -183,3 +183,27 @@ def test_facts_not_worth_asking_are_dropped_with_their_reason(exported):
     finally:
         con.close()
     assert reasons, name  # every real file has some (entities-635: a landform)
+
+
+def test_well_known_subjects_come_first(exported, tmp_path):
+    """A sample of a KG is mostly things people know: the default order draws subjects with
+    a chance proportional to their sitelinks, so the first 30 of real-entities-dev (where
+    Warsaw districts with a dozen sitelinks sit beside countries with three hundred) are
+    far better known than a uniform draw's."""
+    name, _, _, db = exported
+    if not name.startswith("real-entities-dev"):
+        pytest.skip("popularity varies little among this file's subjects")
+    shutil.copy(db, tmp_path / "p.duckdb")
+    con = duckdb.connect(str(db), read_only=True)
+    sitelinks = dict(con.execute("SELECT id, coalesce(sitelinks, 0) FROM entities").fetchall())
+    con.close()
+
+    def mean_sitelinks(order: str) -> float:
+        r = cli("generate", "--db", tmp_path / "p.duckdb", "--out", tmp_path / order,
+                "--interaction", "voice", "--conversations", "30", "--subjects", order)
+        assert r.exit_code == 0, r.output
+        recs = [json.loads(line) for line in
+                (tmp_path / order / "conversations.jsonl").read_text().splitlines()]
+        return sum(sitelinks[r["entity"]["id"]] for r in recs) / len(recs)
+
+    assert mean_sitelinks("popular") > 1.5 * mean_sitelinks("uniform")

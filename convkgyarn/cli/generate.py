@@ -48,6 +48,10 @@ def generate(
     related: Annotated[Optional[bool], typer.Option(
         "--related/--no-related", show_default=_default("related"),
         help="End with turns about a related entity.")] = None,
+    subjects: Annotated[Optional[str], typer.Option(
+        show_default=_default("subjects"),
+        help="The order subjects are drawn in: popular (well-known entities first, seeded) "
+        "or uniform.")] = None,
     homonyms: Annotated[Optional[bool], typer.Option(
         "--homonyms/--no-homonyms", show_default=_default("homonyms"),
         help="Also entities whose name a better-known entity "
@@ -116,7 +120,8 @@ def generate(
         given = ", ".join(k for k, v in per_config.items() if v is not None)
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
-                 "typos": typos, "related": related, "homonyms": homonyms, "hops": hops,
+                 "typos": typos, "related": related, "subjects": subjects, "homonyms": homonyms,
+                 "hops": hops,
                  "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
                  "answer_style": answer_style,

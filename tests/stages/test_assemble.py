@@ -421,3 +421,22 @@ def test_counts_in_the_present_count_what_holds_now(tmp_path, sample_path):
               if t["question_kind"] == "count"}
     assert counts["P40"]["answer"] == ["1"] and counts["P40"]["tense"] == "present", counts
     assert "pq:P582" in counts["P40"]["sparql"]
+
+
+
+def test_the_subject_order_is_seeded_and_recorded(generated):
+    """Popular-first is the default and seeded (the same subjects every time); ``uniform``
+    draws another sample, and each record's config says which order drew it. (That
+    popular-first favours known entities is measured on real data, where popularity
+    varies: tests/test_real_data.py.)"""
+    tmp, _ = generated
+
+    def sample(*args: str) -> list[dict]:
+        return generate(tmp, "--conversations", "12", "--interaction", "voice", *args)
+
+    popular = sample()
+    assert [r["entity"]["id"] for r in sample()] == [r["entity"]["id"] for r in popular]
+    uniform = sample("--subjects", "uniform")
+    assert [r["entity"]["id"] for r in uniform] != [r["entity"]["id"] for r in popular]
+    assert {r["config"]["subjects"] for r in popular} == {"popular"}
+    assert {r["config"]["subjects"] for r in uniform} == {"uniform"}

@@ -143,12 +143,25 @@ class Subjects:
         try:
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {self.TABLE} AS SELECT row_number() OVER "
-                f"(ORDER BY {self.ORDER}(entity_id), entity_id) - 1 AS position, entity_id "
+                f"(ORDER BY {self.order_key(cfg)}, c.entity_id) - 1 AS position, c.entity_id "
                 "FROM (SELECT DISTINCT entity_id FROM entity_types WHERE type_id IN (SELECT "
-                f"type_id FROM templates WHERE interaction = ?{types}){changed}) "
-                "ORDER BY position", params)
+                f"type_id FROM templates WHERE interaction = ?{types}){changed}) c "
+                "LEFT JOIN entities e ON e.id = c.entity_id ORDER BY position", params)
         finally:
             con.remove_function(self.ORDER)
+
+    @classmethod
+    def order_key(cls, cfg: GenerateConfig) -> str:
+        """The SQL sort key of a subject (ascending). Uniform: its seeded hash. Popular: a
+        weighted random order (Efraimidis and Spirakis' keys ``u ** (1 / w)``, sorted from
+        the largest, with ``u`` the seeded hash in (0, 1) and ``w`` = sitelinks + 1): each
+        next subject is drawn with a chance proportional to its weight among those left. It
+        stays a property of the entity alone, so entities added later never reorder the
+        others."""
+        if cfg.subjects == "uniform":
+            return f"{cls.ORDER}(c.entity_id)"
+        u = f"(({cls.ORDER}(c.entity_id)::DOUBLE + 0.5) / 18446744073709551616.0)"
+        return f"-ln({u}) / (coalesce(e.sitelinks, 0) + 1)"
 
     @property
     def count(self) -> int:
