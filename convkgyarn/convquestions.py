@@ -11,7 +11,7 @@ import duckdb
 
 from convkgyarn.conversations import IMPORTED, RunRecord, store_run
 from convkgyarn.errors import UserError
-from convkgyarn.stage import code_version
+from convkgyarn.runtime import code_version
 
 _QID = re.compile(r"wikidata\.org/(?:wiki|entity)/(Q\d+)")
 CONFIG_NAME = "convquestions"
