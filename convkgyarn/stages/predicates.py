@@ -35,8 +35,9 @@ class ExtractPredicates(Stage):
     """Build ``type_predicates``: per type, each property with how many of its entities use it."""
 
     name = "predicates.extract"
-    reads = ("entity_types", "statements")
+    reads = ("entity_types", "facts")
     writes = ("type_predicates",)
+    skip_unchanged = True  # a KG and config it extracted from before: nothing to do
 
     def default_config(self, ctx):
         return ctx.config.predicates
@@ -78,20 +79,22 @@ class SelectPredicates(Stage):
     """Choose G(t, F(t)) per type: rules always pre-filter; the LLM decides when configured."""
 
     name = "predicates.select"
-    reads = ("type_predicates", "selected_types")
+    reads = ("type_predicates", "selected_types", "entity_types", "labels", "properties",
+             "property_info", "qualifiers")
     writes = ("selected_predicates", "selection_inputs")
 
     def __init__(self, ctx, config=None) -> None:
         super().__init__(ctx, config)
         self.prompt = load_prompt("select_predicates.md")
+        self.prompt_hash = self.prompt.hash
         self.client = ctx.client("selector", self.prompt.hash)
 
     def default_config(self, ctx):
         return ctx.config.predicates
 
-    @property
-    def path(self) -> str:
-        return "llm" if self.client else "rules"
+    def key_config(self):
+        """The types asked for choose which types are selected for, not how."""
+        return self.config.model_dump(mode="json", exclude={"types"})
 
     def types(self) -> list[str]:
         """Types to select for: those with predicates (and, once types are selected, only the
@@ -164,8 +167,7 @@ class SelectPredicates(Stage):
             table = sorted(({**c, "qualifiers": sorted(q["id"] for q in c["qualifiers"])}
                             for c in candidates), key=lambda c: c["id"])
             input_hash = hashlib.sha256(json.dumps(
-                [table, self.path, self.prompt.hash,
-                 self.config.model_dump(exclude={"types"})],
+                [table, self.path, self.decisive_key()],
                 sort_keys=True).encode()).hexdigest()[:16]
             prev = self.con.execute(
                 "SELECT input_hash FROM selection_inputs WHERE type_id = ?", [type_id]).fetchone()
