@@ -153,3 +153,32 @@ def test_a_stage_whose_reads_nothing_before_it_produces_is_refused(loaded, tmp_p
         Pipeline([ExtractPredicates(ctx), SelectTypes(ctx), SelectPredicates(ctx),
                   GenerateTemplates(ctx), BuildRelated(ctx),
                   AssembleConversations(ctx, related)])
+
+
+def test_refresh_runs_its_stages_and_the_generation_stages_as_one_pipeline(tmp_path,
+                                                                          sample_path):
+    from tests.test_refresh import modified_dump
+
+    new = tmp_path / "new.json"
+    modified_dump(sample_path, new)
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([sample_path])
+        p.generate([GenerateConfig(conversations=10)])
+        mark = p.con.execute("SELECT max(started_at) FROM stage_runs").fetchone()[0]
+        result = p.refresh([str(new)])
+        stages = [r[0] for r in p.con.execute(
+            "SELECT stage FROM stage_runs WHERE started_at > ? ORDER BY started_at",
+            [mark]).fetchall()]
+    assert result.status == "done"
+    assert stages == ["refresh.snapshot", "refresh.swap", "predicates.extract", "types.select",
+                      "predicates.select", "templates.generate", "assemble"]
+    assert set(result.summary["seconds"]) >= {"load", "swap", "assemble"}
+
+
+def test_the_diff_counts_and_the_changed_entities_come_from_one_set_of_predicates():
+    from convkgyarn import refresh
+
+    for name, sql in refresh.ENTITY_CHANGES.items():
+        assert refresh.DIFF_SQL[name] == f"SELECT count(*) FROM ({sql})"
+        assert f"({sql}) AS {name}(e)" in refresh.CHANGED_ENTITIES_SQL
+    assert set(refresh.DIFF_SQL) == set(refresh.ENTITY_CHANGES) | set(refresh.OTHER_CHANGES)
