@@ -26,7 +26,7 @@ from typing import Any
 from convkgyarn.config import (
     CompareConfig, ConversationSelection, GenerateConfig, LoadConfig, ProjectConfig,
     SparqlConfig)
-from convkgyarn.errors import UserError
+from convkgyarn.errors import NoKGToEstimate, UserError
 from convkgyarn.progress import ProgressHook, no_progress
 from convkgyarn.stage import Context, Say, StageReport
 from convkgyarn.store import ProjectLock, connect, shadow_tables
@@ -533,11 +533,6 @@ class Project:
 
         return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink,
                          workers=workers, engine=engine, spark_master=spark_master).run()
-
-
-class NoKGToEstimate(UserError):
-    """A dry run of a project that has loaded nothing: the real run would load the bundled
-    sample first, which a dry run may not do in the project."""
 
 
 NO_LLM = ("no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY, or [llm] in "

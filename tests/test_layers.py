@@ -28,3 +28,24 @@ def test_the_leaf_modules_import_nothing_of_the_package_but_its_version():
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         inner = [n for n in names if n and n.startswith("convkgyarn")]
         assert inner in ([], ["convkgyarn"]), (leaf, inner)
+
+
+def test_every_exception_a_user_can_see_is_defined_in_errors():
+    import importlib
+    import inspect
+    import pkgutil
+
+    import convkgyarn
+    from convkgyarn.errors import ConvKGYarnError
+
+    elsewhere = set()
+    for info in pkgutil.walk_packages(convkgyarn.__path__, "convkgyarn."):
+        if info.name.endswith("__main__") or info.name.startswith((
+                "convkgyarn.prompts", "convkgyarn.wikidata", "convkgyarn.inspect_task")):
+            continue  # scripts (inspect_task is the task.py of an Inspect export)
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if inspect.isclass(obj) and issubclass(obj, ConvKGYarnError) and \
+                    obj.__module__ != "convkgyarn.errors":
+                elsewhere.add(f"{obj.__module__}.{name}")
+    assert elsewhere == set()
