@@ -120,9 +120,16 @@ def import_closure(module: str, root: Path | None = None) -> dict[str, Path]:
         parent = name.rpartition(".")[0]
         if parent:  # importing a module runs its packages first
             todo.append(parent)
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-        todo += sorted(_module_level_imports(tree, name, path.name == "__init__.py"))
+        todo += _imports_of(name, path, path.stat().st_mtime_ns)
     return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=4096)
+def _imports_of(module: str, path: Path, mtime_ns: int) -> list[str]:
+    """A module's module-level imports, parsed once per version of its file (the stages'
+    closures overlap: most of the package is parsed once per process, not once per stage)."""
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    return sorted(_module_level_imports(tree, module, path.name == "__init__.py"))
 
 
 def hash_sources(modules: dict[str, Path]) -> str:
