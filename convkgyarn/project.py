@@ -235,7 +235,7 @@ class Project(Inspection):
 
         require_usable_kg(self.con)
         stage = GenerateTemplates(self.ctx)
-        if stage.writer == "rules":
+        if stage.path == "rules":
             self.say(NO_LLM + ": templates are written by the built-in rules writer")
         return stage.run()
 
