@@ -37,14 +37,15 @@ def _damaged(db: Path, why: str) -> UserError:
 
 
 def _check_length(con: duckdb.DuckDBPyConnection, db: Path) -> duckdb.DuckDBPyConnection:
-    """A file shorter than the blocks its header lists was truncated: DuckDB itself notices
-    only when a query reads a missing block, which may be never for some commands."""
-    _, _, block_size, total_blocks, *_ = con.execute("PRAGMA database_size").fetchone()
-    expected = DUCKDB_HEADER + total_blocks * block_size if total_blocks else 0
+    """A file too short to hold the blocks its header says are in use was truncated: DuckDB
+    itself notices only when a query reads a missing block, which may be never for some
+    commands. (DuckDB may trim free blocks off the end, so only used blocks count.)"""
+    _, _, block_size, _, used_blocks, *_ = con.execute("PRAGMA database_size").fetchone()
+    expected = DUCKDB_HEADER + used_blocks * block_size if used_blocks else 0
     if db.is_file() and db.stat().st_size < expected:
         con.close()
-        raise _damaged(db, f"{db.stat().st_size:,} bytes where its header lists "
-                           f"{total_blocks:,} blocks of {block_size:,}")
+        raise _damaged(db, f"{db.stat().st_size:,} bytes, too short for the {used_blocks:,} "
+                           f"blocks of {block_size:,} its header says are in use")
     return con
 
 
