@@ -34,8 +34,10 @@ demo: $(STAMP)
 	$(BIN)/convkgyarn generate --interaction voice --deixis --db $(DB)
 	$(BIN)/convkgyarn stats --db $(DB)
 
-## All tests (those reading ../shared/data skip when it is absent, and fail under CI=true).
+## The layers contract (pyproject.toml [tool.importlinter]), then all tests (those reading
+## ../shared/data skip when it is absent, and fail under CI=true).
 test: $(STAMP) $(LIVE_STAMP) grammar
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 ## link-grammar, which ../shared/tools/grammar_rate.py runs: installed when missing and

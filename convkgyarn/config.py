@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import (
     BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator)
 
-from convkgyarn.errors import UserError
+from convkgyarn.errors import ConfigError
 
 DEFAULT_DB = Path("outputs/convkgyarn.duckdb")
 MIN_MEMORY_BYTES = 16_000_000
@@ -480,5 +480,3 @@ def describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-class ConfigError(UserError):
-    """A config file or option that does not validate; the message names the field."""

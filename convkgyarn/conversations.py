@@ -19,7 +19,7 @@ import duckdb
 import pyarrow as pa
 from pydantic import BaseModel
 
-from convkgyarn.stage import utcnow
+from convkgyarn.runtime import utcnow
 from convkgyarn.store import arrow_schema, insert_arrow, insert_rows, transaction
 
 GENERATED, IMPORTED = "generated", "imported"

@@ -10,15 +10,11 @@ from pathlib import Path
 import duckdb
 
 from convkgyarn.conversations import IMPORTED, RunRecord, store_run
-from convkgyarn.errors import UserError
-from convkgyarn.stage import code_version
+from convkgyarn.errors import ImportError_
+from convkgyarn.runtime import code_version
 
 _QID = re.compile(r"wikidata\.org/(?:wiki|entity)/(Q\d+)")
 CONFIG_NAME = "convquestions"
-
-
-class ImportError_(UserError):
-    """A ConvQuestions file that does not have the expected shape; the message says where."""
 
 
 def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[str, int]:

@@ -68,3 +68,48 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM arrived. A ``KeyboardInterrupt``, so every path that cleans up after Ctrl-C
     (rolled-back transactions, temporary files, worker processes, replies in flight) cleans
     up after it too; only the exit code differs."""
+
+
+# -- the particular ways, each raised where it is found ---------------------------------
+class ConfigError(UserError):
+    """A config file or option that does not validate; the message names the field."""
+
+
+class DumpError(UserError):
+    """A dump file that cannot be read at all (missing, unreadable, corrupt compression)."""
+
+
+class BadId(UserError):
+    """An id not of Wikidata's form on its way into a query: only a KG loaded before ids
+    were checked holds one."""
+
+
+class OutputRefused(UserError):
+    """An output path the rule forbids: the message says why and what to give instead."""
+
+
+class ImportError_(UserError):
+    """A ConvQuestions file that does not have the expected shape; the message says where."""
+
+
+class NoKGToEstimate(UserError):
+    """A dry run of a project that has loaded nothing: the real run would load the bundled
+    sample first, which a dry run may not do in the project."""
+
+
+class SparqlError(ConvKGYarnError):
+    """A SPARQL endpoint that failed: unreachable, refused the query, or still failing (or
+    answering with something that is no SPARQL result) after the retries. Exit 4, one line."""
+
+    exit_code = EXIT_ENDPOINT
+
+
+class DriftFound(ConvKGYarnError):
+    """``verify --fail-on-drift`` found turns whose answer changed or went away."""
+
+    exit_code = EXIT_DRIFT
+
+
+class PipelineOrderError(ValueError):
+    """A stage placed before the stage that writes what it reads, or reading what nothing
+    before it produces (a programming error, not the user's)."""

@@ -41,15 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from convkgyarn import __version__
-from convkgyarn.errors import UserError
+from convkgyarn.errors import OutputRefused
 
 MARKER = ".convkgyarn-output.json"
 _TMP = re.compile(r"\.(?P<name>.+)\.convkgyarn-(?P<pid>\d+)-[0-9a-f]{8}\.tmp")
 FIRST_LINE_BYTES = 16 << 20  # a conversation record is tens of KB; a first line past this is not ours
-
-
-class OutputRefused(UserError):
-    """An output path the rule forbids: the message says why and what to give instead."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@
 
 The CLI is a thin layer over this class: options -> typed config -> one call -> printing.
 A project holds the project lock while open (shared for reading, exclusive for writing):
-a second command on a busy project stops at once with ``BusyError``.
+a second command on a busy project stops at once with ``BusyError``. Paths may be given as
+``str`` or ``Path``. Errors a user can cause are ``convkgyarn.errors.UserError`` (and its
+subclasses), each with the CLI's exit code.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from typing import Any
 from convkgyarn.config import (
     CompareConfig, ConversationSelection, GenerateConfig, LoadConfig, ProjectConfig,
     SparqlConfig)
-from convkgyarn.errors import UserError
+from convkgyarn.errors import NoKGToEstimate, UserError
+from convkgyarn.inspection import Inspection
+from convkgyarn.progress import ProgressHook, no_progress
 from convkgyarn.stage import Context, Say, StageReport
 from convkgyarn.store import ProjectLock, connect, shadow_tables
 
@@ -36,20 +40,31 @@ DRY_RUN_TABLES = ("type_predicates", "selected_types", "selected_predicates",
 
 @dataclass
 class GenerationResult:
+    """What ``Project.generate`` did: each stage's report (timing and counters) and the
+    stored run of each configuration."""
+
     reports: list[StageReport]
     runs: list[str]  # the stored run of each configuration, in the order asked
     notes: list[str] = field(default_factory=list)
 
 
-class Project:
+class Project(Inspection):
+    """One project database and its typed config (``ProjectConfig``; the default one when
+    None). Open it with ``with Project(config) as project:``; ``write=False`` opens it for
+    reading (readers share the lock). ``say`` receives notes for the user (default: none);
+    ``progress`` receives ``convkgyarn.progress.StepProgress`` events from long steps
+    (assembly batches, LLM requests with tokens and USD, embedding training)."""
+
     def __init__(self, config: ProjectConfig | None = None, *, write: bool = True,
-                 say: Say | None = None, command: str = "convkgyarn") -> None:
+                 say: Say | None = None, command: str = "convkgyarn",
+                 progress: ProgressHook | None = None) -> None:
         from convkgyarn.llm import new_meter
 
         self.config = config or ProjectConfig()
         self.db = Path(self.config.db)
         self.write = write
         self.say: Say = say or (lambda message: None)
+        self.progress: ProgressHook = progress or no_progress
         self.meter = new_meter(self.config.llm)
         self.dry_run = self.config.llm.dry_run
         self._lock = ProjectLock(self.db, exclusive=write and not self.dry_run, command=command)
@@ -88,10 +103,11 @@ class Project:
             self._lock.release()
             raise
         self._ctx = Context(con=con, config=self.config, meter=self.meter, say=self.say,
-                            work_dir=self.db.parent)
+                            work_dir=self.db.parent, progress=self.progress)
         return self
 
     def close(self) -> None:
+        """Close the database and release the lock (``with`` does it for you)."""
         if self._ctx is not None:
             self._ctx.con.close()
             self._ctx = None
@@ -99,12 +115,14 @@ class Project:
 
     @property
     def ctx(self) -> Context:
+        """What the stages of this project share (connection, config, meter, hooks)."""
         if self._ctx is None:
             raise RuntimeError("the project is not open (use `with Project(...) as p:`)")
         return self._ctx
 
     @property
     def con(self):
+        """The open DuckDB connection (read the tables of ``convkgyarn.store.schema``)."""
         return self.ctx.con
 
     # -- the KG --------------------------------------------------------------------------
@@ -126,6 +144,7 @@ class Project:
         return stage
 
     def load_sparql(self, config: SparqlConfig) -> StageReport:
+        """Load a KG from a SPARQL endpoint (``SparqlConfig``: endpoint, types, limits)."""
         from convkgyarn.kg.load import remove_sample
         from convkgyarn.kg.sparql import SparqlLoad
 
@@ -148,14 +167,7 @@ class Project:
         require_usable_kg(self.con)
         return report
 
-    def kg_stats(self) -> dict[str, Any]:
-        from convkgyarn.kg.snapshot import require_complete_loads
-        from convkgyarn.kg.stats import kg_stats
-
-        require_complete_loads(self.con)
-        return kg_stats(self.con)
-
-    def write_rdf(self, out: Path, force: bool = False) -> int:
+    def write_rdf(self, out: Path | str, force: bool = False) -> int:
         """The loaded KG as N-Triples in Wikidata's RDF model (to serve with Oxigraph or
         QLever and run turns' queries against); returns the number of triples. The file
         starts with a comment naming convkgyarn, so a later ``kg rdf`` recognises it as its
@@ -165,6 +177,7 @@ class Project:
         from convkgyarn.outputs import NTRIPLES, NTRIPLES_HEADER, replacing_file
 
         require_usable_kg(self.con)
+        out = Path(out)
         n = 0
         with replacing_file(out, NTRIPLES, force=force, protected=self.own_files()) as tmp, \
                 open(tmp, "w", encoding="utf-8") as fh:
@@ -185,43 +198,9 @@ class Project:
 
         return f"convkgyarn {__version__}"
 
-    def label_coverage(self) -> dict[str, Any]:
-        from convkgyarn.kg.snapshot import label_coverage
-
-        return label_coverage(self.con)
-
-    def rejects(self, limit: int = 50) -> list[tuple]:
-        from convkgyarn.kg.snapshot import reject_rows
-
-        return reject_rows(self.con, limit)
-
-    def drops(self, stage: str | None = None) -> list[tuple]:
-        from convkgyarn.kg.snapshot import drop_counts
-
-        return drop_counts(self.con, stage)
-
-    def type_predicates(self, type_id: str) -> list[tuple]:
-        from convkgyarn.stages.predicates import type_predicate_rows
-
-        return type_predicate_rows(self.con, type_id)
-
-    def selection(self, type_id: str) -> list[tuple]:
-        from convkgyarn.stages.predicates import selection_rows
-
-        return selection_rows(self.con, type_id)
-
-    def templates(self, type_id: str, interaction: str | None = None) -> list[tuple]:
-        from convkgyarn.stages.templates import template_rows
-
-        return [r for r in template_rows(self.con, type_id) if interaction in (None, r[2])]
-
-    def related(self, limit: int = 50) -> list[tuple]:
-        from convkgyarn.stages.related import related_rows
-
-        return related_rows(self.con, limit)
-
     # -- the pipeline --------------------------------------------------------------------
     def extract_predicates(self) -> StageReport:
+        """F(t) for every type with enough entities (``type_predicates``)."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.predicates import ExtractPredicates
 
@@ -229,26 +208,15 @@ class Project:
         return ExtractPredicates(self.ctx).run()
 
     def select_types(self) -> StageReport:
+        """Decide which entity types get conversations (``selected_types``)."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.types import SelectTypes
 
         require_usable_kg(self.con)
         return SelectTypes(self.ctx).run()
 
-    def types(self, only_selected: bool = False) -> list[tuple]:
-        from convkgyarn.stages.types import selected_type_rows
-
-        return selected_type_rows(self.con, only_selected)
-
-    def quality(self, runs: Sequence[str] | None = None) -> dict[str, Any]:
-        from convkgyarn.quality import quality
-
-        runs = list(runs or self.current_runs())
-        if not runs:
-            raise UserError("no conversations yet; run `convkgyarn generate` first")
-        return quality(self.con, runs)
-
     def select_predicates(self, types: Sequence[str] = ()) -> StageReport:
+        """Choose G(t) for the selected types (or the ``types`` given)."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.predicates import SelectPredicates
 
@@ -261,18 +229,19 @@ class Project:
         return stage.run()
 
     def write_templates(self) -> StageReport:
+        """Write templates for every selected (type, property[, qualifier])."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.templates import GenerateTemplates
 
         require_usable_kg(self.con)
         stage = GenerateTemplates(self.ctx)
-        if stage.writer == "rules":
+        if stage.path == "rules":
             self.say(NO_LLM + ": templates are written by the built-in rules writer")
         return stage.run()
 
-    def build_related(self, progress=None) -> StageReport:
+    def build_related(self, progress: ProgressHook | None = None) -> StageReport:
         """Each popular person's related entity; ``progress`` receives the stage's
-        ``StepProgress`` events (convkgyarn.stages.related)."""
+        ``StepProgress`` events (default: the project's ``progress``)."""
         from convkgyarn.kg.snapshot import require_usable_kg
         from convkgyarn.stages.related import BuildRelated
 
@@ -313,41 +282,7 @@ class Project:
         return GenerationResult(Pipeline(stages).run(), [])
 
     # -- conversations -------------------------------------------------------------------
-    def current_runs(self) -> list[str]:
-        from convkgyarn.conversations import current_runs
-
-        return current_runs(self.con)
-
-    def records(self, runs: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        from convkgyarn.export import records
-
-        return records(self.con, self._readable_runs(runs))
-
-    def _readable_runs(self, runs: Sequence[str] | None) -> list[str]:
-        """The runs asked for (default: the current one of each configuration), checked."""
-        from convkgyarn.conversations import run_exists
-
-        if runs:
-            missing = [r for r in runs if not run_exists(self.con, r)]
-            if missing:
-                raise UserError(f"no generation run {', '.join(missing)} in {self.db}")
-        from convkgyarn.conversations import stale_configurations
-
-        runs = list(runs or self.current_runs())
-        if not runs:
-            raise UserError("no conversations yet; run `convkgyarn generate` first")
-        stale = stale_configurations(self.con, runs)
-        if stale:
-            self.say(f"note: {', '.join(stale)} were made from an earlier KG snapshot; run "
-                     "`convkgyarn generate` again to make them from the current one")
-        return runs
-
-    def summary(self, recs: list[dict[str, Any]]) -> dict[str, Any]:
-        from convkgyarn.export import summary
-
-        return summary(self.con, recs, self.config.llm)
-
-    def export(self, fmt: str, path: Path, runs: Sequence[str] | None = None,
+    def export(self, fmt: str, path: Path | str, runs: Sequence[str] | None = None,
                force: bool = False) -> int:
         """Write the conversations as ``fmt`` at ``path``: a file (jsonl, parquet) or a
         folder (hf, inspect). Nothing convkgyarn did not write is replaced (``convkgyarn.outputs``);
@@ -357,6 +292,7 @@ class Project:
         from convkgyarn.outputs import (
             CONVERSATIONS_JSONL, CONVERSATIONS_PARQUET, HF_FOLDER, check_file, check_folder)
 
+        path = Path(path)
         if fmt not in ("jsonl", "parquet", "hf", "inspect"):
             raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
         own = self.own_files()
@@ -386,7 +322,7 @@ class Project:
                      protected=own)
         return counted.conversations
 
-    def check_outputs(self, out_dir: Path, force: bool = False) -> None:
+    def check_outputs(self, out_dir: Path | str, force: bool = False) -> None:
         """Refuse, before any work, an output folder where ``write_outputs`` could not write
         (a file, a folder under a file) or would replace a file convkgyarn did not write."""
         from convkgyarn.outputs import CONVERSATIONS_JSONL, SUMMARY_JSON, check_file, OutputRefused
@@ -399,7 +335,7 @@ class Project:
                            ("summary.json", SUMMARY_JSON)):
             check_file(out_dir / name, kind, force=force, protected=self.own_files())
 
-    def write_outputs(self, runs: Sequence[str], out_dir: Path,
+    def write_outputs(self, runs: Sequence[str], out_dir: Path | str,
                       reports: Sequence[StageReport] = (), force: bool = False
                       ) -> dict[str, Any]:
         """The main job's files: conversations.jsonl and summary.json (each replaced whole,
@@ -407,6 +343,7 @@ class Project:
         way: memory stays bounded however many conversations were made."""
         from convkgyarn.export import Summary, iter_records, write_json, write_jsonl
 
+        out_dir = Path(out_dir)
         self.check_outputs(out_dir, force)
         own = self.own_files()
         gathered = Summary()
@@ -419,7 +356,8 @@ class Project:
         return info
 
     # -- evaluation ----------------------------------------------------------------------
-    def import_dataset(self, path: Path) -> tuple[str, int]:
+    def import_dataset(self, path: Path | str) -> tuple[str, int]:
+        """Import a ConvQuestions-format file as a run; returns (run id, conversations)."""
         from convkgyarn.convquestions import import_convquestions
 
         if self.dry_run:  # imported into temporary copies of the current conversations
@@ -428,9 +366,12 @@ class Project:
                 "conversations": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
                 "turns": "run_id IN (SELECT run_id FROM generation_runs WHERE current)",
                 "dropped": "false"})  # storing a run clears its drops
-        return import_convquestions(self.con, path)
+        return import_convquestions(self.con, Path(path))
 
-    def evaluate(self, dataset: Path | None = None) -> StageReport:
+    def evaluate(self, dataset: Path | str | None = None) -> StageReport:
+        """Ask the configured answerer model(s) every stored turn (``config.evaluate``) and
+        judge the replies; ``dataset``: evaluate an imported ConvQuestions file instead.
+        Read the scores with ``metrics()`` (and ``effects()``)."""
         from convkgyarn.stages.evaluate import Evaluate
 
         cfg = self.config.evaluate
@@ -442,22 +383,12 @@ class Project:
             cfg = cfg.model_copy(update={"runs": [run]})
         return Evaluate(self.ctx, cfg).run()
 
-    def metrics(self) -> list[dict[str, Any]]:
-        from convkgyarn.stages.evaluate import metrics
-
-        return metrics(self.con, self.config.evaluate.bootstrap)
-
-    def effects(self) -> list[dict[str, Any]]:
-        """Each phenomenon's paired effect against its base, per model."""
-        from convkgyarn.stages.evaluate import paired_effects
-
-        return paired_effects(self.con, self.config.evaluate.bootstrap,
-                              self.config.evaluate.seed)
-
-    def report(self, out_dir: Path, force: bool = False) -> list[Path]:
+    def report(self, out_dir: Path | str, force: bool = False) -> list[Path]:
+        """Write the evaluation report (Markdown and figures) into ``out_dir``."""
         from convkgyarn.report import check_report_folder, write_report
         from convkgyarn.stages.rating import rating_summary
 
+        out_dir = Path(out_dir)
         check_report_folder(out_dir, force=force, protected=self.own_files())
         rows = self.metrics()
         if not rows:
@@ -466,13 +397,15 @@ class Project:
                             force=force, protected=self.own_files())
 
     def rate(self, selection: ConversationSelection) -> StageReport:
+        """Rate stored conversations with the LLM judge (``conversation_ratings``)."""
         from convkgyarn.stages.rating import RateConversations
 
         if not self.config.llm.configured:
             raise UserError(NO_LLM_FOR.format(what="rating"))
         return RateConversations(self.ctx, selection).run()
 
-    def compare(self, dataset: Path, ours: str, pairs: int, seed: int) -> StageReport:
+    def compare(self, dataset: Path | str, ours: str, pairs: int, seed: int) -> StageReport:
+        """Pairwise-compare our conversations with an imported dataset's."""
         from convkgyarn.stages.rating import CompareConversations
 
         if not self.config.llm.configured:
@@ -482,17 +415,14 @@ class Project:
             ours=ours, theirs_run=run, pairs=pairs, seed=seed)).run()
 
     # -- refresh -------------------------------------------------------------------------
-    def refresh(self, paths: Sequence[Path], allow_shrink: bool = False, workers: int = 1,
+    def refresh(self, paths: Sequence[Path | str], allow_shrink: bool = False, workers: int = 1,
                 engine: str = "local", spark_master: str | None = None):
+        """Refresh the project against a newer dump: load it beside the current KG, diff,
+        swap, and make again the conversations whose facts changed."""
         from convkgyarn.refresh import Refresher
 
         return Refresher(self, [Path(p) for p in paths], allow_shrink=allow_shrink,
                          workers=workers, engine=engine, spark_master=spark_master).run()
-
-
-class NoKGToEstimate(UserError):
-    """A dry run of a project that has loaded nothing: the real run would load the bundled
-    sample first, which a dry run may not do in the project."""
 
 
 NO_LLM = ("no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY, or [llm] in "

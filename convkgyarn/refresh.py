@@ -1,12 +1,16 @@
 """Refresh a project against a new dump: only what changed costs work or LLM calls.
 
-1. The new dump loads into a staging database beside the project (resumable, like any load).
-2. Staging and project are compared per entity and per statement.
-3. One transaction swaps the new snapshot in; until then the previous one stays intact.
-4. Predicate selection, templates and conversations re-run; each skips inputs whose
-   content hash did not change, so only changed types, new (type, predicate) pairs and
-   entities whose facts changed cost anything. Conversations of unchanged entities come
-   out identical, ids included.
+A refresh is one list of stages run by the same ``Pipeline`` as ``generate``:
+
+1. ``refresh.snapshot``: the new dump loads into a staging database beside the project
+   (resumable, like any load) and is compared with the project's per entity and per
+   statement (the diff predicates, each defined once in ``ENTITY_CHANGES``).
+2. ``refresh.swap``: one transaction swaps the new snapshot in; until then the previous one
+   stays intact. A snapshot that changed nothing ends the refresh here.
+3. The generation stages (``pipeline.generation_stages``) for every current configuration;
+   each skips inputs whose key did not change, so only changed types, new (type, predicate)
+   pairs and entities whose facts changed cost anything. Conversations of unchanged entities
+   come out identical, ids included.
 
 A run killed anywhere can be re-run: the staging load resumes, the swap is atomic, and a
 refresh found in state ``swapped`` continues after the swap with its stored diff. A new
@@ -19,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +34,7 @@ from convkgyarn.config import GenerateConfig, LoadConfig
 from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, ConvKGYarnError, UserError
 from convkgyarn.kg.reader import fingerprint
 from convkgyarn.kg.snapshot import kg_version, set_kg_version
-from convkgyarn.stage import Context, utcnow
+from convkgyarn.stage import Context, Stage, utcnow
 from convkgyarn.store import KG_TABLES, connect, insert_rows, quote_path, transaction
 
 if TYPE_CHECKING:
@@ -54,25 +57,34 @@ class RefreshResult:
         return EXIT_NOTHING if self.status == "nothing" else EXIT_OK
 
 
-DIFF_SQL = {
-    "entities_added": "SELECT count(*) FROM nxt.entities WHERE id NOT IN (SELECT id FROM entities)",
-    "entities_removed": "SELECT count(*) FROM entities WHERE id NOT IN (SELECT id FROM nxt.entities)",
-    "labels_changed": "SELECT count(*) FROM entities a JOIN nxt.entities b USING (id) "
+_Q = ("list_sort(list(qualifier_property_id || '=' || coalesce(value_id, value_text, "
+      "value_raw, '')))")
+# The diff predicates, each defined once: the entity of every row that differs between the
+# project's snapshot (old) and the staging database attached as ``nxt`` (new). The diff
+# counts their rows; the entities with changed facts are their union.
+ENTITY_CHANGES = {
+    "entities_added": "SELECT id FROM nxt.entities WHERE id NOT IN (SELECT id FROM entities)",
+    "entities_removed": "SELECT id FROM entities WHERE id NOT IN (SELECT id FROM nxt.entities)",
+    "labels_changed": "SELECT a.id FROM entities a JOIN nxt.entities b USING (id) "
                       "WHERE a.label IS DISTINCT FROM b.label",
-    "statements_added": "SELECT count(*) FROM nxt.statements WHERE statement_id NOT IN "
+    "statements_added": "SELECT entity_id FROM nxt.statements WHERE statement_id NOT IN "
                         "(SELECT statement_id FROM statements)",
-    "statements_removed": "SELECT count(*) FROM statements WHERE statement_id NOT IN "
+    "statements_removed": "SELECT entity_id FROM statements WHERE statement_id NOT IN "
                           "(SELECT statement_id FROM nxt.statements)",
-    "values_changed": "SELECT count(*) FROM statements a JOIN nxt.statements b USING "
+    "values_changed": "SELECT a.entity_id FROM statements a JOIN nxt.statements b USING "
                       "(statement_id) WHERE (a.value_id, a.value_text, a.unit_id, a.value_raw, "
                       "a.rank, a.truthy) IS DISTINCT FROM (b.value_id, b.value_text, b.unit_id, "
                       "b.value_raw, b.rank, b.truthy)",
-    "qualifiers_changed": "SELECT count(*) FROM (SELECT statement_id, {q} AS q FROM qualifiers "
-                          "GROUP BY 1) a FULL JOIN (SELECT statement_id, {q} AS q FROM "
-                          "nxt.qualifiers GROUP BY 1) b USING (statement_id) WHERE "
-                          "a.q IS DISTINCT FROM b.q AND statement_id IN (SELECT statement_id FROM "
-                          "statements) AND statement_id IN (SELECT statement_id FROM "
-                          "nxt.statements)",
+    # of statements in both snapshots (an added or removed one is counted as such)
+    "qualifiers_changed": f"SELECT coalesce(a.entity_id, b.entity_id) FROM (SELECT "
+                          f"statement_id, any_value(entity_id) entity_id, {_Q} q FROM qualifiers "
+                          f"GROUP BY 1) a FULL JOIN (SELECT statement_id, any_value(entity_id) "
+                          f"entity_id, {_Q} q FROM nxt.qualifiers GROUP BY 1) b USING "
+                          "(statement_id) WHERE a.q IS DISTINCT FROM b.q AND statement_id IN "
+                          "(SELECT statement_id FROM statements) AND statement_id IN "
+                          "(SELECT statement_id FROM nxt.statements)",
+}
+OTHER_CHANGES = {
     "new_types": "SELECT count(DISTINCT type_id) FROM nxt.entity_types WHERE type_id NOT IN "
                  "(SELECT type_id FROM entity_types)",
     "new_type_predicates": "SELECT count(*) FROM nxt.type_predicates n WHERE NOT EXISTS "
@@ -84,28 +96,11 @@ DIFF_SQL = {
     "property_labels_changed": "SELECT count(*) FROM properties a JOIN nxt.properties b USING "
                                "(id) WHERE a.label IS DISTINCT FROM b.label",
 }
-_Q = ("list_sort(list(qualifier_property_id || '=' || coalesce(value_id, value_text, "
-      "value_raw, '')))")
-CHANGED_ENTITIES_SQL = f"""
-SELECT count(DISTINCT id) FROM (
-    SELECT id FROM nxt.entities WHERE id NOT IN (SELECT id FROM entities)
-    UNION ALL SELECT id FROM entities WHERE id NOT IN (SELECT id FROM nxt.entities)
-    UNION ALL SELECT a.id FROM entities a JOIN nxt.entities b USING (id)
-        WHERE a.label IS DISTINCT FROM b.label
-    UNION ALL SELECT entity_id FROM nxt.statements WHERE statement_id NOT IN
-        (SELECT statement_id FROM statements)
-    UNION ALL SELECT entity_id FROM statements WHERE statement_id NOT IN
-        (SELECT statement_id FROM nxt.statements)
-    UNION ALL SELECT a.entity_id FROM statements a JOIN nxt.statements b USING (statement_id)
-        WHERE (a.value_id, a.value_text, a.unit_id, a.value_raw, a.rank, a.truthy)
-        IS DISTINCT FROM (b.value_id, b.value_text, b.unit_id, b.value_raw, b.rank, b.truthy)
-    UNION ALL SELECT coalesce(a.entity_id, b.entity_id) FROM
-        (SELECT statement_id, any_value(entity_id) entity_id, {_Q} q FROM qualifiers GROUP BY 1) a
-        FULL JOIN
-        (SELECT statement_id, any_value(entity_id) entity_id, {_Q} q FROM nxt.qualifiers
-         GROUP BY 1) b USING (statement_id) WHERE a.q IS DISTINCT FROM b.q
-)
-"""
+DIFF_SQL = {**{k: f"SELECT count(*) FROM ({sql})" for k, sql in ENTITY_CHANGES.items()},
+            **OTHER_CHANGES}
+CHANGED_ENTITIES_SQL = ("SELECT count(DISTINCT e) FROM ("
+                        + " UNION ALL ".join(f"SELECT * FROM ({sql}) AS {k}(e)"
+                                             for k, sql in ENTITY_CHANGES.items()) + ")")
 
 
 _CURRENT = """
@@ -140,7 +135,7 @@ def fact_changes(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
 
 
 def compute_diff(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    diff = {k: con.execute(sql.format(q=_Q)).fetchone()[0] for k, sql in DIFF_SQL.items()}
+    diff = {k: con.execute(sql).fetchone()[0] for k, sql in DIFF_SQL.items()}
     diff["entities_with_changed_facts"] = con.execute(CHANGED_ENTITIES_SQL).fetchone()[0]
     return diff
 
@@ -152,6 +147,47 @@ def conversation_contents(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[s
         "SELECT conversation_id, md5(string_agg(CAST(to_json(t) AS VARCHAR), chr(30) "
         "ORDER BY turn)) FROM (SELECT * EXCLUDE (run_id) FROM turns WHERE run_id = ?) t "
         "GROUP BY conversation_id", [run_id]).fetchall())
+
+
+class StageSnapshot(Stage):
+    """Load the new dump into the staging database, extract its F(t), and diff it against
+    the project's snapshot (with the facts whose current values changed)."""
+
+    name = "refresh.snapshot"
+    reads = ("entities", "entity_types", "statements", "qualifiers", "properties", "labels",
+             "load_files", "type_predicates")
+    reads_replaced = reads  # it compares the snapshot the swap replaces after it
+    skip_unchanged = False
+
+    def __init__(self, ctx: Context, refresher: "Refresher") -> None:
+        super().__init__(ctx)
+        self.refresher = refresher
+
+    def process(self) -> dict[str, Any]:
+        self.refresher.diff = self.refresher._stage_snapshot(self.con)
+        return dict(self.refresher.diff)
+
+
+class SwapSnapshot(Stage):
+    """Swap the new snapshot in, in one transaction, with its diff and fact changes."""
+
+    name = "refresh.swap"
+    reads = ("kg_meta", "load_files")
+    writes = (*SNAPSHOT_TABLES, "kg_meta", "refresh_runs", "fact_changes")
+
+    def __init__(self, ctx: Context, refresher: "Refresher") -> None:
+        super().__init__(ctx)
+        self.refresher = refresher
+
+    def process(self) -> dict[str, Any]:
+        r = self.refresher
+        r.changed = any(r.diff.values())
+        r._swap(self.con, r.diff, r.changed, r.refresh_id, r.new_fp)
+        r._remove_staging()  # the diff and fact changes are stored: nothing reads it now
+        return {"changed": r.changed}
+
+
+TIMES = {"refresh.snapshot": "load", "refresh.swap": "swap"}  # the summary's names
 
 
 class Refresher:
@@ -168,48 +204,112 @@ class Refresher:
         self.db = project.db
         self.staging = Path(str(self.db) + ".next.duckdb")
         self.times: dict[str, float] = {}
+        self.diff: dict[str, int] = {}
+        self.changed = True
+        self.refresh_id = ""
+        self.new_fp = ""
+        self.swapped = False
         self.changes: list[tuple[str, str, str]] = []
         self.not_rebuilt: dict[str, str] = {}  # configuration -> why it could not be made
         self.dump_dates: list[str | None] = [None, None]
-
-    def _timed(self, name: str, fn):
-        t0 = time.perf_counter()
-        out = fn()
-        self.times[name] = round(self.times.get(name, 0) + time.perf_counter() - t0, 3)
-        return out
 
     def run(self) -> RefreshResult:
         for p in self.paths:
             if not p.is_file():
                 raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-        new_fp = hashlib.sha256(",".join(fingerprint(p) for p in self.paths).encode()
-                                ).hexdigest()[:32]
+        self.new_fp = hashlib.sha256(",".join(fingerprint(p) for p in self.paths).encode()
+                                     ).hexdigest()[:32]
         con = self.project.con
         pending = con.execute(
             "SELECT refresh_id, diff FROM refresh_runs WHERE new_fingerprint = ? AND status "
-            "= 'swapped' ORDER BY started_at DESC LIMIT 1", [new_fp]).fetchone()
+            "= 'swapped' ORDER BY started_at DESC LIMIT 1", [self.new_fp]).fetchone()
+        ctx = self.project.ctx
         if pending:
             self.say("resuming a refresh that was stopped after the new snapshot was "
                      "swapped in")
-            refresh_id, diff = pending[0], json.loads(pending[1])
+            self.refresh_id, self.diff = pending[0], json.loads(pending[1])
+            self.swapped = True
+            stages: list[Stage] = []
         else:
-            refresh_id = f"refresh-{new_fp[:12]}-{uuid.uuid4().hex[:12]}"
-            diff = self._timed("load", lambda: self._stage_snapshot(con))
-            changed = any(diff.values())
-            self._timed("swap", lambda: self._swap(con, diff, changed, refresh_id, new_fp))
-            self._remove_staging()  # the diff and fact changes are stored: nothing reads it now
-            if not changed:
-                return self._finish(con, "nothing", diff, {}, refresh_id)
-        try:
-            conversations = self._rebuild(con)
-        except ConvKGYarnError as exc:
+            self.refresh_id = f"refresh-{self.new_fp[:12]}-{uuid.uuid4().hex[:12]}"
+            stages = [StageSnapshot(ctx, self), SwapSnapshot(ctx, self)]
+        conversations = self._run(con, stages)
+        if not self.changed:
+            return self._finish(con, "nothing", self.diff, {}, self.refresh_id)
+        return self._finish(con, "done", self.diff, conversations, self.refresh_id)
+
+    def _run(self, con: duckdb.DuckDBPyConnection, stages: list[Stage]) -> dict[str, int]:
+        """The refresh's stages, then the generation stages of every current configuration,
+        as one pipeline; counts what happened to the conversations."""
+        from convkgyarn.pipeline import Pipeline, generation_stages
+
+        previous = {name: (run, GenerateConfig.model_validate_json(cfg)) for name, run, cfg in
+                    con.execute("SELECT config_name, run_id, config FROM generation_runs WHERE "
+                                "current AND source = 'generated' ORDER BY config_name"
+                                ).fetchall()}
+        old = {name: dict(con.execute(
+            "SELECT conversation_id, entity_id FROM conversations WHERE run_id = ?",
+            [run]).fetchall()) for name, (run, _) in previous.items()}
+        old_content = {name: conversation_contents(con, run)
+                       for name, (run, _) in previous.items()}
+        stages = stages + generation_stages(self.project.ctx,
+                                            [cfg for _, cfg in previous.values()])
+        counts = {"added": 0, "updated": 0, "retired": 0, "unchanged": 0}
+
+        def after(stage: Stage, report) -> bool:
+            name = TIMES.get(stage.name, stage.name)
+            self.times[name] = round(self.times.get(name, 0) + report.seconds, 3)
+            if stage.name == "refresh.swap":
+                self.swapped = True
+                return not self.changed  # nothing changed: nothing to rebuild
+            if report.stage == "assemble":
+                self._count(con, report, old, old_content, counts)
+            return False
+
+        def failed(stage: Stage, exc: Exception) -> bool:
+            if not self.swapped or not isinstance(exc, ConvKGYarnError):
+                return False
+            if stage.name == "assemble" and isinstance(exc, UserError):
+                # this configuration cannot be made from the new snapshot (its type or
+                # entities are gone): its previous run stays, marked as made from an
+                # earlier snapshot, and the other configurations are rebuilt
+                self.not_rebuilt[stage.config_name] = str(exc)
+                self.say(f"note: {stage.config_name} was not rebuilt: {exc}; its previous "
+                         "conversations are kept, from the earlier snapshot")
+                return True
             # the project is consistent (the new snapshot, the old runs marked as made from
             # an earlier one); the refresh is recorded as swapped, so running it again
             # resumes here, asking only what is not done yet
             paths = " ".join(str(p) for p in self.paths)
             raise type(exc)(f"{exc}; the new snapshot is in place: run `convkgyarn refresh "
                             f"{paths}` again to finish (it resumes after the swap)") from exc
-        return self._finish(con, "done", diff, conversations, refresh_id)
+
+        # the F(t) the project extracted before is what the new one is compared with
+        Pipeline(stages, available=("type_predicates",)).run(after=after, failed=failed)
+        return counts
+
+    @staticmethod
+    def _count(con, report, old, old_content, counts) -> None:
+        """What one configuration's new run did to its conversations."""
+        name = report.stats["config"]
+        before = old.get(name, {})
+        if report.stats.get("unchanged"):
+            counts["unchanged"] += len(before)
+            return
+        new = dict(con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
+                               "run_id = ?", [report.stats["run_id"]]).fetchall())
+        # a conversation keeps its id while it asks the same statements; what they hold
+        # (a value, a label, a qualifier) may still have changed
+        content = conversation_contents(con, report.stats["run_id"])
+        kept = set(before) & set(new)
+        same = {c for c in kept if old_content.get(name, {}).get(c) == content.get(c)}
+        counts["unchanged"] += len(same)
+        counts["updated"] += len(kept - same)
+        old_entities = {e for c, e in before.items() if c not in kept}
+        new_entities = {e for c, e in new.items() if c not in kept}
+        counts["updated"] += len(old_entities & new_entities)
+        counts["added"] += len(new_entities - old_entities)
+        counts["retired"] += len(old_entities - new_entities)
 
     def _remove_staging(self) -> None:
         for path in (self.staging, Path(str(self.staging) + ".wal")):
@@ -309,56 +409,6 @@ class Refresher:
                     for e, p, values in self.changes])
         finally:
             con.execute("DETACH nxt")
-
-    def _rebuild(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        from convkgyarn.pipeline import Pipeline, generation_stages
-
-        previous = {name: (run, GenerateConfig.model_validate_json(cfg)) for name, run, cfg in
-                    con.execute("SELECT config_name, run_id, config FROM generation_runs WHERE "
-                                "current AND source = 'generated' ORDER BY config_name"
-                                ).fetchall()}
-        old = {name: dict(con.execute(
-            "SELECT conversation_id, entity_id FROM conversations WHERE run_id = ?",
-            [run]).fetchall()) for name, (run, _) in previous.items()}
-        old_content = {name: conversation_contents(con, run)
-                       for name, (run, _) in previous.items()}
-        stages = generation_stages(self.project.ctx, [cfg for _, cfg in previous.values()])
-        counts = {"added": 0, "updated": 0, "retired": 0, "unchanged": 0}
-        for stage in Pipeline(stages).stages:
-            try:
-                report = self._timed(stage.name, stage.run)
-            except UserError as exc:
-                if stage.name != "assemble":
-                    raise
-                # this configuration cannot be made from the new snapshot (its type or
-                # entities are gone): its previous run stays, marked as made from an earlier
-                # snapshot, and the other configurations are rebuilt
-                self.not_rebuilt[stage.config_name] = str(exc)
-                self.say(f"note: {stage.config_name} was not rebuilt: {exc}; its previous "
-                         "conversations are kept, from the earlier snapshot")
-                continue
-            if report.stage != "assemble":
-                continue
-            name = report.stats["config"]
-            before = old.get(name, {})
-            if report.stats.get("unchanged"):
-                counts["unchanged"] += len(before)
-                continue
-            new = dict(con.execute("SELECT conversation_id, entity_id FROM conversations WHERE "
-                                   "run_id = ?", [report.stats["run_id"]]).fetchall())
-            # a conversation keeps its id while it asks the same statements; what they hold
-            # (a value, a label, a qualifier) may still have changed
-            content = conversation_contents(con, report.stats["run_id"])
-            kept = set(before) & set(new)
-            same = {c for c in kept if old_content[name].get(c) == content.get(c)}
-            counts["unchanged"] += len(same)
-            counts["updated"] += len(kept - same)
-            old_entities = {e for c, e in before.items() if c not in kept}
-            new_entities = {e for c, e in new.items() if c not in kept}
-            counts["updated"] += len(old_entities & new_entities)
-            counts["added"] += len(new_entities - old_entities)
-            counts["retired"] += len(old_entities - new_entities)
-        return counts
 
     def _summary(self, diff, conversations, refresh_id) -> dict[str, Any]:
         meter = self.project.meter

@@ -10,47 +10,47 @@ coverage is queryable in one place (the ``drops`` view).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
-import subprocess
 import time
-import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 import duckdb
 
-from convkgyarn import __version__
+from convkgyarn.progress import ProgressHook, StepProgress, no_progress
+from convkgyarn.runtime import code_version, module_code_hash, new_run_id, utcnow
+
+__all__ = ["Context", "ProgressHook", "Say", "Stage", "StageReport", "StepProgress",
+           "code_version", "new_run_id", "table_fingerprint", "utcnow"]
 
 log = logging.getLogger("convkgyarn")
 Say = Callable[[str], None]
 
 
-@cache
-def code_version() -> str:
-    """Package version plus the git commit when run from a checkout."""
-    try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-            capture_output=True, text=True, timeout=5, check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        sha = ""
-    return f"{__version__}+{sha}" if sha else __version__
+def table_fingerprint(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """What decides a table's content, cheaply: for the tables and views of the KG snapshot,
+    the snapshot's identity (``kg_meta.kg_version``, which every load, label file and
+    refresh that changes the KG changes); for any other table, its row count and two
+    order-free aggregates of its rows' hashes (one scan, no sort)."""
+    from convkgyarn.store.schema import KG_RELATIONS, kg_version
+
+    if table in KG_RELATIONS:
+        return "kg:" + kg_version(con)
+    n, xor, total = con.execute(
+        f"SELECT count(*), coalesce(bit_xor(hash(t)), 0), coalesce(sum(hash(t) % 1000003), 0) "
+        f"FROM {table} t").fetchone()
+    return f"{n}:{xor:x}:{total:x}"
 
 
-def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
-
-
-def utcnow() -> datetime:
-    """Timestamps are stored as naive UTC."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+def short_hash(value: Any) -> str:
+    """A 16-hex-digit hash of a JSON-able value (keys sorted)."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()
+                          ).hexdigest()[:16]
 
 
 @dataclass
@@ -63,6 +63,7 @@ class Context:
     meter: Any = None  # CostMeter
     say: Say = field(default=lambda message: None)
     work_dir: Path = Path("outputs")
+    progress: ProgressHook = field(default=no_progress)  # live progress of long steps
 
     def client(self, stage: str, prompt_hash: str, model: str | None = None):
         """The LLM client for one stage, or None on the rules path: built only here."""
@@ -70,7 +71,8 @@ class Context:
 
         # progress follows whoever says things for this context, now or later
         return build_client(self.con, self.config.llm, stage, prompt_hash, self.meter, model,
-                            say=lambda message: self.say(message))
+                            say=lambda message: self.say(message),
+                            progress=lambda event: self.progress(event))
 
 
 @dataclass
@@ -82,9 +84,29 @@ class StageReport:
 
 
 class Stage(ABC):
+    """A stage: what it ``reads`` and ``writes`` (tables and views of the schema, checked by
+    ``Pipeline`` and by a test that records what every stage touches), and its input key.
+
+    The input key is everything that decides the stage's output, computed here once for
+    every stage: its config section(s), the model and prompt hash where it asks an LLM
+    (``client``, ``prompt_hash``), the hash of the code it imports (its import closure), and
+    the content of the tables it reads (``table_fingerprint``). ``decisive_key`` is the key
+    without the tables: stages that work per item (a type, a fact) combine it with each
+    item's own inputs, so a change to the config, model, prompt or code redoes every item
+    and a change to the data redoes only the items it touches. Every run records its key in
+    ``stage_inputs`` (one row per stage and scope), and a stage with ``skip_unchanged`` does
+    nothing when its key is the one recorded.
+    """
+
     name: ClassVar[str]
-    reads: ClassVar[tuple[str, ...]] = ()  # tables that must be filled before it runs
-    writes: ClassVar[tuple[str, ...]] = ()
+    reads: ClassVar[tuple[str, ...]] = ()  # tables and views it reads
+    writes: ClassVar[tuple[str, ...]] = ()  # tables it writes
+    # of its reads, those it reads as they were before a later stage replaces them (the
+    # refresh's diff compares the snapshot its swap replaces); Pipeline allows that order
+    reads_replaced: ClassVar[tuple[str, ...]] = ()
+    skip_unchanged: ClassVar[bool] = False  # nothing to do when its input key is unchanged
+    client: Any = None  # the stage's LLM client (None: the rules path, or no LLM)
+    prompt_hash: str | None = None  # the hash of its prompt(s) where it asks an LLM
 
     def __init__(self, ctx: Context, config: Any = None) -> None:
         self.ctx = ctx
@@ -92,6 +114,7 @@ class Stage(ABC):
         self.config = config if config is not None else self.default_config(ctx)
         self.run_id = new_run_id()
         self._dropped: list[dict[str, Any]] = []
+        self._parts: dict[str, Any] | None = None
 
     def default_config(self, ctx: Context) -> Any:
         """The stage's section of the project config (None for stages without one)."""
@@ -100,6 +123,71 @@ class Stage(ABC):
     @abstractmethod
     def process(self) -> dict[str, Any]:
         """Do the stage's work and return its counters."""
+
+    # -- the input key -------------------------------------------------------------------
+    @property
+    def scope(self) -> str:
+        """Which of the stage's keys this run is (one per configuration for assembly)."""
+        return ""
+
+    def key_config(self) -> Any:
+        """The config that decides the stage's output (JSON-able): its section, by default."""
+        dump = getattr(self.config, "model_dump", None)
+        return dump(mode="json") if dump else self.config
+
+    def key_llm(self) -> dict[str, Any] | None:
+        """The model and prompt hash of an LLM stage (None on the rules path)."""
+        model = getattr(self.client, "model", None)  # an LLMClient's StageModel
+        if model is None:
+            return None
+        return {"model": model.model, "prompt_hash": self.prompt_hash}
+
+    @property
+    def path(self) -> str:
+        """How the stage's decisions are made: "llm" or "rules"."""
+        return "llm" if self.key_llm() else "rules"
+
+    def code_hash(self) -> str:
+        """The hash of the source of every module the stage's module imports."""
+        return module_code_hash(type(self).__module__)
+
+    def decisive_key(self) -> str:
+        """The input key without the tables' content (config, LLM, code)."""
+        parts = self.input_parts()
+        return short_hash({k: parts[k] for k in ("config", "llm", "code")})
+
+    def input_parts(self) -> dict[str, Any]:
+        """The parts of the input key (read once per run: the tables as they were when the
+        stage started)."""
+        if self._parts is None:
+            own = set(self.writes)
+            self._parts = {"config": self.key_config(), "llm": self.key_llm(),
+                           "code": self.code_hash(),
+                           "tables": {t: table_fingerprint(self.con, t)
+                                      for t in sorted(set(self.reads) - own)}}
+        return self._parts
+
+    def input_key(self) -> str:
+        """Everything that decides the stage's output, as one hash."""
+        return short_hash(self.input_parts())
+
+    def recorded_key(self) -> str | None:
+        row = self.con.execute("SELECT input_key FROM stage_inputs WHERE stage = ? AND scope = ?",
+                               [self.name, self.scope]).fetchone()
+        return row[0] if row else None
+
+    def _record_key(self) -> None:
+        self.con.execute(
+            "INSERT OR REPLACE INTO stage_inputs (stage, scope, input_key, parts, run_id, "
+            "recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [self.name, self.scope, self.input_key(), json.dumps(self.input_parts(),
+                                                                 sort_keys=True),
+             self.run_id, utcnow()])
+
+    # -- progress ------------------------------------------------------------------------
+    def report_progress(self, event: StepProgress) -> None:
+        """Report a long step's progress to whoever shows it (``Context.progress``)."""
+        self.ctx.progress(event)
 
     @property
     def dry_run(self) -> bool:
@@ -113,18 +201,27 @@ class Stage(ABC):
         if self.dry_run:
             stats = self.process()
             return StageReport(self.name, time.perf_counter() - t0, stats, self.run_id)
-        try:
-            stats = self.process()
-        finally:
-            self._flush_dropped()
+        self.input_parts()  # the inputs as they are before the stage runs
+        if self.skip_unchanged and self.recorded_key() == self.input_key():
+            stats: dict[str, Any] = {"unchanged": True, **self.unchanged_stats()}
+        else:
+            try:
+                stats = self.process()
+            finally:
+                self._flush_dropped()
         seconds = time.perf_counter() - t0
         self.con.execute(
             "INSERT INTO stage_runs (run_id, stage, started_at, seconds, stats, code_version) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [self.run_id, self.name, started, seconds, json.dumps(stats, default=str),
              code_version()])
+        self._record_key()
         log.info("%s: %.2fs %s", self.name, seconds, json.dumps(stats, default=str))
         return StageReport(self.name, seconds, stats, self.run_id)
+
+    def unchanged_stats(self) -> dict[str, Any]:
+        """What a stage skipped as unchanged reports beside ``unchanged`` (its counts)."""
+        return {}
 
     def drop(self, item: str, reason: str, detail: str = "", **context: Any) -> None:
         """Keep a dropped item with its reason (written in bulk when the stage ends)."""

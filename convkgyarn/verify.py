@@ -30,15 +30,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from convkgyarn.errors import EXIT_DRIFT, ConvKGYarnError, UserError
+from convkgyarn.errors import DriftFound  # noqa: F401  (defined in errors.py)
+from convkgyarn.errors import UserError
 from convkgyarn.kg.queries import canonical, values_of
 from convkgyarn.kg.sparql import Malformed, result_rows
-
-
-class DriftFound(ConvKGYarnError):
-    """``verify --fail-on-drift`` found turns whose answer changed or went away."""
-
-    exit_code = EXIT_DRIFT
 
 
 @dataclass

@@ -266,9 +266,12 @@ def open_project(cfg: ProjectConfig, write: bool, name: str = "convkgyarn"):
     """The project, open and locked, with its LLM usage printed when the command ends."""
     from convkgyarn.project import Project
 
+    from convkgyarn.cli.progress import ProgressDisplay
+
     _opened.update(db=cfg.db, memory_limit=cfg.memory_limit)
-    project = Project(cfg, write=write, say=say, command=name)
-    with project:
+    display = ProgressDisplay(console, say)
+    project = Project(cfg, write=write, say=say, command=name, progress=display)
+    with project, display:
         try:
             yield project
         except BaseException:

@@ -2,74 +2,15 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.progress import (
-    BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
-    TimeRemainingColumn)
-from rich.text import Text
-
 from convkgyarn.cli.common import (
-    ConfigOption, DbOption, command, console, open_project, out, project_config, say, table)
+    ConfigOption, DbOption, command, open_project, out, project_config, say, table)
 
 related_app = typer.Typer(help="Related entities: people the KG connects.",
                           no_args_is_help=True)
-
-
-class _Rate(ProgressColumn):
-    """Items per second of a task, in its own unit ("3.2 epochs/s")."""
-
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        unit = task.fields.get("unit", "")
-        return Text(f"{speed:,.1f} {unit}/s" if speed else f"- {unit}/s",
-                    style="progress.data.speed")
-
-
-class StepDisplay:
-    """The progress hook of ``related build``: in a terminal, a live bar per step (items
-    done, rate, time left); otherwise one quiet line per step when it ends."""
-
-    def __init__(self, live: bool) -> None:
-        self.live = live
-        self.started: dict[str, float] = {}
-        self.tasks: dict[str, int] = {}
-        self.bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             _Rate(), TimeRemainingColumn(), TimeElapsedColumn(),
-                             console=console, transient=False) if live else None
-
-    def __enter__(self) -> StepDisplay:
-        if self.bars:
-            self.bars.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.bars:
-            self.bars.stop()
-
-    def __call__(self, event) -> None:
-        now = time.perf_counter()
-        self.started.setdefault(event.step, now)
-        if self.bars:
-            if event.step not in self.tasks:
-                self.tasks[event.step] = self.bars.add_task(event.step, total=event.total,
-                                                            unit=event.unit)
-            task = self.tasks[event.step]
-            self.bars.update(task, completed=event.done, total=event.total)
-            if event.finished:
-                self.bars.update(task, total=event.done,
-                                 description=f"{event.step}" + (f" ({event.note})"
-                                                                if event.note else ""))
-                self.bars.stop_task(task)
-            return
-        if event.finished:
-            seconds = now - self.started[event.step]
-            total = f" of {event.total:,}" if event.total and event.total != event.done else ""
-            note = f"; {event.note}" if event.note else ""
-            say(f"{event.step}: {event.done:,}{total} {event.unit} in {seconds:.1f}s{note}")
 
 
 @related_app.command("build")
@@ -98,9 +39,8 @@ def related_build(
                                         "related.min_sitelinks": min_sitelinks,
                                         "related.epochs": epochs,
                                         "related.time_budget": time_budget})
-    with open_project(cfg, write=True, name="related build") as project, \
-            StepDisplay(console.is_terminal) as display:
-        report = project.build_related(progress=display)
+    with open_project(cfg, write=True, name="related build") as project:
+        report = project.build_related()
     s = report.stats
     detail = ", ".join(f"{k.replace('_', ' ')} {s[k]}" for k in (
         "entities", "triples", "epochs", "train_seconds", "stopped") if s.get(k) is not None)

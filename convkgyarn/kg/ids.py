@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from convkgyarn.errors import UserError
+from convkgyarn.errors import BadId
 
 WD = "http://www.wikidata.org/entity/"
 
@@ -63,11 +63,6 @@ def is_entity_value(value: str | None) -> bool:
 
 def is_statement(value: str | None) -> bool:
     return value is not None and STATEMENT.fullmatch(value) is not None
-
-
-class BadId(UserError):
-    """An id not of Wikidata's form on its way into a query: only a KG loaded before ids
-    were checked holds one."""
 
 
 def checked(value: str, pattern: re.Pattern, what: str) -> str:

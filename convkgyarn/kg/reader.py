@@ -32,7 +32,7 @@ from typing import BinaryIO
 import numpy as np
 import orjson
 
-from convkgyarn.errors import UserError
+from convkgyarn.errors import DumpError
 
 log = logging.getLogger(__name__)
 # what reading a corrupt or truncated compressed file raises, whichever library decodes it
@@ -46,10 +46,6 @@ except ImportError:
     pass
 BLOCK_BYTES = 4 << 20
 MAX_LINE_BYTES = 256 << 20  # a longer "line" is not an entity: rejected, not buffered
-
-
-class DumpError(UserError):
-    """A dump file that cannot be read at all (missing, unreadable, corrupt compression)."""
 
 
 @dataclass(frozen=True)

@@ -7,19 +7,9 @@ import hashlib
 import duckdb
 
 from convkgyarn.errors import UserError
+from convkgyarn.store.schema import kg_version  # noqa: F401  (the snapshot's identity)
 
 HUMAN = "Q5"
-
-
-def kg_version(con: duckdb.DuckDBPyConnection) -> str:
-    """Identity of the KG content: changes with every load, label file or refresh that
-    changes it, and is kept by a refresh that found nothing changed."""
-    row = con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'").fetchone()
-    if row:
-        return row[0]
-    return con.execute(
-        "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
-    ).fetchone()[0]
 
 
 def set_kg_version(con: duckdb.DuckDBPyConnection, version: str) -> None:

@@ -28,7 +28,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import SparqlConfig
-from convkgyarn.errors import EXIT_ENDPOINT, ConvKGYarnError, UserError
+from convkgyarn.errors import SparqlError, UserError
 from convkgyarn.kg.extract import parse_lines
 from convkgyarn.kg.values import is_blank
 from convkgyarn.kg.ids import ENTITY_VALUE, checked, is_entity_value, is_item, is_property
@@ -58,13 +58,6 @@ FILE_PATH = "http://commons.wikimedia.org/wiki/Special:FilePath/"
 GENID = "http://www.wikidata.org/.well-known/genid/"  # Wikidata's IRIs of unknown values
 _WRAPPER_CODES = {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404,
                   "URITooLong": 414, "EndPointInternalError": 500}
-
-
-class SparqlError(ConvKGYarnError):
-    """A SPARQL endpoint that failed: unreachable, refused the query, or still failing (or
-    answering with something that is no SPARQL result) after the retries. Exit 4, one line."""
-
-    exit_code = EXIT_ENDPOINT
 
 
 class HttpStatus(Exception):

@@ -20,6 +20,7 @@ import duckdb
 
 from convkgyarn.config import LLMConfig
 from convkgyarn.errors import BudgetExceeded, EndpointError
+from convkgyarn.progress import ProgressHook
 from convkgyarn.llm.batch import BatchTransport
 from convkgyarn.llm.cache import CachedTransport, ResponseCache
 from convkgyarn.llm.client import LLMClient, LLMFatalError, LLMRequest, LLMResult
@@ -48,7 +49,8 @@ def reporter(say: Callable[[str], None] | None) -> Callable[[str], None]:
 
 def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
                  prompt_hash: str, meter: CostMeter, model: str | None = None,
-                 say: Callable[[str], None] | None = None) -> LLMClient | None:
+                 say: Callable[[str], None] | None = None,
+                 progress: ProgressHook | None = None) -> LLMClient | None:
     """The client for one stage, or None when no endpoint is configured (rules path)."""
     if not config.configured:
         return None
@@ -67,4 +69,5 @@ def build_client(con: duckdb.DuckDBPyConnection, config: LLMConfig, stage: str,
     return LLMClient(stage=stage, model=settings, config=config, prompt_hash=prompt_hash,
                      cached=CachedTransport(cache, transport, stage_meter, prompt_hash),
                      meter=stage_meter, batch=batch, report=report,
-                     where=f"{settings.model} at {endpoint.where}", stopping=endpoint.stopping)
+                     where=f"{settings.model} at {endpoint.where}", stopping=endpoint.stopping,
+                     progress=progress)

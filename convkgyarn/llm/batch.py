@@ -30,7 +30,7 @@ from convkgyarn.llm.transport import Endpoint, ReplyTooLarge, read_body
 from convkgyarn.llm.wire import (
     REPLY_ENVELOPE_BYTES, Call, Completion, estimate_tokens, reply_cap, tokens_in)
 # The clock lives in stage.py for now (see llm.cache).
-from convkgyarn.stage import utcnow
+from convkgyarn.runtime import utcnow
 
 log = logging.getLogger("convkgyarn.llm")
 FINAL = ("completed", "failed", "expired", "cancelled")

@@ -20,7 +20,7 @@ from convkgyarn.llm.meter import StageMeter
 from convkgyarn.llm.wire import Call, Completion
 # The clock lives in stage.py for now; a leaf module for clocks, run ids and the code
 # version is another task's (issue #31), which will move this import.
-from convkgyarn.stage import utcnow
+from convkgyarn.runtime import utcnow
 
 RAW_KEPT_CHARS = 20_000  # of an unusable reply, in llm_failures
 

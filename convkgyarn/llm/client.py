@@ -26,6 +26,7 @@ from convkgyarn.errors import BudgetExceeded, EndpointError
 from convkgyarn.llm.cache import BatchSender, CachedTransport
 from convkgyarn.llm.meter import StageMeter
 from convkgyarn.llm.wire import Call, Completion
+from convkgyarn.progress import ProgressHook, StepProgress
 from convkgyarn.scoring import (  # one reading of replies, also in exported Inspect tasks
     parse_json_reply, reask_message)
 from convkgyarn.scoring import short_error as _short_error
@@ -70,7 +71,8 @@ class LLMClient:
                  cached: CachedTransport, meter: StageMeter, where: str,
                  batch: BatchSender | None = None,
                  report: Callable[[str], None] = lambda message: None,
-                 stopping: threading.Event | None = None) -> None:
+                 stopping: threading.Event | None = None,
+                 progress: ProgressHook | None = None) -> None:
         self.stage = stage
         self.model = model
         self.config = config
@@ -79,6 +81,7 @@ class LLMClient:
         self.meter = meter
         self.batch = batch
         self.report = report
+        self.progress = progress  # live progress: calls, tokens and USD so far
         self.where = where  # "gpt-4o at http://127.0.0.1:8080/v1", for messages
         self.served_by: set[str] = set()
         self._bias_note_logged = False
@@ -108,6 +111,7 @@ class LLMClient:
             self._prefill_by_batch(requests)
         if self.dry_run:  # nothing is sent
             return [self.one(r) for r in requests]
+        self._tick(0, len(requests))
         # even one request goes through a worker thread: when the command is stopped (Ctrl-C,
         # SIGTERM) this thread stops waiting, and the request in flight still gets its reply
         # (paid for) into the cache
@@ -135,6 +139,7 @@ class LLMClient:
                         continue
                     if result is not None:
                         results.append(result)
+                        self._tick(len(results), len(requests))
             except BaseException:  # Ctrl-C, SIGTERM, a bug: nothing queued is sent after it
                 stop.set()
                 self.stopping.set()
@@ -143,6 +148,7 @@ class LLMClient:
                 raise
             if first_error is not None:
                 raise first_error
+            self._tick(len(results), len(requests), finished=True)
             return results
 
     def one(self, request: LLMRequest) -> LLMResult:
@@ -186,6 +192,18 @@ class LLMClient:
         return Call.make(self.model.model, messages, self._params(request), self.prompt_hash)
 
     # -- internals -----------------------------------------------------------------------
+    def _tick(self, done: int, total: int, finished: bool = False) -> None:
+        """One progress event: requests answered of this batch of requests, with the tokens
+        and USD the stage has spent so far (cached replies cost nothing)."""
+        if self.progress is None:
+            return
+        usage = self.meter.meter.stage(self.stage)
+        cached = f"{usage.cached:,} from the cache" if usage.cached else ""
+        self.progress(StepProgress(f"{self.stage} LLM requests", done, total, "requests",
+                                   finished=finished, note=cached,
+                                   tokens=usage.prompt_tokens + usage.completion_tokens,
+                                   usd=usage.usd))
+
     def _prefill_by_batch(self, requests: Sequence[LLMRequest]) -> None:
         """Answer the uncached requests through the Batch API first; the direct path then
         reads their replies from the cache and asks only what the batch could not answer."""

@@ -35,33 +35,19 @@ class ExtractPredicates(Stage):
     """Build ``type_predicates``: per type, each property with how many of its entities use it."""
 
     name = "predicates.extract"
-    reads = ("entity_types", "statements")
+    reads = ("entity_types", "facts")
     writes = ("type_predicates",)
+    skip_unchanged = True  # a KG and config it extracted from before: nothing to do
 
     def default_config(self, ctx):
         return ctx.config.predicates
 
-    def inputs(self) -> str:
-        """What ``type_predicates`` is computed from: the KG's identity (a new load, labels
-        file or refresh changes it), the entity minimum and the code release."""
-        from convkgyarn.kg.snapshot import kg_version
-        from convkgyarn.stage import code_version
-
-        return hashlib.sha256(json.dumps([kg_version(self.con), self.config.min_type_entities,
-                                          code_version()]).encode()).hexdigest()[:16]
-
     def process(self) -> dict[str, Any]:
-        """Recomputed only when its inputs changed: every ``generate`` runs this stage again,
-        and on a KG of a million entities the join takes 15 CPU-seconds and 1.6 GB of
-        DuckDB's memory (linear in the statements: ~100 CPU-s at 196M)."""
+        """Recomputed only when its input key changed (``skip_unchanged``: the KG's version, the
+        entity minimum, the code): every ``generate`` runs this stage, and on a KG of a million
+        entities the join takes 15 CPU-seconds and 1.6 GB of DuckDB's memory (linear in the
+        statements: ~100 CPU-s at 196M)."""
         con = self.con
-        inputs = self.inputs()
-        last = con.execute("SELECT stats->>'inputs' FROM stage_runs WHERE stage = ? ORDER BY "
-                           "started_at DESC LIMIT 1", [self.name]).fetchone()
-        if last and last[0] == inputs and con.execute(
-                "SELECT count(*) FROM type_predicates").fetchone()[0]:
-            stats = self._counts()
-            return {**stats, "unchanged": True, "inputs": inputs}
         with transaction(con):
             con.execute("DELETE FROM type_predicates")
             con.execute(
@@ -85,7 +71,10 @@ class ExtractPredicates(Stage):
                 """,
                 [self.config.min_type_entities],
             )
-        return {**self._counts(), "inputs": inputs}
+        return self._counts()
+
+    def unchanged_stats(self) -> dict[str, Any]:
+        return self._counts()
 
     def _counts(self) -> dict[str, int]:
         types, rows = self.con.execute(
@@ -100,20 +89,22 @@ class SelectPredicates(Stage):
     """Choose G(t, F(t)) per type: rules always pre-filter; the LLM decides when configured."""
 
     name = "predicates.select"
-    reads = ("type_predicates", "selected_types")
+    reads = ("type_predicates", "selected_types", "entity_types", "labels", "properties",
+             "property_info", "qualifiers")
     writes = ("selected_predicates", "selection_inputs")
 
     def __init__(self, ctx, config=None) -> None:
         super().__init__(ctx, config)
         self.prompt = load_prompt("select_predicates.md")
+        self.prompt_hash = self.prompt.hash
         self.client = ctx.client("selector", self.prompt.hash)
 
     def default_config(self, ctx):
         return ctx.config.predicates
 
-    @property
-    def path(self) -> str:
-        return "llm" if self.client else "rules"
+    def key_config(self):
+        """The types asked for choose which types are selected for, not how."""
+        return self.config.model_dump(mode="json", exclude={"types"})
 
     def types(self) -> list[str]:
         """Types to select for: those with predicates (and, once types are selected, only the
@@ -186,8 +177,7 @@ class SelectPredicates(Stage):
             table = sorted(({**c, "qualifiers": sorted(q["id"] for q in c["qualifiers"])}
                             for c in candidates), key=lambda c: c["id"])
             input_hash = hashlib.sha256(json.dumps(
-                [table, self.path, self.prompt.hash,
-                 self.config.model_dump(exclude={"types"})],
+                [table, self.path, self.decisive_key()],
                 sort_keys=True).encode()).hexdigest()[:16]
             prev = self.con.execute(
                 "SELECT input_hash FROM selection_inputs WHERE type_id = ?", [type_id]).fetchone()

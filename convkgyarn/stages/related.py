@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from convkgyarn.errors import UserError
+from convkgyarn.progress import ProgressHook, StepProgress
 from convkgyarn.stage import Stage, code_version, utcnow
 from convkgyarn.store import insert_rows, transaction
 
@@ -96,20 +97,6 @@ PEOPLE_PER_QUERY = 500
 MIN_TRIPLES_FOR_CHECK = 1000  # fewer facts: no held-out check (too few to hold any out)
 
 
-@dataclass(frozen=True)
-class StepProgress:
-    """One progress event of a long step: ``done`` of ``total`` (None: unknown) ``unit``;
-    ``finished`` once when the step ends (``note`` says how, e.g. why training stopped)."""
-
-    step: str
-    done: int
-    total: int | None
-    unit: str
-    finished: bool = False
-    note: str = ""
-
-
-ProgressHook = Callable[[StepProgress], None]
 
 
 @dataclass
@@ -353,13 +340,14 @@ class BuildRelated(Stage):
     docstring): ``related_entities`` is replaced whole, in one transaction."""
 
     name = "related.build"
-    reads = ("statements",)
+    reads = ("statements", "entities", "entity_types", "facts", "labels")
     writes = ("embedding_runs", "related_entities")
 
     def __init__(self, ctx, config=None, progress: ProgressHook | None = None) -> None:
         super().__init__(ctx, config)
         self.out_dir = ctx.work_dir / "embeddings"
-        self.progress = progress or (lambda event: None)
+        if progress is not None:  # a hook of its own, else the context's
+            self.report_progress = progress
 
     def default_config(self, ctx):
         return ctx.config.related
@@ -372,7 +360,7 @@ class BuildRelated(Stage):
         cfg = self.config
         con = self.con
         step = "reading connecting links"
-        self.progress(StepProgress(step, 0, None, "links"))
+        self.report_progress(StepProgress(step, 0, None, "links"))
         con.execute("CREATE OR REPLACE TEMP TABLE rel_conn AS SELECT unnest(?::VARCHAR[]) "
                     "AS property_id, unnest(?::DOUBLE[]) AS weight",
                     [list(CONNECTING_PROPERTIES), list(CONNECTING_PROPERTIES.values())])
@@ -400,7 +388,7 @@ class BuildRelated(Stage):
             WHERE label IS NOT NULL AND label <> '' AND id IN ({typed}) GROUP BY id""",
                     [cfg.related_types] if cfg.related_types else [])
         links = con.execute("SELECT count(*) FROM rel_adj").fetchone()[0] // 2
-        self.progress(StepProgress(step, links, None, "links", finished=True))
+        self.report_progress(StepProgress(step, links, None, "links", finished=True))
         return [r[0] for r in con.execute(
             "SELECT DISTINCT e.id FROM entities e WHERE e.sitelinks >= ? AND e.id IN "
             "(SELECT entity_id FROM entity_types WHERE type_id = 'Q5') ORDER BY e.id",
@@ -412,14 +400,14 @@ class BuildRelated(Stage):
         out: dict[str, list[tuple]] = defaultdict(list)
         step = "finding connected people" if self.config.related_types == ["Q5"] \
             else "finding connected entities"
-        self.progress(StepProgress(step, 0, len(people), "people"))
+        self.report_progress(StepProgress(step, 0, len(people), "people"))
         for i in range(0, len(people), PEOPLE_PER_QUERY):
             chunk = people[i:i + PEOPLE_PER_QUERY]
             for p, r, score, via, path in self.con.execute(CANDIDATES_SQL,
                                                            [chunk, top]).fetchall():
                 out[p].append((r, score, via, path))
-            self.progress(StepProgress(step, i + len(chunk), len(people), "people"))
-        self.progress(StepProgress(step, len(people), len(people), "people", finished=True,
+            self.report_progress(StepProgress(step, i + len(chunk), len(people), "people"))
+        self.report_progress(StepProgress(step, len(people), len(people), "people", finished=True,
                                    note=f"{len(out):,} with a connection"))
         return out
 
@@ -491,9 +479,9 @@ class BuildRelated(Stage):
         step = "training ComplEx"
 
         def on_epoch(epoch: int, model) -> None:
-            self.progress(StepProgress(step, epoch, cfg.epochs, "epochs"))
+            self.report_progress(StepProgress(step, epoch, cfg.epochs, "epochs"))
 
-        self.progress(StepProgress(step, 0, cfg.epochs, "epochs"))
+        self.report_progress(StepProgress(step, 0, cfg.epochs, "epochs"))
 
         result = train_complex(train, len(ids), len(relations), rank=cfg.rank,
                                epochs=cfg.epochs, batch_size=cfg.batch_size, lr=cfg.lr,
@@ -502,7 +490,7 @@ class BuildRelated(Stage):
                                patience=cfg.patience, on_epoch=on_epoch)
         mrr = "" if result.held_out_mrr is None else \
             f", held-out MRR {result.held_out_mrr:.3f}"
-        self.progress(StepProgress(step, result.epochs, cfg.epochs, "epochs", finished=True,
+        self.report_progress(StepProgress(step, result.epochs, cfg.epochs, "epochs", finished=True,
                                    note=f"stopped by {result.stopped}{mrr}"))
         self.record_embeddings(ids, result.entity_vectors, method, input_hash, len(triples),
                                result.epochs, result.seconds, result.final_loss)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from pathlib import Path
 
 from convkgyarn.stages import lexicon, phrasing
 from convkgyarn.stages.salience import broad_kind
@@ -19,12 +18,11 @@ from convkgyarn.text import Fact, literal
 
 
 def rules_hash() -> str:
-    """A hash of the rules writer's code and lexicon: templates it wrote are written again
-    when the rules change (a new release), and only then."""
-    here = Path(__file__).parent
-    blob = b"".join((here / f).read_bytes() for f in ("rules_writer.py", "lexicon.py",
-                                                      "phrasing.py", "salience.py"))
-    return hashlib.sha256(blob).hexdigest()[:16]
+    """A hash of the rules writer's code (its import closure: lexicon, phrasing, salience and
+    whatever they import): templates it wrote are written again when it changes."""
+    from convkgyarn.runtime import module_code_hash
+
+    return module_code_hash(__name__)
 
 
 _ENDS_IN_PREPOSITION = re.compile(r" (of|to|with|after|by|into|from|in|on|at)$")

@@ -28,7 +28,7 @@ from convkgyarn.kg.snapshot import type_labels
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.stages.phrasing import value_kind
-from convkgyarn.stages.rules_writer import RulesWriter, rules_hash
+from convkgyarn.stages.rules_writer import RulesWriter
 from convkgyarn.store import insert_rows, registered, transaction
 from convkgyarn.text import (
     REFERENCES, Fact, has_filler, has_repetition, placeholders, starts_with_wh)
@@ -132,7 +132,8 @@ class GenerateTemplates(Stage):
     """Write, validate and store templates for every selected (type, predicate[, qualifier])."""
 
     name = "templates.generate"
-    reads = ("selected_predicates",)
+    reads = ("selected_predicates", "entities", "entity_types", "labels", "property_info",
+             "qualifiers", "statements")
     writes = ("templates", "template_inputs")
 
     def __init__(self, ctx, config=None) -> None:
@@ -141,7 +142,6 @@ class GenerateTemplates(Stage):
         self.prompt_hash = combined_hash(*self.prompts.values())
         self.client = ctx.client("templater", self.prompt_hash)
         self.rules = RulesWriter()
-        self.rules_hash = rules_hash()  # rules write every template, or fill in for the LLM
         self.now = utcnow()
 
     def default_config(self, ctx):
@@ -149,7 +149,8 @@ class GenerateTemplates(Stage):
 
     @property
     def writer(self) -> str:
-        return "llm" if self.client else "rules"
+        """Who writes the templates: "llm" or "rules" (the stage's ``path``)."""
+        return self.path
 
     @property
     def model(self) -> str | None:
@@ -194,8 +195,10 @@ class GenerateTemplates(Stage):
         return out
 
     def input_hash(self, fact: Fact, interaction: str) -> str:
-        blob = json.dumps([fact.__dict__, interaction, self.writer, self.model, self.prompt_hash,
-                           self.config.model_dump(), self.rules_hash], sort_keys=True)
+        # the decisive key holds the model, prompts, config and code (the rules writer's
+        # too: rules write every template, or fill in for the LLM)
+        blob = json.dumps([fact.__dict__, interaction, self.writer, self.decisive_key()],
+                          sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def process(self) -> dict[str, Any]:

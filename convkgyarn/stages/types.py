@@ -76,21 +76,18 @@ class SelectTypes(Stage):
     """Decide per type whether its entities get conversations (``selected_types``)."""
 
     name = "types.select"
-    reads = ("type_predicates",)
+    reads = ("type_predicates", "entity_types", "entities", "labels", "property_info")
     writes = ("selected_types",)
     PER_CALL = 50
 
     def __init__(self, ctx, config=None) -> None:
         super().__init__(ctx, config)
         self.prompt = load_prompt("select_types.md")
+        self.prompt_hash = self.prompt.hash
         self.client = ctx.client("selector", self.prompt.hash)
 
     def default_config(self, ctx):
         return ctx.config.types
-
-    @property
-    def path(self) -> str:
-        return "llm" if self.client else "rules"
 
     def candidates(self) -> list[dict[str, Any]]:
         """Every type with predicates, its label, size, example entities and top properties."""
@@ -125,7 +122,7 @@ class SelectTypes(Stage):
                 undecided.append(c)
         input_hash = hashlib.sha256(json.dumps(
             [[c["id"], c["label"], c["examples"], c["properties"]] for c in undecided]
-            + [self.path, self.prompt.hash], sort_keys=True).encode()).hexdigest()[:16]
+            + [self.path, self.decisive_key()], sort_keys=True).encode()).hexdigest()[:16]
         previous = dict(self.con.execute(
             "SELECT type_id, input_hash FROM selected_types WHERE selected_by = 'llm'").fetchall())
         stats = {"path": self.path, "types": len(candidates), "failed_calls": 0}

@@ -28,10 +28,31 @@ __all__ = ["KG_TABLES", "SCHEMA_VERSION", "ProjectLock", "arrow_schema", "column
 DEFAULT_MEMORY_LIMIT = "2GB"
 
 
+DUCKDB_HEADER = 3 * 4096  # the file header and its two database headers
+
+
+def _damaged(db: Path, why: str) -> UserError:
+    return UserError(f"{db}: the database file is damaged ({why}); restore it from a backup, "
+                     "or move it away and build the project again")
+
+
+def _check_length(con: duckdb.DuckDBPyConnection, db: Path) -> duckdb.DuckDBPyConnection:
+    """A file too short to hold the blocks its header says are in use was truncated: DuckDB
+    itself notices only when a query reads a missing block, which may be never for some
+    commands. (DuckDB may trim free blocks off the end, so only used blocks count.)"""
+    _, _, block_size, _, used_blocks, *_ = con.execute("PRAGMA database_size").fetchone()
+    expected = DUCKDB_HEADER + used_blocks * block_size if used_blocks else 0
+    if db.is_file() and db.stat().st_size < expected:
+        con.close()
+        raise _damaged(db, f"{db.stat().st_size:,} bytes, too short for the {used_blocks:,} "
+                           f"blocks of {block_size:,} its header says are in use")
+    return con
+
+
 def _open(db: Path, read_only: bool, memory_limit: str) -> duckdb.DuckDBPyConnection:
     try:
-        return duckdb.connect(str(db), read_only=read_only,
-                              config={"memory_limit": memory_limit})
+        return _check_length(duckdb.connect(str(db), read_only=read_only,
+                                            config={"memory_limit": memory_limit}), Path(db))
     except duckdb.IOException as exc:
         text = str(exc)
         if "Could not set lock" in text:
@@ -75,7 +96,7 @@ def connect(db: Path | str, read_only: bool = False, *, create: bool = True,
     A reader never creates a database: a missing file is a ``UserError``. DuckDB's buffer
     pool is capped so that loading a dump of any size keeps memory flat.
     """
-    from convkgyarn.stage import code_version
+    from convkgyarn.runtime import code_version
 
     db = Path(db)
     if read_only or not create:

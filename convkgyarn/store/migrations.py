@@ -279,12 +279,20 @@ def _to_v5(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ALTER TABLE load_rejects ADD COLUMN IF NOT EXISTS field VARCHAR")
 
 
+def _to_v6(con: duckdb.DuckDBPyConnection) -> None:
+    """After 0.5.5: every stage records its input key (``stage_inputs``); stages keyed per
+    item (types, predicates, templates) find their stored keys changed once and redo their
+    work (with an LLM: from the response cache, so no request is sent twice)."""
+    con.execute(f"CREATE TABLE IF NOT EXISTS stage_inputs ({schema.TABLES['stage_inputs'].strip()})")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
               Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
               Migration(5, "after 0.5.5: related entities record the link that explains "
-                            "them; rejects of single values name their field", _to_v5))
+                            "them; rejects of single values name their field", _to_v5),
+              Migration(6, "after 0.5.5: stages record their input keys", _to_v6))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

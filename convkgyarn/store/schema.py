@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -155,6 +155,10 @@ TABLES: dict[str, str] = {
     "stage_runs": """
         run_id VARCHAR, stage VARCHAR, started_at TIMESTAMP, seconds DOUBLE, stats JSON,
         code_version VARCHAR""",
+    # each stage's input key (``Stage.input_key``): what decided its latest run
+    "stage_inputs": """
+        stage VARCHAR, scope VARCHAR, input_key VARCHAR, parts JSON, run_id VARCHAR,
+        recorded_at TIMESTAMP, PRIMARY KEY (stage, scope)""",
     "dropped": """
         run_id VARCHAR, stage VARCHAR, item VARCHAR, reason VARCHAR, detail VARCHAR,
         context JSON, created_at TIMESTAMP""",
@@ -237,6 +241,25 @@ VIEWS: dict[str, str] = {
 
 KG_TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",
              "load_rejects")
+# The KG snapshot as the stages read it: what a load, a label file or a refresh writes, and
+# the views over it. Its content is identified by ``kg_meta.kg_version`` (``kg_version``).
+KG_VIEWS = ("labels", "property_info", "facts", "statement_values", "qualifier_values")
+KG_RELATIONS = frozenset(KG_TABLES + ("load_files", "extra_labels", "kg_meta") + KG_VIEWS)
+# What a refresh records of how the KG changed: with the snapshot, what a loaded KG provides
+# to the stages (``Pipeline`` checks every read against it and the stages before).
+KG_HISTORY = ("refresh_runs", "fact_changes")
+PROVIDED_BY_KG = KG_RELATIONS | frozenset(KG_HISTORY)
+
+
+def kg_version(con: duckdb.DuckDBPyConnection) -> str:
+    """Identity of the KG content: changes with every load, label file or refresh that
+    changes it, and is kept by a refresh that found nothing changed."""
+    row = con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'").fetchone()
+    if row:
+        return row[0]
+    return con.execute(
+        "SELECT coalesce(string_agg(fingerprint, ',' ORDER BY path), '') FROM load_files"
+    ).fetchone()[0]
 
 
 def create_statements() -> list[str]:

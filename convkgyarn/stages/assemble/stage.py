@@ -37,6 +37,7 @@ from convkgyarn.conversations import RunRecord, RunStaging
 from convkgyarn.errors import UserError
 from convkgyarn.kg.snapshot import kg_version
 from convkgyarn.memory import gc_paused
+from convkgyarn.progress import StepProgress
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.assemble.identity import assembly_code_hash
 from convkgyarn.stages.assemble.planner import Planner
@@ -276,8 +277,15 @@ class AssembleConversations(Stage):
     """Generate conversations for one configuration and store them as its current run."""
 
     name = "assemble"
-    reads = ("templates",)
-    writes = ("generation_runs", "conversations", "turns")
+    writes = ("generation_runs", "conversations", "turns", "turn_queries")
+
+    @property
+    def reads(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The templates and the KG (with what a refresh changed), and the related entities
+        when the configuration asks for them."""
+        return ("templates", "entities", "entity_types", "kg_meta", "labels", "load_files",
+                "property_info", "qualifiers", "statements", "refresh_runs", "fact_changes"
+                ) + (("related_entities",) if self.config.related else ())
 
     def __init__(self, ctx, config: GenerateConfig, keep_previous: bool = False) -> None:
         super().__init__(ctx, config)
@@ -285,6 +293,14 @@ class AssembleConversations(Stage):
         self.keep_previous = keep_previous
         self._staging: RunStaging | None = None  # set while a run is being assembled
         self.assembly: AssemblyConfig = ctx.config.assembly
+
+    @property
+    def scope(self) -> str:
+        return self.config_name
+
+    def code_hash(self) -> str:
+        """Every module the assembly package imports (not only this module's closure)."""
+        return assembly_code_hash()
 
     def deterministic_run_id(self) -> str:
         """Same code release, config, seed and inputs (KG, templates, related entities) ->
@@ -295,8 +311,8 @@ class AssembleConversations(Stage):
         related = self.con.execute(
             "SELECT coalesce(string_agg(entity_id || '>' || related_id, ',' ORDER BY entity_id),"
             " '') FROM related_entities").fetchall()[0][0] if self.config.related else ""
-        blob = json.dumps([__version__, assembly_code_hash(), self.config.model_dump(mode="json"),
-                           inputs, kg_version(self.con), related], sort_keys=True)
+        blob = json.dumps([__version__, self.decisive_key(), inputs, kg_version(self.con),
+                           related], sort_keys=True)
         return f"gen-{self.config_name}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
 
     def unchanged(self) -> int | None:
@@ -335,6 +351,9 @@ class AssembleConversations(Stage):
             t0 = time.perf_counter()
             staging.commit(self.keep_previous)
             stats["store_seconds"] += time.perf_counter() - t0
+            self.report_progress(StepProgress(f"assemble {self.config_name}",
+                                              staging.conversations, cfg.conversations,
+                                              "conversations", finished=True))
         finally:
             self._staging = None
             staging.close()
@@ -397,6 +416,8 @@ class AssembleConversations(Stage):
             stats["batches"] += 1
             stats["reloads"] += batch.reloads - reloads
             stats["subjects"] += len(ids)
+            self.report_progress(StepProgress(f"assemble {self.config_name}",
+                                              staging.conversations, wanted, "conversations"))
             stats["short"] += sum(c.short_reason is not None for c in kept)
             self._flush_dropped()  # staged batch by batch, stored with the run
 
