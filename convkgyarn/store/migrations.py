@@ -290,9 +290,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
               Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
-              Migration(5, "after 0.5.5: related entities record the link that explains "
+              Migration(5, "0.6.0: related entities record the link that explains "
                             "them; rejects of single values name their field", _to_v5),
-              Migration(6, "after 0.5.5: stages record their input keys", _to_v6))
+              Migration(6, "0.6.0: stages record their input keys", _to_v6))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:
