@@ -124,6 +124,24 @@ def test_a_qualifier_follow_up_refers_to_the_answer_just_given(sample_export):
     assert anaphoric
 
 
+def test_a_follow_up_about_what_has_ended_never_says_it_still_holds(tmp_path):
+    """"What positions has he held? President of the United States / Since when has that
+    been the case?" read as if Obama were still in office: a start date of an ended
+    statement is asked "When did that start?"."""
+    with project(tmp_path / "p.duckdb") as p:
+        from convkgyarn.resources import bundled_sample
+        p.load([bundled_sample()])
+        result = p.generate([GenerateConfig(entities=["Q76"], interaction="voice",
+                                            deixis=True)])
+        recs = p.records(result.runs)
+    past_starts = [t for r in recs for t in r["turns"]
+                   if t["qualifier_property_id"] == "P580" and t["tense"] == "past"]
+    assert past_starts
+    for t in past_starts:
+        assert not re.search(r"\b(has|have) (that|it|this) been\b|since when",
+                             t["question"].lower()), t["question"]
+
+
 def test_the_first_question_is_what_the_entity_is_known_for(sample_export):
     """"What languages did X speak?" as the first question; a country's membership before
     its capital: the first question is a good opener wherever the entity has one."""

@@ -220,7 +220,8 @@ class Realiser:
         name nothing), said with a filler in a disfluent configuration."""
         pt, ans, phen = turn.planned, turn.answer, turn.phenomenon
         options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
-                                     ans.tense, with_reference=False) or \
+                                     ans.tense, with_reference=False,
+                                     present_for_past=False) or \
             self._anaphoric_forms(pt.qualifier_id, ans.tense)
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
                    or all(year_question_fits(v) for v in ans.values)]
