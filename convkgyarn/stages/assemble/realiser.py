@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
+# follow-ups that say a statement still holds ("since when has that been the case?")
+STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 MAX_TEXT_WORDS = 10
 
@@ -220,9 +222,10 @@ class Realiser:
         name nothing), said with a filler in a disfluent configuration."""
         pt, ans, phen = turn.planned, turn.answer, turn.phenomenon
         options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
-                                     ans.tense, with_reference=False,
-                                     present_for_past=False) or \
-            self._anaphoric_forms(pt.qualifier_id, ans.tense)
+                                     ans.tense, with_reference=False)
+        if ans.tense == "past":  # borrowed present forms that say it still holds: not these
+            options = [o for o in options if not STILL_HOLDS.search(o.text)]
+        options = options or self._anaphoric_forms(pt.qualifier_id, ans.tense)
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
                    or all(year_question_fits(v) for v in ans.values)]
         if not phen.endswith("disfluencies"):

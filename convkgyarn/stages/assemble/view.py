@@ -521,14 +521,12 @@ class KGView:
             self.templates.get((type_id, pid, qid, "present", phenomenon), [])
 
     def ellipsis(self, type_id: str, pid: str, qid: str | None, tense: str,
-                 with_reference: bool, present_for_past: bool = True) -> list[TemplateOption]:
+                 with_reference: bool) -> list[TemplateOption]:
         """A fact's elliptic follow-ups ("[his] spouse?", "the spouse?"); without deixis
-        only those with no reference at all. A past fact without past forms borrows the
-        present ones unless ``present_for_past`` is false (a start date's present form,
-        "since when has that been the case?", says the statement still holds)."""
+        only those with no reference at all."""
         key = (type_id, pid, qid, tense, "ellipsis")
-        options = self.templates.get(key) or (present_for_past and self.templates.get(
-            key[:3] + ("present", "ellipsis"))) or []
+        options = self.templates.get(key) or self.templates.get(key[:3] + ("present",
+                                                                            "ellipsis"), [])
         if with_reference:
             return options
         found = self._plain.get(key)
