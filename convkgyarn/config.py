@@ -249,8 +249,8 @@ class GenerateConfig(_Strict):
                                    "as a whole (its single statements still may be)")
     subjects: Literal["popular", "uniform"] = Field(
         "popular", description="the seeded order subjects are drawn in: popular favours the "
-        "entities people know (an entity with 100 sitelinks comes before one with 2 about 50 "
-        "times in 51), so a sample from a large KG is mostly things worth asking about; "
+        "entities people know (an entity with 100 sitelinks comes before one with 2 about 33 "
+        "times in 34), so a sample from a large KG is mostly things worth asking about; "
         "uniform gives every candidate the same chance")
     homonyms: bool = Field(False, description="also make conversations about an entity "
                            "whose English name a better-known entity (at least as many "

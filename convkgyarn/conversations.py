@@ -12,6 +12,7 @@ Invariants (checked by tests over sequences of generate, refresh and export):
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,10 +108,20 @@ class RunStaging:
             insert_arrow(self.con, STAGED["dropped"], _typed("dropped", rows))
             self.drops += len(rows)
 
+    def _clear_unstored_drops(self) -> None:
+        """The drops of this configuration's earlier runs that made nothing (never stored):
+        they described a state that this run replaces."""
+        if self.run.source == GENERATED:
+            self.con.execute(
+                "DELETE FROM dropped WHERE regexp_full_match(run_id, ?) AND run_id NOT IN "
+                "(SELECT run_id FROM generation_runs)",
+                [f"gen-{re.escape(self.run.config_name)}-[0-9a-f]{{12}}"])
+
     def store_drops(self) -> None:
         """Store only the staged drops, replacing the run's earlier ones: a run that made
-        nothing is not stored, and its drops say why."""
+        nothing is not stored, and its drops say why (until the configuration runs again)."""
         with transaction(self.con):
+            self._clear_unstored_drops()
             self.con.execute("DELETE FROM dropped WHERE run_id = ?", [self.run.run_id])
             self.con.execute(f"INSERT INTO dropped BY NAME SELECT * FROM {STAGED['dropped']}")
 
@@ -130,6 +141,7 @@ class RunStaging:
                     else:
                         clear_run(con, old)
             clear_run(con, run.run_id)
+            self._clear_unstored_drops()
             insert_rows(con, "generation_runs", [{
                 "run_id": run.run_id, "config_name": run.config_name,
                 "config": json.dumps(run.config), "seed": run.seed,

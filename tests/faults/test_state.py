@@ -209,3 +209,36 @@ def test_a_configuration_the_new_snapshot_cannot_make_does_not_block_refresh(tmp
     assert r.exit_code == 0 and "text were made from an earlier KG snapshot" in \
         " ".join(r.output.split())
     assert cli("generate", "--db", db, "--out", tmp_path / "o").exit_code == 0
+
+
+def test_assembly_drops_describe_runs_that_exist(tmp_path, monkeypatch):
+    """A run that made nothing keeps its drops (they say why) only until its configuration
+    runs again; a run stopped part way records no drops of its own."""
+    db = tmp_path / "p.duckdb"
+
+    def assembly_runs() -> set[str]:
+        with project(db, write=False) as p:
+            return {r[0] for r in p.con.execute(
+                "SELECT DISTINCT run_id FROM dropped WHERE stage = 'assemble'").fetchall()}
+
+    r = cli("generate", "--db", db, "--out", tmp_path / "o", "--min-turns", "50", "--turns",
+            "50", "--conversations", "5")
+    assert r.exit_code != 0  # nothing can be made: its drops say why
+    failed = assembly_runs()
+    assert len(failed) == 1
+    assert cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations",
+               "5").exit_code == 0
+    with project(db, write=False) as p:
+        current = {r[0] for r in p.con.execute(
+            "SELECT run_id FROM generation_runs WHERE current").fetchall()}
+    assert assembly_runs() == current  # the failed run's drops are gone
+
+    import convkgyarn.stages.assemble.stage as stage_module
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stage_module.RunStaging, "commit", stopped)
+    r = cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "7")
+    assert r.exit_code == 130, r.output
+    assert assembly_runs() == current  # the stopped run left no drops behind

@@ -223,9 +223,9 @@ class Realiser:
         pt, ans, phen = turn.planned, turn.answer, turn.phenomenon
         options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
                                      ans.tense, with_reference=False)
-        if ans.tense == "past":  # borrowed present forms that say it still holds: not these
-            options = [o for o in options if not STILL_HOLDS.search(o.text)]
         options = options or self._anaphoric_forms(pt.qualifier_id, ans.tense)
+        if ans.tense == "past":  # forms that say it still holds ("since when?"): not these
+            options = [o for o in options if not STILL_HOLDS.search(o.text)]
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
                    or all(year_question_fits(v) for v in ans.values)]
         if not phen.endswith("disfluencies"):

@@ -99,9 +99,10 @@ def chosen_refreshes(con: duckdb.DuckDBPyConnection, since: str) -> list[str]:
 
 class Subjects:
     """The run's subjects in their order: ``--entity`` as given, else every entity of a type
-    with templates (probes: with a changed fact) in a stable order per entity (a hash of the
-    seed and its id, not a shuffle of the whole pool: entities added to the KG later do not
-    reorder the others, so their conversations keep their ids). Computed in DuckDB into a
+    with templates (probes: with a changed fact) in a stable order per entity (a key from a
+    hash of the seed and its id, weighted by its sitelinks unless ``subjects = "uniform"``;
+    not a shuffle of the whole pool: entities added to the KG later do not reorder the
+    others, so their conversations keep their ids). Computed in DuckDB into a
     temporary table of positions, read a slice at a time.
 
     A subject that can make no conversation in any pass (no type with templates, too few
@@ -354,6 +355,9 @@ class AssembleConversations(Stage):
             self.report_progress(StepProgress(f"assemble {self.config_name}",
                                               staging.conversations, cfg.conversations,
                                               "conversations", finished=True))
+        except BaseException:
+            self._dropped.clear()  # a run that did not finish records no drops of its own
+            raise
         finally:
             self._staging = None
             staging.close()

@@ -95,7 +95,7 @@ ELLIPSIS_NOUNS: dict[str, str | None] = {
 # that?"): spoken, then typed.
 ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
     "P580": (("when did that start?", "when did that begin?", "and when did that start?"),
-             ("since when?", "since when exactly?", "start date?")),
+             ("start date?", "started when?", "from when?")),
     "P582": (("when did that end?", "and when did that end?", "when was that over?"),
              ("until when?", "until when exactly?", "end date?")),
     "P585": (("when was that?", "and when was that?", "in what year was that?"),
