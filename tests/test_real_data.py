@@ -202,8 +202,10 @@ def test_well_known_subjects_come_first(exported, tmp_path):
         r = cli("generate", "--db", tmp_path / "p.duckdb", "--out", tmp_path / order,
                 "--interaction", "voice", "--conversations", "30", "--subjects", order)
         assert r.exit_code == 0, r.output
-        recs = [json.loads(line) for line in
-                (tmp_path / order / "conversations.jsonl").read_text().splitlines()]
+        recs = [rec for line in
+                (tmp_path / order / "conversations.jsonl").read_text().splitlines()
+                if (rec := json.loads(line))["config"]["name"] == "voice"]  # not the others
+        assert len(recs) == 30
         return sum(sitelinks[r["entity"]["id"]] for r in recs) / len(recs)
 
     assert mean_sitelinks("popular") > 1.5 * mean_sitelinks("uniform")
