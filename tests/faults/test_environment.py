@@ -21,20 +21,6 @@ from tests.cli.test_errors import one_line_error
 from tests.helpers import cli, project
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("env")
-    r = cli("generate", "--db", tmp / "p.duckdb", "--out", tmp / "out", "--conversations", "6")
-    assert r.exit_code == 0, r.output
-    return tmp
-
-
-@pytest.fixture
-def db(made, tmp_path):
-    shutil.copy(made / "p.duckdb", tmp_path / "p.duckdb")
-    return tmp_path / "p.duckdb"
-
-
 def no_temporaries(folder: Path) -> bool:
     return not [p for p in folder.rglob("*") if re.search(r"\.convkgyarn-\d+-", p.name)]
 

@@ -20,21 +20,6 @@ from tests.helpers import cli
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """A project with voice conversations and generate's outputs."""
-    tmp = tmp_path_factory.mktemp("outputs")
-    r = cli("generate", "--db", tmp / "p.duckdb", "--out", tmp / "out", "--conversations", "6")
-    assert r.exit_code == 0, r.output
-    return tmp
-
-
-@pytest.fixture
-def db(made, tmp_path):
-    shutil.copy(made / "p.duckdb", tmp_path / "p.duckdb")
-    return tmp_path / "p.duckdb"
-
-
 def tree(folder: Path) -> dict[str, bytes]:
     """Every file under a folder with its bytes (what must stay as it was)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
