@@ -216,21 +216,27 @@ def verify_query(subject_id: str, property_id: str, candidate_id: str, tense: st
         " \"yes\", \"no\") AS ?answer)\n}")
 
 
-def before_query(subject_id: str, property_id: str, statement_id: str) -> str:
+def before_query(subject_id: str, property_id: str, statement_id: str,
+                 any_rank: bool = False) -> str:
     """Who held the property right before the reference statement's value: the values of the
-    best-rank statements with the latest start time (``pq:P580``) earlier than the
-    reference's, other than its value."""
+    best-rank statements (``any_rank``: of every statement not deprecated, as a follow-up
+    about the holder just named reads them) with the latest start time (``pq:P580``) earlier
+    than the reference's, other than its value."""
     _ids(subject_id, property_id)
+    ranked = ("wikibase:rank ?{0}Rank ; " if any_rank else "a wikibase:BestRank ; ")
+    kept = ("\n    FILTER(?{0}Rank != wikibase:DeprecatedRank)" if any_rank else "")
     return _with_prefixes(
         "SELECT DISTINCT ?answer WHERE {\n"
         f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"
         f"  ?reference ps:{property_id} ?later ; pq:P580 ?laterStart .\n"
         f"  wd:{subject_id} p:{property_id} ?statement .\n"
-        f"  ?statement a wikibase:BestRank ; ps:{property_id} ?answer ; pq:P580 ?start .\n"
+        f"  ?statement {ranked.format('statement')}ps:{property_id} ?answer ; "
+        f"pq:P580 ?start .{kept.format('statement')}\n"
         f"  FILTER(STRSTARTS(STR(?answer), \"{WD}\"))\n"
         "  FILTER(?start < ?laterStart && ?answer != ?later)\n"
         f"  FILTER NOT EXISTS {{ wd:{subject_id} p:{property_id} ?other .\n"
-        f"    ?other a wikibase:BestRank ; ps:{property_id} ?otherValue ; pq:P580 ?otherStart .\n"
+        f"    ?other {ranked.format('other')}ps:{property_id} ?otherValue ; "
+        f"pq:P580 ?otherStart .{kept.format('other')}\n"
         f"    FILTER(STRSTARTS(STR(?otherValue), \"{WD}\"))\n"
         "    FILTER(?otherValue != ?later && ?otherStart > ?start && ?otherStart < ?laterStart) }\n"
         "}")

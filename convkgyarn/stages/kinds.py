@@ -72,14 +72,15 @@ VERIFY: dict[str, tuple[str, str, str]] = {
 
 # property -> (spoken, typed): who held it right before [a] (by start time, P580)
 BEFORE: dict[str, tuple[str, str]] = {
-    "P6": ("who was {S's} head of government before [a]?", "{S} head of government before [a]"),
-    "P35": ("who was {S's} head of state before [a]?", "{S} head of state before [a]"),
+    "P6": ("who was the head of government of {S:o} before [a]?",
+           "{S} head of government before [a]"),
+    "P35": ("who was the head of state of {S:o} before [a]?", "{S} head of state before [a]"),
     "P26": ("who was {S} married to before [a]?", "{S} spouse before [a]"),
     "P54": ("which team did {S} play for before [a]?", "{S} team before [a]"),
     "P108": ("who did {S} work for before [a]?", "{S} employer before [a]"),
-    "P286": ("who was {S's} head coach before [a]?", "{S} head coach before [a]"),
+    "P286": ("who was the head coach of {S:o} before [a]?", "{S} head coach before [a]"),
     "P488": ("who chaired {S:o} before [a]?", "{S} chairperson before [a]"),
-    "P169": ("who was {S's} chief executive before [a]?", "{S} CEO before [a]"),
+    "P169": ("who was the chief executive of {S:o} before [a]?", "{S} CEO before [a]"),
     "P1037": ("who directed {S:o} before [a]?", "{S} director before [a]"),
 }
 
@@ -209,3 +210,121 @@ def literal(label: str | None) -> str:
 
 def literal_label(fact: Fact) -> str:
     return literal(fact.property_label)
+
+
+# -- "also" questions: a yes/no follow-up about the value just answered ---------------------
+# (property just asked, property asked about it) -> spoken forms (present, past), spoken forms
+# that refer back ("Did he also write the screenplay?": [v] is the value just named, "he" or
+# "she"; [he] and [his] the subject), typed forms (present, past). [a] is the value named.
+# The answer is yes or no from the KG: the value among the statements that answer the second
+# property in the question's tense (``facts.answer_statements``), as a verify question's.
+ALSO: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str], tuple[str, str]]] = {
+    ("P57", "P58"): (("did [a] also write the screenplay for {S:o}?",) * 2,
+                     ("did [v] also write the screenplay?",) * 2,
+                     ("{S} screenwriter [a]?",) * 2),
+    ("P57", "P162"): (("did [a] also produce {S:o}?",) * 2,
+                      ("did [v] also produce it?",) * 2,
+                      ("{S} producer [a]?",) * 2),
+    ("P57", "P161"): (("did [a] also act in {S:o}?",) * 2,
+                      ("did [v] also act in it?",) * 2,
+                      ("{S} cast [a]?",) * 2),
+    ("P58", "P57"): (("did [a] also direct {S:o}?",) * 2,
+                     ("did [v] direct it as well?",) * 2,
+                     ("{S} director [a]?",) * 2),
+    ("P175", "P86"): (("did [a] also compose {S:o}?",) * 2,
+                      ("did [v] write the music too?",) * 2,
+                      ("{S} composer [a]?",) * 2),
+    ("P175", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
+                       ("did [v] write the lyrics as well?",) * 2,
+                       ("{S} lyricist [a]?",) * 2),
+    ("P86", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
+                      ("did [v] also write the lyrics?",) * 2,
+                      ("{S} lyricist [a]?",) * 2),
+    ("P86", "P175"): (("did [a] also perform {S:o}?",) * 2,
+                      ("did [v] perform it too?",) * 2,
+                      ("{S} performer [a]?",) * 2),
+    ("P50", "P110"): (("did [a] also illustrate {S:o}?",) * 2,
+                      ("did [v] illustrate it as well?",) * 2,
+                      ("{S} illustrator [a]?",) * 2),
+    ("P112", "P169"): (("is [a] also the chief executive of {S:o}?",
+                        "was [a] also the chief executive of {S:o}?"),
+                       ("is [v] also [his] chief executive?",
+                        "was [v] also [his] chief executive?"),
+                       ("{S} CEO [a]?",) * 2),
+    ("P112", "P488"): (("does [a] also chair {S:o}?", "did [a] also chair {S:o}?"),
+                       ("does [v] chair it too?", "did [v] chair it too?"),
+                       ("{S} chairperson [a]?",) * 2),
+    ("P35", "P6"): (("is [a] also the head of government of {S:o}?",
+                     "was [a] also the head of government of {S:o}?"),
+                    ("is [v] also the head of government?",
+                     "was [v] also the head of government?"),
+                    ("{S} head of government [a]?",) * 2),
+    ("P6", "P35"): (("is [a] also the head of state of {S:o}?",
+                     "was [a] also the head of state of {S:o}?"),
+                    ("is [v] also the head of state?", "was [v] also the head of state?"),
+                    ("{S} head of state [a]?",) * 2),
+    ("P19", "P20"): (("did {S} also die in [a]?",) * 2,
+                     ("did [he] also die there?",) * 2,
+                     ("{S} died in [a]?",) * 2),
+    ("P69", "P108"): (("did {S} also work at [a]?",) * 2,
+                      ("did [he] also work there?",) * 2,
+                      ("{S} worked at [a]?",) * 2),
+    ("P108", "P69"): (("did {S} also study at [a]?",) * 2,
+                      ("did [he] also study there?",) * 2,
+                      ("{S} studied at [a]?",) * 2),
+    ("P159", "P740"): (("was {S} also founded in [a]?",) * 2,
+                       ("was [he] founded there too?",) * 2,
+                       ("{S} founded in [a]?",) * 2),
+}
+# The second property must be one the subject is known to hold some value of (else "no"
+# would only say the KG is silent), and for a place of death the subject must have died.
+ALSO_NEEDS_DEATH = frozenset({"P20"})
+# The first properties whose value the form refers back to as "there" (a place), not "he".
+ALSO_PLACES = frozenset({"P19", "P69", "P108", "P159"})
+
+
+def also_after(property_id: str) -> list[str]:
+    """The properties an "also" question may ask right after a question about this one."""
+    return [second for first, second in ALSO if first == property_id]
+
+
+def also_pattern(first: str, second: str, interaction: str, tense: str,
+                 refer_back: bool) -> str | None:
+    """The pattern of an "also" question (None: not curated). ``refer_back``: the spoken
+    form that says "he"/"there" for the value just named and the subject."""
+    forms = ALSO.get((first, second))
+    if forms is None:
+        return None
+    past = tense == "past"
+    if interaction != "voice":
+        return forms[2][past]
+    return forms[1 if refer_back else 0][past]
+
+
+# -- "before" follow-ups: who held it before the holder just named ---------------------------
+# property -> (spoken, spoken referring back: [v] is the holder just named, [he] the
+# subject; typed). The named forms are BEFORE's.
+BEFORE_BACK: dict[str, tuple[str, str]] = {
+    "P6": ("and who held the office before [v]?", "{S} head of government before [a]"),
+    "P35": ("and who held the office before [v]?", "{S} head of state before [a]"),
+    "P26": ("who was [he] married to before [v]?", "{S} spouse before [a]"),
+    "P54": ("which team did [he] play for before that?", "{S} team before [a]"),
+    "P108": ("who did [he] work for before that?", "{S} employer before [a]"),
+    "P286": ("who was the coach before [v]?", "{S} head coach before [a]"),
+    "P488": ("and who was the chair before [v]?", "{S} chairperson before [a]"),
+    "P169": ("who ran [him] before [v]?", "{S} CEO before [a]"),
+    "P1037": ("and who was director before [v]?", "{S} director before [a]"),
+}
+# the holder just named is a thing ("before that"), not a person ("before her")
+BEFORE_THINGS = frozenset({"P54", "P108"})
+
+
+def before_pattern(property_id: str, interaction: str, refer_back: bool) -> str | None:
+    """The pattern of a "before" question; ``refer_back``: the spoken follow-up form."""
+    if property_id not in BEFORE:
+        return None
+    if interaction != "voice":
+        return BEFORE[property_id][1]
+    if refer_back and property_id in BEFORE_BACK:
+        return BEFORE_BACK[property_id][0]
+    return BEFORE[property_id][0]

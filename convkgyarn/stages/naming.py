@@ -188,6 +188,18 @@ def short_name(label: str, human: bool) -> str | None:
     return out
 
 
+def surname(name: str, family_name: str | None) -> str | None:
+    """How a long personal name is said again later: by the family name Wikidata gives
+    (P734), when the name ends with it and has three words or more ("Hegel" for "Georg
+    Wilhelm Friedrich Hegel"); None otherwise (a two-word name is said whole, and no
+    family name is guessed: many names have none)."""
+    if not family_name or len(name.split()) < 3 or family_name.lower() == name.lower():
+        return None
+    if not name.endswith(" " + family_name) or not family_name[:1].isupper():
+        return None
+    return family_name
+
+
 # -- values in running text ----------------------------------------------------------------
 
 ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|officer|"

@@ -32,7 +32,7 @@ from convkgyarn.stages.assemble.view import KGView
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
-          ("P577", "P2047"))
+          ("P577", "P2047"), ("P571", "P112"), ("P106", "P800"))
 # Qualifier follow-ups a person asks about the statement just answered ("Who is her
 # spouse?" "Since when?"): the dates of an office, a marriage, a job, a team, a school, a
 # leader's term, an award's year. The data dates of figures ("As of when?" after a
@@ -61,6 +61,16 @@ MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
+
+# Follow-ups (generate.follow_ups): what a side topic may be, by its broad kind
+# (salience.broad_kind), and the properties after which a city is one (a capital, a seat).
+THREAD_KINDS = frozenset({"person", "film", "series", "music", "book", "artwork", "game",
+                          "band", "club", "university", "company"})
+THREAD_VIA = frozenset({"P36", "P159"})
+# Roles whose question says what the person does: their occupation is not asked next.
+ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
+                             "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
+IMPLIED_BY_ROLE = frozenset({"P106"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
@@ -135,6 +145,8 @@ class Planner:
         rng_facts = random.Random(seeded("facts", *fact_key))
         # hops and kinds draw from their own generator (made only when they are on)
         rng_hops = random.Random(seeded("hops", *fact_key)) if cfg.hops or cfg.kinds else None
+        if rng_hops is None and cfg.follow_ups:  # follow-ups draw from a generator of their own
+            rng_hops = random.Random(seeded("follow", *fact_key, cfg.follow_share))
         rng_style = random.Random(seeded("style", self.name, cfg.seed, entity_id, index))
 
         related = view.related.get(entity_id) if cfg.related and \
@@ -360,8 +372,10 @@ class Planner:
         """Realise the planned turns in order; with hops (or kinds) the conversation may move
         and refill its plan as it goes."""
         cfg = self.cfg
-        if not cfg.hops and not cfg.kinds:  # the plan as it is: no fact recurs in it
-            return self._walk_plan(plan, rng_style)
+        if not cfg.hops and not cfg.kinds:
+            if cfg.follow_ups and self.view.refreshes is None:
+                return self._walk_following(plan, rng_hops, rng_style, topics)
+            return self._walk_plan(plan, rng_style)  # the plan as it is: no fact recurs in it
         queue = deque(plan)
         turns: list[Turn] = []
         previous: Turn | None = None
@@ -426,6 +440,152 @@ class Planner:
                 turns.append(turn)
                 previous = turn
         return turns
+
+    def _walk_following(self, plan: list[Step], rng: random.Random,
+                        rng_style: random.Random, topics: set[str]) -> list[Turn]:
+        """The plan, with the follow-ups people make (``follow_ups``). After an answer that
+        names one value, once the turns about its statement are asked ("Since when?"): who
+        held it before ("And who held the office before her?", ``before_turn``), a yes/no
+        question about it ("Did he also write the screenplay?", ``also_turn``), or, for a
+        person, work or organisation with facts of its own, a question or two about it
+        ("When was he born?", ``thread_target``) and then back to the plan. At most one of
+        each kind per conversation, each with the chance ``follow_share`` where it fits;
+        the turns they take are the plan's last (least salient). Draws happen only where a
+        follow-up fits, so a conversation with none is the plan as it is."""
+        cfg = self.cfg
+        queue = deque(plan)
+        turns: list[Turn] = []
+        previous: Turn | None = None
+        asked: set[tuple] = set()
+        done: set[str] = set()
+        while queue and len(turns) < cfg.turns:
+            ent, tid, pt, hop_from = queue.popleft()
+            fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
+            if fact in asked:
+                continue
+            asked.add(fact)
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
+                                later=any(t.subject.id == ent.id for t in turns))
+            if turn is None:
+                continue
+            if hop_from is not None and set(turn.answer_ids) <= topics | {
+                    i for t in turns for i in t.answer_ids}:
+                continue  # "What is he known for?" "That film."; "the town's country?" "The
+                # United Kingdom" (said already)
+            if self._said_before(turn, turns):
+                continue
+            turns.append(turn)
+            previous = turn
+            if cfg.turns - len(turns) < 1 or hop_from is not None or \
+                    turn.planned.qualifier_id is not None or turn.planned.kind != "fact":
+                continue
+            # the turns about the same statement come first ("Since when?")
+            at = 0
+            while at < len(queue) and queue[at][0].id == ent.id and \
+                    queue[at][2].property_id == pt.property_id and \
+                    queue[at][2].qualifier_id is not None:
+                at += 1
+            for kind in ("before", "also", "thread"):
+                if kind in done:
+                    continue
+                steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
+                                       cfg.turns - len(turns) - at)
+                if steps and rng.random() < cfg.follow_share:
+                    for i, step in enumerate(steps):
+                        queue.insert(at + i, step)
+                    if kind == "thread":
+                        topics.add(steps[0][0].id)
+                    done.add(kind)
+                    break
+        return turns
+
+    def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
+                  topics: set[str], rng: random.Random, left: int) -> list[Step]:
+        """The steps of one kind of follow-up that fits after ``turn`` (none if it does not
+        fit or no turn is left for it)."""
+        if left < 1:
+            return []
+        if kind == "before":
+            return self.before_turn(e, type_id, turn, asked)
+        if kind == "also":
+            found = self.also_turn(e, type_id, turn, asked)
+            return [found] if found else []
+        target = self.thread_target(turn, topics)
+        if target is None:
+            return []
+        t_entity, t_type, t_facts = target
+        size = 2 if left >= 3 and rng.random() < 0.5 else 1
+        return [(t_entity, t_type, p, turn.number) for p in self.plan(
+            t_entity, self.thread_facts(t_entity, t_facts, turn), size, rng)]
+
+    def before_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> list[Step]:
+        """"Who held the office before her?": the turn named the one current holder of a
+        property ``kinds.BEFORE`` asks, and the subject's statements name who held it right
+        before (``Realiser.predecessor``)."""
+        pt = turn.planned
+        if pt.property_id not in kinds.BEFORE or len(turn.answer.values) != 1 or \
+                turn.answer.tense != "present" or (e.id, pt.property_id, None, "before") in asked:
+            return []
+        value = turn.answer.values[0]
+        if not value.value_id:
+            return []
+        planned = PlannedTurn(e.id, pt.property_id, None, 0, "before", value)
+        if self.realiser.predecessor(e, planned) is None:
+            return []
+        return [(e, type_id, planned, None)]
+
+    def also_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> Step | None:
+        """An "also" question that fits right after ``turn`` (``kinds.ALSO``): the turn named
+        one value, and the subject holds some value of a property curated after the turn's
+        (so "no" says the KG knows other values, not that it is silent), every one sayable;
+        a place of death only of a subject who died. The first that fits, in the table's
+        order."""
+        pt = turn.planned
+        if pt.kind != "fact" or pt.qualifier_id is not None or turn.subject.id != e.id or \
+                len(turn.answer.values) != 1 or not turn.answer.values[0].value_id:
+            return None
+        value = turn.answer.values[0]
+        for second in kinds.also_after(pt.property_id):
+            stmts = e.properties.get(second)
+            if not stmts or (e.id, second, None, "verify") in asked or \
+                    (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
+                    any(s.unsayable for s in stmts):
+                continue
+            if (e.id, second, None, "fact") in asked and \
+                    value.value_id in {s.value.value_id for s in stmts}:
+                continue  # already answered with it
+            return (e, type_id, PlannedTurn(e.id, second, None, 0, "verify", value,
+                                            pt.property_id, turn.answer.tense == "past"),
+                    None)
+        return None
+
+    def thread_target(self, turn: Turn, topics: set[str]):
+        """The person, work or organisation ``turn`` answered with, when a conversation may
+        turn to it for a question or two (``THREAD_KINDS``; a city only as a capital or a
+        seat): one value, not a topic yet, with facts of its own."""
+        pt = turn.planned
+        values = turn.hop_values
+        if pt.qualifier_id is not None or len(values) != 1 or not values[0].value_id or \
+                values[0].value_id in topics:
+            return None
+        target = self.view.entity(values[0].value_id)
+        if target is None:
+            return None
+        t_type, t_facts = self.view.best_type(target)
+        if t_type is None or not t_facts:
+            return None
+        kind = "person" if target.human else salience.broad_kind(
+            self.view.type_labels.get(t_type), False)
+        if kind not in THREAD_KINDS and not (kind == "city" and pt.property_id in THREAD_VIA):
+            return None
+        return target, t_type, t_facts
+
+    @staticmethod
+    def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn) -> list[Fact]:
+        """The facts a side topic may ask: not what the question that led to it implies
+        (the occupation of the film's director), nor a qualifier follow-up."""
+        implied = IMPLIED_BY_ROLE if turn.planned.property_id in ROLE_PROPERTIES else ()
+        return [(p, q) for p, q in facts if q is None and p not in implied]
 
     def _said_before(self, turn: Turn, turns: list[Turn]) -> bool:
         """One question per answer: a turn about a subject whose answer an earlier turn

@@ -21,13 +21,13 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
 from convkgyarn.kg.render import Value, machine, render, year_question_fits
 from convkgyarn.stages import kinds, lexicon, phrasing
-from convkgyarn.stages.assemble.facts import answer_statements, start
+from convkgyarn.stages.assemble.facts import answer_statements, comparable_time, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    awkward_possessive, contains, named, references, with_article)
-from convkgyarn.stages.naming import short_name
+    awkward_possessive, contains, named, pronoun, references, with_article, work_named)
+from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
 
@@ -39,6 +39,11 @@ YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # follow-ups that say a statement still holds ("since when has that been the case?")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
+PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
+# a question that says there are several ("who are the heads of state", "what were the
+# official languages"): read as wrong when one value answers it
+PLURAL_FOR_ONE = re.compile(r"\b(are|were) (the|its|his|her|their|[a-z]+'s?) ([a-z]+ )?"
+                            r"[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
 
 
@@ -130,6 +135,14 @@ class Realiser:
         rng = random.Random(seeded("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
         stmts = e.properties[pt.property_id]
         tense = "past" if e.gone else "present"
+        if pt.after is not None:  # "also": is the value just named among the answers?
+            chosen, tense = answer_statements(e, stmts)
+            if pt.past:  # "Was he also the head of state?" after a term that ended
+                chosen, tense = list(stmts), "past"
+            held = [s for s in chosen if s.value.value_id == pt.slot.value_id]
+            if held:
+                return Answer((Value("string", "yes"),), held[0].statement_id, tense, pt.slot)
+            return Answer((Value("string", "no"),), "", tense, pt.slot)
         if pt.kind == "count":  # every item it holds now; in the past, every one it held
             every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
             if e.gone or not now:
@@ -154,6 +167,8 @@ class Realiser:
             if false is None:
                 return None
             return Answer((Value("string", "no"),), "", tense, false)
+        if pt.slot is not None:  # "Who was mayor before her?": the holder just named
+            return self.predecessor(e, pt)
         # before: a statement with a start time, and the one that started last before it
         dated = [(begin, s) for s in stmts if s.value.value_id
                  for begin in [start(s)] if begin is not None]
@@ -169,6 +184,28 @@ class Realiser:
             return None  # two values started the same day, or one nobody can say
         return Answer((before[0].value,), ",".join(o.statement_id for o in before), "past",
                       ref.value)
+
+    def predecessor(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """Who held the property right before the value the turn before named: among the
+        subject's statements of any rank but deprecated with one start time
+        (``view.successions``), the value that started last before the named one's start,
+        if exactly one did and it can be said (the turn's query states the same rule)."""
+        held = [(comparable_time(begin), sid, v, why) for sid, v, begin, why in
+                self.view.successions.get((e.id, pt.property_id), ())]
+        held = [h for h in held if h[0] is not None]
+        mine = [h for h in held if h[2].value_id == pt.slot.value_id]
+        if len(mine) != 1:
+            return None  # no start, or held twice: "before her" is unclear
+        begin, ref_sid = mine[0][0], mine[0][1]
+        earlier = [h for h in held if h[0] < begin and h[2].value_id != pt.slot.value_id]
+        if not earlier:
+            return None
+        latest = max(h[0] for h in earlier)
+        before = [h for h in earlier if h[0] == latest]
+        if len({h[2].value_id for h in before}) != 1 or before[0][3] is not None:
+            return None  # two started the same day, or one nobody can say
+        return Answer((before[0][2],), ",".join(h[1] for h in before), "past", pt.slot,
+                      reference=ref_sid)
 
     # -- how it is asked
     def phrase(self, turn: Turn, ctx: TurnContext) -> Turn | Drop:
@@ -193,6 +230,11 @@ class Realiser:
         first = ctx.rng.randrange(len(options)) if options else 0
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
+        plural = None  # "Who are the heads of state of Mali?" for one: another if there is
+        # an answer that has ended is asked without "X's" where a variant can (a reader, and
+        # a checker, hear "Chile's head of government" as the present one)
+        ended = ans.tense == "past" and pt.qualifier_id is None and any(
+            s.ended for s in e.properties.get(pt.property_id, ()))
         for option in options[first:] + options[:first]:
             question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
                                  slot_person, noun=turn.reference_noun,
@@ -210,7 +252,13 @@ class Realiser:
                     not phen.endswith("disfluencies"):
                 doubled = doubled or (option, question, said)
                 continue
+            if (len(ans.values) == 1 and PLURAL_FOR_ONE.search(question)) or \
+                    (ended and PRESENT_LOOKING.search(question)):
+                plural = plural or (option, question, said)
+                continue
             return self._phrased(turn, option, question, said, slot_person)
+        if plural is not None:
+            return self._phrased(turn, *plural, slot_person)
         if doubled is not None:
             return self._phrased(turn, *doubled, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
@@ -255,14 +303,32 @@ class Realiser:
 
     def _phrase_kind(self, turn: Turn) -> Turn | Drop:
         e, pt, ans = turn.subject, turn.planned, turn.answer
-        options = self.kind_templates(turn.type_id, pt, ans.tense, turn.phenomenon)
+        slot_person = self._slot_person(ans, pt)
+        # "Did he also write the screenplay?": the value just named said as "he" or "she"
+        # (or "there" in the form), where the configuration refers back and it is clear
+        back = None
+        if pt.slot is not None and turn.phenomenon.startswith("deixis"):
+            if slot_person:  # "he" or "she" (a person of unknown gender is named, and so
+                back = pronoun(self.view.gender_of(ans.slot_value))  # is one whose pronoun
+                if e.human and back == pronoun(e.gender):  # the subject's would be too:
+                    back = None  # "Who was he married to before him?")
+            elif (pt.after in kinds.ALSO_PLACES if pt.after is not None
+                  else pt.property_id in kinds.BEFORE_THINGS):
+                back = ""  # a place or team: the form says "there" or "that"
+        refer_back = back is not None
+        options = self.kind_templates(turn.type_id, pt, ans.tense, turn.phenomenon,
+                                      refer_back)
         if not options:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"no {pt.kind} question pattern for the fact")
-        slot_person = self._slot_person(ans, pt)
         question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
                              slot_person, noun=turn.reference_noun,
                              later=turn.later_mention)
+        if refer_back and back:
+            question = re.sub(r"\[v\]", back, question)
+        if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
+            return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
+                        f"the {pt.kind} query would be too long to type")
         said = tuple(render(v, question) for v in ans.values)
         if pt.kind == "before" and any(contains(question, a) for a in said):
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
@@ -284,17 +350,26 @@ class Realiser:
                                                                   pt.property_id)
 
     def kind_templates(self, type_id: str, pt: PlannedTurn, tense: str,
-                       phen: str) -> list[TemplateOption]:
+                       phen: str, refer_back: bool = False) -> list[TemplateOption]:
         """Templates of a kind of question: the curated pattern, with its deixis and
-        disfluent forms, made once per (type, property, kind, tense, phenomenon)."""
-        key = (type_id, pt.property_id, pt.kind, tense, phen)
+        disfluent forms, made once per (type, property, kind, tense, phenomenon; for an
+        "also" question the property before it, and whether it refers back)."""
+        key = (type_id, pt.property_id, pt.kind, tense, phen, pt.after, refer_back)
         found = self._kind_templates.get(key)
         if found is None:
             cfg = self.cfg
-            pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
+            deixis = phen.startswith("deixis")
+            if pt.after is not None:  # "also": its curated forms, the spoken one referring
+                pattern = kinds.also_pattern(pt.after, pt.property_id, cfg.interaction,
+                                             tense, refer_back)  # back when it can
+                deixis = deixis and not refer_back  # a form that refers back says [he]
+            elif pt.kind == "before" and pt.slot is not None:
+                pattern = kinds.before_pattern(pt.property_id, cfg.interaction, refer_back)
+                deixis = deixis and not refer_back
+            else:
+                pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
             found = []
             if pattern:
-                deixis = phen.startswith("deixis")
                 text = render_pattern(pattern, self.view.placeholder(type_id), deixis,
                                       cfg.interaction)
                 if phen.endswith("disfluencies"):
@@ -319,7 +394,11 @@ class Realiser:
                                       tense, noun)
             if self.cfg.interaction == "voice":
                 label = (short_name(e.label, e.human) or e.label) if later else e.label
+                if later and e.human:
+                    label = surname(label, self.view.family_names.get(e.id)) or label
                 name = named(label, e.human)
+                if not later:  # "the film Cluny Brown": a work's title says not what it is
+                    name = work_named(name, self.view.type_labels.get(type_id), e.human)
             else:
                 name = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
@@ -361,6 +440,8 @@ class Realiser:
             text = count_query(e.id, pt.property_id, ans.tense)
         elif pt.kind == "verify":
             text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
+        elif ans.reference:  # the follow-up: holders of any rank but deprecated
+            text = before_query(e.id, pt.property_id, ans.reference, any_rank=True)
         else:
             ref = next(s.statement_id for s in e.properties[pt.property_id]
                        if s.value == ans.slot_value and start(s) is not None)
