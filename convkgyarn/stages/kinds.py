@@ -215,66 +215,84 @@ def literal_label(fact: Fact) -> str:
 # -- "also" questions: a yes/no follow-up about the value just answered ---------------------
 # (property just asked, property asked about it) -> spoken forms (present, past), spoken forms
 # that refer back ("Did he also write the screenplay?": [v] is the value just named, "he" or
-# "she"; [he] and [his] the subject), typed forms (present, past). [a] is the value named.
+# "she"; [he] and [his] the subject), typed forms (naming the subject, referring to it). [a]
+# is the value named.
 # The answer is yes or no from the KG: the value among the statements that answer the second
 # property in the question's tense (``facts.answer_statements``), as a verify question's.
 ALSO: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str], tuple[str, str]]] = {
     ("P57", "P58"): (("did [a] also write the screenplay for {S:o}?",) * 2,
                      ("did [v] also write the screenplay?",) * 2,
-                     ("{S} screenwriter [a]?",) * 2),
+                     ("[a] also screenwriter of {S:o}?",
+                      "[a] also the screenwriter?")),
     ("P57", "P162"): (("did [a] also produce {S:o}?",) * 2,
                       ("did [v] also produce it?",) * 2,
-                      ("{S} producer [a]?",) * 2),
+                      ("[a] also producer of {S:o}?",
+                       "[a] also the producer?")),
     ("P57", "P161"): (("did [a] also act in {S:o}?",) * 2,
                       ("did [v] also act in it?",) * 2,
-                      ("{S} cast [a]?",) * 2),
+                      ("[a] also in the cast of {S:o}?",
+                       "[a] also in the cast?")),
     ("P58", "P57"): (("did [a] also direct {S:o}?",) * 2,
                      ("did [v] direct it as well?",) * 2,
-                     ("{S} director [a]?",) * 2),
+                     ("[a] also director of {S:o}?",
+                      "[a] also the director?")),
     ("P175", "P86"): (("did [a] also compose {S:o}?",) * 2,
                       ("did [v] write the music too?",) * 2,
-                      ("{S} composer [a]?",) * 2),
+                      ("[a] also composer of {S:o}?",
+                       "[a] also the composer?")),
     ("P175", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
                        ("did [v] write the lyrics as well?",) * 2,
-                       ("{S} lyricist [a]?",) * 2),
+                       ("[a] also lyricist of {S:o}?",
+                        "[a] also the lyricist?")),
     ("P86", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
                       ("did [v] also write the lyrics?",) * 2,
-                      ("{S} lyricist [a]?",) * 2),
+                      ("[a] also lyricist of {S:o}?",
+                       "[a] also the lyricist?")),
     ("P86", "P175"): (("did [a] also perform {S:o}?",) * 2,
                       ("did [v] perform it too?",) * 2,
-                      ("{S} performer [a]?",) * 2),
+                      ("[a] also performer of {S:o}?",
+                       "[a] also the performer?")),
     ("P50", "P110"): (("did [a] also illustrate {S:o}?",) * 2,
                       ("did [v] illustrate it as well?",) * 2,
-                      ("{S} illustrator [a]?",) * 2),
+                      ("[a] also illustrator of {S:o}?",
+                       "[a] also the illustrator?")),
     ("P112", "P169"): (("is [a] also the chief executive of {S:o}?",
                         "was [a] also the chief executive of {S:o}?"),
                        ("is [v] also [his] chief executive?",
                         "was [v] also [his] chief executive?"),
-                       ("{S} CEO [a]?",) * 2),
+                       ("[a] also CEO of {S:o}?",
+                        "[a] also the CEO?")),
     ("P112", "P488"): (("does [a] also chair {S:o}?", "did [a] also chair {S:o}?"),
                        ("does [v] chair it too?", "did [v] chair it too?"),
-                       ("{S} chairperson [a]?",) * 2),
+                       ("[a] also chairperson of {S:o}?",
+                        "[a] also the chair?")),
     ("P35", "P6"): (("is [a] also the head of government of {S:o}?",
                      "was [a] also the head of government of {S:o}?"),
                     ("is [v] also the head of government?",
                      "was [v] also the head of government?"),
-                    ("{S} head of government [a]?",) * 2),
+                    ("[a] also head of government of {S:o}?",
+                     "[a] also head of government?")),
     ("P6", "P35"): (("is [a] also the head of state of {S:o}?",
                      "was [a] also the head of state of {S:o}?"),
                     ("is [v] also the head of state?", "was [v] also the head of state?"),
-                    ("{S} head of state [a]?",) * 2),
+                    ("[a] also head of state of {S:o}?",
+                     "[a] also head of state?")),
     ("P19", "P20"): (("did {S} also die in [a]?",) * 2,
                      ("did [he] also die there?",) * 2,
-                     ("{S} died in [a]?",) * 2),
+                     ("{S} also died in [a]?",
+                      "[he] also died there?")),
     ("P69", "P108"): (("did {S} also work at [a]?",) * 2,
                       ("did [he] also work there?",) * 2,
-                      ("{S} worked at [a]?",) * 2),
+                      ("{S} also worked at [a]?",
+                       "[he] also worked there?")),
     ("P108", "P69"): (("did {S} also study at [a]?",) * 2,
                       ("did [he] also study there?",) * 2,
-                      ("{S} studied at [a]?",) * 2),
+                      ("{S} also studied at [a]?",
+                       "[he] also studied there?")),
     ("P159", "P740"): (("was {S} also founded in [a]?",) * 2,
                        ("was [he] founded there too?",) * 2,
-                       ("{S} founded in [a]?",) * 2),
+                       ("{S} also founded in [a]?",
+                        "[he] also founded there?")),
 }
 # The second property must be one the subject is known to hold some value of (else "no"
 # would only say the KG is silent), and for a place of death the subject must have died.
@@ -297,7 +315,7 @@ def also_pattern(first: str, second: str, interaction: str, tense: str,
         return None
     past = tense == "past"
     if interaction != "voice":
-        return forms[2][past]
+        return forms[2][refer_back]
     return forms[1 if refer_back else 0][past]
 
 
@@ -328,3 +346,33 @@ def before_pattern(property_id: str, interaction: str, refer_back: bool) -> str 
     if refer_back and property_id in BEFORE_BACK:
         return BEFORE_BACK[property_id][0]
     return BEFORE[property_id][0]
+
+
+# -- a count, then the list: "How many children does she have?" "Two." "What are their
+# names?" --------------------------------------------------------------------------------
+# property -> spoken follow-ups that ask for the items just counted (present, past)
+LIST_AFTER_COUNT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "P40": (("what are their names?", "who are they?"),
+            ("what were their names?", "who were they?")),
+    "P3373": (("what are their names?", "who are they?"),
+              ("what were their names?", "who were they?")),
+    "P26": (("who were they?", "can you name them?"), ("who were they?", "can you name them?")),
+    "P166": (("which awards were they?", "can you name them?"),
+             ("which awards were they?", "can you name them?")),
+    "P1411": (("can you name them?", "what are they called?"),
+              ("can you name them?", "what were they called?")),
+    "P800": (("can you name them?", "what are they called?"),
+             ("can you name them?", "what were they called?")),
+    "P1412": (("which languages are they?", "can you name them?"),
+              ("which languages were they?", "can you name them?")),
+    "P37": (("which languages are they?", "can you name them?"),
+            ("which languages were they?", "can you name them?")),
+    "P47": (("can you name them?", "what are they called?"),
+            ("can you name them?", "what were they called?")),
+}
+
+
+def list_after_count(property_id: str, tense: str) -> tuple[str, ...]:
+    """The spoken follow-ups asking for the items a count question just counted."""
+    forms = LIST_AFTER_COUNT.get(property_id)
+    return forms[tense == "past"] if forms else ()

@@ -189,11 +189,11 @@ def short_name(label: str, human: bool) -> str | None:
 
 
 def surname(name: str, family_name: str | None) -> str | None:
-    """How a long personal name is said again later: by the family name Wikidata gives
-    (P734), when the name ends with it and has three words or more ("Hegel" for "Georg
-    Wilhelm Friedrich Hegel"); None otherwise (a two-word name is said whole, and no
-    family name is guessed: many names have none)."""
-    if not family_name or len(name.split()) < 3 or family_name.lower() == name.lower():
+    """How a personal name is said again later: by the family name Wikidata gives (P734),
+    when the name ends with it ("Hegel" for "Georg Wilhelm Friedrich Hegel", "Roth" for
+    "Veronica Roth"); None otherwise (no family name is guessed: many names have none, and
+    many put it first)."""
+    if not family_name or len(name.split()) < 2 or family_name.lower() == name.lower():
         return None
     if not name.endswith(" " + family_name) or not family_name[:1].isupper():
         return None

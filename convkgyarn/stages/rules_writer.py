@@ -113,6 +113,10 @@ def noun_queries(nouns: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))[:3]
 
 
+# Properties whose noun reads badly after "And its" (where a thing is: "And its country?")
+WHERE_NOUNS = frozenset({"P17", "P30", "P131", "P159", "P276", "P706", "P625", "P1376"})
+
+
 def _rng(*parts) -> random.Random:
     blob = "\x1f".join(map(str, parts)).encode()
     return random.Random(int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big"))
@@ -140,6 +144,11 @@ class RulesWriter:
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
                            for p in patterns], interaction)
         out["original"], out["deixis"] = originals, deixis
+        short = ellipsis_noun(fact) if interaction == "voice" and not fact.qualifier_id \
+            else None
+        if short and fact.tense == "present" and fact.property_id not in WHERE_NOUNS:
+            # "And her nationality?": how people go on (never "And its country?")
+            deixis = out["deixis"] = deixis + [f"and what's [his] {short}?"]
         if interaction == "voice":
             alts = [a for a in alternatives if a not in originals]
             out["disfluencies"] = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
@@ -56,12 +56,28 @@ TRIVIA = 20
 TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
                                "P2936", "P7959", "P5658", "P1454"})
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
+# Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
+# "In what country is New York City?" is not worth a turn.
+FAMOUS = 200
+KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30"})
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
 
+# Where a thing is, from the broad to the narrow: asked in this order, and the continent not
+# at all when something narrower is known (the country says it).
+CONTINENT = "P30"
+LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
+NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
+# Sides of an entity a conversation asks at most ASPECT_MAX facts about (a plan with facts
+# of its own left asks others instead): a checklist of a death reads as a form being filled.
+ASPECT_MAX = 2
+ASPECT_OF = {**{p: "birth" for p in ("P569", "P19")},
+             **{p: "death" for p in ("P570", "P20", "P509", "P1196", "P119")},
+             **{p: "where" for p in LOCATION_LEVEL},
+             **{p: "family" for p in ("P22", "P25", "P3373", "P40")}}
 # Follow-ups (generate.follow_ups): what a side topic may be, by its broad kind
 # (salience.broad_kind), and the properties after which a city is one (a capital, a seat).
 THREAD_KINDS = frozenset({"person", "film", "series", "music", "book", "artwork", "game",
@@ -274,6 +290,8 @@ class Planner:
         """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
+        if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
+            return True  # "In what country is New York City?" "On what continent is China?"
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
@@ -306,10 +324,12 @@ class Planner:
             blocks.append(kept)
             spare += rest
         scored = []
+        narrower = {b[0].property_id for b in blocks} & NARROWER_THAN_CONTINENT
         for n, block in enumerate(blocks):
-            if self._trivia(e, block[0].property_id):
-                spare += block  # asked only to reach min_turns
-                continue
+            if self._trivia(e, block[0].property_id) or \
+                    (block[0].property_id == CONTINENT and narrower):
+                spare += block  # asked only to reach min_turns (a continent: the country or
+                continue        # the region asked says it)
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
@@ -329,20 +349,40 @@ class Planner:
                 continue  # one question per answer
             said.update(k for k in keys if k)
             fits.append(block)
+        aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
+        over: list[list[PlannedTurn]] = []
         for block in fits:
             if size + len(block) <= turns:
+                block_aspects = Counter(ASPECT_OF[t.property_id] for t in block
+                                        if t.qualifier_id is None and t.property_id in ASPECT_OF)
+                if any(aspects[a] + n > ASPECT_MAX for a, n in block_aspects.items()):
+                    over.append(block)  # "When did he die?" "Where?" "Of what?": a third
+                    continue            # question about his death only to fill the turns
+                aspects.update(block_aspects)
                 chosen.append(block)
                 size += len(block)
             if size == turns:
                 break
         if size < turns:
             for block in fits:  # fill the rest with the head of a block that did not fit
-                if block not in chosen:
+                if block not in chosen and block not in over:
                     part = block[:turns - size]
                     chosen.append(part)
                     size += len(part)
                 if size == turns:
                     break
+        for block in over:  # an aspect asked three times rather than too few turns
+            if size >= min(self.cfg.min_turns, turns):
+                break
+            part = block[:turns - size]
+            chosen.append(part)
+            size += len(part)
+        located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
+        if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
+            ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
+                             key=lambda b: LOCATION_LEVEL[b[0].property_id])  # never the
+            for i, block in zip(located, ordered):  # country after the town it is in
+                chosen[i] = block
         least = min(self.cfg.min_turns, turns) if least is None else least
         for t in spare:  # an entity with few facts: a data date rather than no conversation
             if size >= least:
@@ -406,7 +446,7 @@ class Planner:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
                 continue  # "this city's country?" "the country we came from": nothing new
-            if self._said_before(turn, turns):
+            if self._said_before(turn, turns) or self._implied(turn, turns):
                 continue
             turns.append(turn)
             previous = turn
@@ -436,7 +476,8 @@ class Planner:
                 break
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1,
                                 later=any(t.subject.id == ent.id for t in turns))
-            if turn is not None and not self._said_before(turn, turns):
+            if turn is not None and not self._said_before(turn, turns) and \
+                    not self._implied(turn, turns):
                 turns.append(turn)
                 previous = turn
         return turns
@@ -463,6 +504,14 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
+            if "count" not in done and len(turns) >= 1 and \
+                    cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
+                    rng.random() < cfg.follow_share:
+                # "How many children does she have?" "Two." "What are their names?"
+                done.add("count")
+                queue.appendleft((ent, tid, pt, hop_from))
+                queue.appendleft((ent, tid, replace(pt, kind="count"), hop_from))
+                continue
             asked.add(fact)
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
                                 later=any(t.subject.id == ent.id for t in turns))
@@ -472,7 +521,7 @@ class Planner:
                     i for t in turns for i in t.answer_ids}:
                 continue  # "What is he known for?" "That film."; "the town's country?" "The
                 # United Kingdom" (said already)
-            if self._said_before(turn, turns):
+            if self._said_before(turn, turns) or self._implied(turn, turns):
                 continue
             turns.append(turn)
             previous = turn
@@ -498,6 +547,21 @@ class Planner:
                     done.add(kind)
                     break
         return turns
+
+    def counts_first(self, e: EntityFacts, pt: PlannedTurn) -> bool:
+        """Whether a fact may be asked as a count first, then as the list it counted: a
+        plain fact of a property ``kinds.LIST_AFTER_COUNT`` asks, answered with two values
+        or more, as many as its count question counts (the list is the count's items)."""
+        if pt.kind != "fact" or pt.qualifier_id is not None or \
+                pt.property_id not in kinds.LIST_AFTER_COUNT:
+            return False
+        stmts = e.properties.get(pt.property_id, ())
+        chosen, tense = answer_statements(e, stmts)
+        values = {s.value.value_id for s in chosen}
+        if len(values) < 2 or None in values:
+            return False
+        every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
+        return len(values) == (every if e.gone or not now or tense == "past" else now)
 
     def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
                   topics: set[str], rng: random.Random, left: int) -> list[Step]:
@@ -586,6 +650,27 @@ class Planner:
         (the occupation of the film's director), nor a qualifier follow-up."""
         implied = IMPLIED_BY_ROLE if turn.planned.property_id in ROLE_PROPERTIES else ()
         return [(p, q) for p, q in facts if q is None and p not in implied]
+
+    def _implied(self, turn: Turn, turns: list[Turn]) -> bool:
+        """A fact every answer of which an earlier answer of the conversation already says
+        in its own name ("What sport is he known for?" "Association football", after "What
+        does he do?" "Association football player"): left out, with its reason."""
+        if turn.planned.kind != "fact" or not turn.answer.values or \
+                any(v.value_id is None for v in turn.answer.values):
+            return False
+        earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
+                   for v in t.answer.values if v.value_id and v.value_id not in
+                   turn.answer_ids]
+        labels = [(v.label or "").lower() for v in turn.answer.values]
+        if not earlier or any(len(label) < 4 for label in labels):
+            return False
+        if all(any(re.search(rf"(?<!\w){re.escape(label)}(?!\w)", said) for said in earlier)
+               for label in labels):
+            self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
+                      "an earlier answer of the conversation says it",
+                      ", ".join(v.label or "" for v in turn.answer.values))
+            return True
+        return False
 
     def _said_before(self, turn: Turn, turns: list[Turn]) -> bool:
         """One question per answer: a turn about a subject whose answer an earlier turn

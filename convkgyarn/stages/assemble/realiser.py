@@ -63,6 +63,15 @@ def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
             and len(previous.answer.values) == 1)
 
 
+def follows_its_count(turn: Turn, previous: Turn | None) -> bool:
+    """A list question right after the count of the same fact ("How many children does she
+    have?" "Two." "What are their names?")."""
+    pt = turn.planned
+    return previous is not None and pt.kind == "fact" and pt.qualifier_id is None and \
+        previous.planned.kind == "count" and previous.subject.id == turn.subject.id and \
+        previous.planned.property_id == pt.property_id
+
+
 def seeded(*parts) -> int:
     """A 64-bit seed from any parts (blake2b of their text): the same parts give the same
     choices on every machine and in every release."""
@@ -216,6 +225,12 @@ class Realiser:
             return self._phrase_kind(turn)
         e, type_id, pt, ans = turn.subject, turn.type_id, turn.planned, turn.answer
         phen = turn.phenomenon
+        if follows_its_count(turn, ctx.previous) and self.cfg.interaction == "voice":
+            options = self._list_forms(pt.property_id, ans.tense, phen)
+            if options:
+                option = options[ctx.rng.randrange(len(options))]
+                return self._phrased(turn, option, option.text, tuple(
+                    render(v, option.text) for v in ans.values), False)
         if follows_its_statement(turn, ctx.previous):
             options = self.anaphoric(turn)
             if options:
@@ -286,6 +301,22 @@ class Realiser:
                 for i, o in enumerate(options)]
         return found
 
+    def _list_forms(self, property_id: str, tense: str, phen: str) -> list[TemplateOption]:
+        """"What are their names?" after "How many children does she have?": the built-in
+        forms (``kinds.LIST_AFTER_COUNT``), with a filler in a disfluent configuration,
+        under an id of their text."""
+        key = ("list-after-count", property_id, tense, phen)
+        found = self._kind_templates.get(key)
+        if found is None:
+            found = []
+            for i, text in enumerate(kinds.list_after_count(property_id, tense)):
+                if phen.endswith("disfluencies"):
+                    text = phrasing.disfluent(text, random.Random(seeded(*key, i)))
+                found.append(TemplateOption(hashlib.sha256(json.dumps([*key, text]).encode())
+                                            .hexdigest()[:16], text, "rules", None, None))
+            self._kind_templates[key] = found
+        return found
+
     def _anaphoric_forms(self, qualifier_id: str, tense: str) -> list[TemplateOption]:
         """The built-in forms, where the templates hold none (an LLM writer need not write
         elliptic variants): the rules writer's own, under an id of their text."""
@@ -307,7 +338,10 @@ class Realiser:
         # "Did he also write the screenplay?": the value just named said as "he" or "she"
         # (or "there" in the form), where the configuration refers back and it is clear
         back = None
-        if pt.slot is not None and turn.phenomenon.startswith("deixis"):
+        if pt.after is not None and self.cfg.interaction != "voice":
+            # a typed "also" query refers to the subject by its deixis form, naming [a]
+            back = "" if turn.phenomenon.startswith("deixis") else None
+        elif pt.slot is not None and turn.phenomenon.startswith("deixis"):
             if slot_person:  # "he" or "she" (a person of unknown gender is named, and so
                 back = pronoun(self.view.gender_of(ans.slot_value))  # is one whose pronoun
                 if e.human and back == pronoun(e.gender):  # the subject's would be too:

@@ -51,6 +51,7 @@ class EntityFacts:
     human: bool
     gone: bool  # died, or dissolved / abolished / demolished
     properties: Mapping[str, tuple[Statement, ...]]
+    sitelinks: int = 0  # how well known it is (Wikipedia articles about it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,8 +278,9 @@ class KGView:
         info = {r[0]: r[1:] for r in con.execute(
             "SELECT e.id, e.label, (SELECT min(g.value_id) FROM statements g WHERE "
             "g.entity_id = e.id AND g.property_id = 'P21' AND g.truthy), EXISTS (SELECT 1 "
-            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)) "
-            "FROM entities e JOIN _wanted w ON w.id = e.id", [list(GONE)]).fetchall()}
+            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)), "
+            "coalesce(e.sitelinks, 0) FROM entities e JOIN _wanted w ON w.id = e.id",
+            [list(GONE)]).fetchall()}
         types: dict[str, list[str]] = defaultdict(list)
         for eid, tid in con.execute(
                 "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
@@ -400,7 +401,7 @@ class KGView:
                 ) -> EntityFacts | None:
         if info is None:
             return None
-        label, gender, gone = info
+        label, gender, gone, sitelinks = info
         if len(label) > self.max_label:
             self.load_drops[eid].append(Drop(eid, "label too long to ask about",
                                              f"{len(label):,} characters"))
@@ -413,7 +414,7 @@ class KGView:
                           unsayable(value, label, self.max_label))
                 for sid, value, ended in rows)
         return EntityFacts(eid, label, gender, tuple(types), HUMAN in types, bool(gone),
-                           properties)
+                           properties, sitelinks)
 
     def _load_subjects(self) -> None:
         con, cfg = self.con, self.cfg

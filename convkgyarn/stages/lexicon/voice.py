@@ -299,7 +299,7 @@ VOICE.update({
             "what are {S's} neighbours?"),
     "P421": ("what time zone is {S} in?", "which time zone does {S} use?",
              "what time zone does {S} follow?"),
-    "P1376": ("what is {S} the capital of?", "which place has {S:o} as its capital?",
+    "P1376": ("what is {S} the capital of?", "which area is {S} the capital of?",
               "what is {S} the capital city of?"),
     "P150": ("what are the subdivisions of {S:o}?", "which areas make up {S:o}?",
              "how is {S} divided?"),
