@@ -376,3 +376,100 @@ def list_after_count(property_id: str, tense: str) -> tuple[str, ...]:
     """The spoken follow-ups asking for the items a count question just counted."""
     forms = LIST_AFTER_COUNT.get(property_id)
     return forms[tense == "past"] if forms else ()
+
+
+# -- spans: how long something lasted, from two dates the KG holds ----------------------------
+# A follow-up that puts two dates together ("When did he die?" "26 March 1827." "How old was
+# he then?"): the answer is computed from the subject's own dates, both known to the day
+# (completed years) or both to the year only (the difference of the years), never from
+# dates of mixed precision. Each span: (start, end) as (property, qualifier or None), the
+# turn it follows, spoken forms (named, referring back), typed form, and the unit said (none:
+# the questions ask "how many years", so the answer is the number).
+SPANS: dict[str, tuple] = {
+    # a person's age at death, after the question about the death
+    "age": (("P569", None), ("P570", None), ("P570", "P20", "P509", "P1196"),
+            ("how old was {S} when [he] died?", "how old was [he] when [he] died?"),
+            "{S} age at death", None),
+    # how long a state, an organisation or a building lasted, after the question about
+    # its end
+    "existence": (("P571", None), ("P576", None), ("P576",),
+                  ("how many years did {S} exist?", "so how many years did [he] exist?"),
+                  "{S} years of existence", None),
+}
+# The length of a term, after the question about its end (the statement's P580 and P582):
+# property -> spoken forms (named [a] and the subject, referring back: [v] the holder or
+# [he] the subject), typed forms (naming the subject, referring to it).
+TERM_SPANS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "P6": (("how many years was [a] head of government of {S:o}?",
+            "so how many years was [v] in office?"), ("{S} [a] years in office",
+                                                "[a] years in office")),
+    "P35": (("how many years was [a] head of state of {S:o}?",
+             "so how many years was [v] in office?"), ("{S} [a] years in office",
+                                                 "[a] years in office")),
+    "P39": (("how many years did {S} hold the post of [a]?",
+             "how many years did [he] hold that post?"),
+            ("{S} [a] years in office", "[his] years as [a]")),
+    "P26": (("how many years was {S} married to [a]?", "how many years were they married?"),
+            ("{S} [a] years married", "years married to [a]")),
+    "P54": (("how many years did {S} play for [a]?", "how many years did [he] play there?"),
+            ("{S} years at [a]", "[his] years at [a]")),
+    "P108": (("how many years did {S} work for [a]?", "how many years did [he] work there?"),
+             ("{S} years at [a]", "[his] years at [a]")),
+    "P69": (("how many years did {S} study at [a]?", "how many years did [he] study there?"),
+            ("{S} years at [a]", "[his] years at [a]")),
+    "P488": (("how many years did [a] chair {S:o}?", "so how many years did [v] chair it?"),
+             ("{S} [a] years as chair", "[a] years as chair")),
+}
+
+
+def span_years(start: tuple[int, int | None, int | None, int],
+               end: tuple[int, int | None, int | None, int]) -> int | None:
+    """Whole years from one date to another, each (year, month, day, precision): completed
+    years when both are known to the day, the difference of the years when both are known
+    to the year only; None for mixed precisions, dates out of order, or years before 1."""
+    (y1, m1, d1, p1), (y2, m2, d2, p2) = start, end
+    if y1 < 1 or y2 < 1:
+        return None
+    if p1 == p2 == 11 and None not in (m1, d1, m2, d2):
+        years = y2 - y1 - (1 if (m2, d2) < (m1, d1) else 0)
+    elif p1 == p2 == 9:
+        years = y2 - y1
+    else:
+        return None
+    return years if years >= 0 else None
+
+
+def span_pattern(name: str, property_id: str, interaction: str, refer_back: bool
+                 ) -> str | None:
+    """The pattern of a span question (``SPANS`` by name, or a term's by property)."""
+    if name == "term":
+        forms = TERM_SPANS.get(property_id)
+        if forms is None:
+            return None
+        spoken, typed = forms
+        if interaction != "voice":
+            return typed[1 if refer_back else 0]
+    else:
+        spoken, typed = SPANS[name][3], SPANS[name][4]
+        if interaction != "voice":
+            return typed
+    return spoken[1 if refer_back else 0]
+
+
+# -- the second of a pair asked about the event just named: "When was he born?" "1770."
+# "Where was that?" (property asked, property before it) -> spoken forms; they name nothing,
+# so they fit every spoken configuration.
+PAIR_FOLLOW_UPS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("P19", "P569"): ("where was that?", "and where was that?"),
+    ("P20", "P570"): ("where was that?", "and where did that happen?"),
+    ("P569", "P19"): ("and when was that?", "when was that?"),
+    ("P570", "P20"): ("and when was that?", "when did that happen?"),
+}
+
+# Where in the country just named: "Which country is Targówek in?" "Poland." "Which part of
+# Poland is it in?" (property asked, the country's property before it) -> spoken patterns,
+# [v] the country just answered.
+WHERE_IN: dict[tuple[str, str], tuple[str, ...]] = {
+    (narrow, "P17"): ("which part of [v] is {S} in?", "in which part of [v] is {S}?")
+    for narrow in ("P131", "P276")
+}

@@ -70,14 +70,19 @@ def kg_machine_values(con, qual, statement_ids):
 
 def check_follow_up(con, t):
     """A follow-up turn (generate.follow_ups): a yes/no answer that the KG's statements state,
-    or the predecessor the subject's statements name."""
+    the predecessor the subject's statements name, a count of them, or a span of years."""
     holders = {r[0] for r in con.execute(
         "SELECT value_id FROM statements WHERE entity_id = ? AND property_id = ? AND "
         "rank <> 'deprecated'", [t["subject_id"], t["property_id"]]).fetchall()}
-    if t["question_kind"] == "verify":
+    kind = t["question_kind"]
+    if kind == "verify":
         assert t["answer"] in (["yes"], ["no"])
+    elif kind == "before":
+        assert set(t["answer_ids"]) <= holders
     else:
-        assert t["question_kind"] == "before" and set(t["answer_ids"]) <= holders
+        assert kind in ("count", "span") and re.fullmatch(r"\d+", t["answer"][0])
+        if kind == "count":
+            assert int(t["answer"][0]) <= len(holders)
     assert not t["question"].startswith(" ") and "[" not in t["question"]
 
 

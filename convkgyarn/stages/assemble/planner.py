@@ -526,7 +526,14 @@ class Planner:
             turns.append(turn)
             previous = turn
             if cfg.turns - len(turns) < 1 or hop_from is not None or \
-                    turn.planned.qualifier_id is not None or turn.planned.kind != "fact":
+                    turn.planned.kind != "fact":
+                continue
+            if turn.planned.qualifier_id is not None:  # "When did that end?" "2022."
+                if "span" not in done:                  # "So how long was he in office?"
+                    steps = self.span_turn(ent, tid, turn, asked)
+                    if steps and rng.random() < cfg.follow_share:
+                        queue.appendleft(steps[0])
+                        done.add("span")
                 continue
             # the turns about the same statement come first ("Since when?")
             at = 0
@@ -534,11 +541,12 @@ class Planner:
                     queue[at][2].property_id == pt.property_id and \
                     queue[at][2].qualifier_id is not None:
                 at += 1
-            for kind in ("before", "also", "thread"):
+            for kind in ("span", "before", "also", "thread"):
                 if kind in done:
                     continue
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
-                                       cfg.turns - len(turns) - at)
+                                       cfg.turns - len(turns) - at,
+                                       {(q[0].id, q[2].property_id) for q in queue})
                 if steps and rng.random() < cfg.follow_share:
                     for i, step in enumerate(steps):
                         queue.insert(at + i, step)
@@ -564,13 +572,16 @@ class Planner:
         return len(values) == (every if e.gone or not now or tense == "past" else now)
 
     def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
-                  topics: set[str], rng: random.Random, left: int) -> list[Step]:
+                  topics: set[str], rng: random.Random, left: int,
+                  pending: set = frozenset()) -> list[Step]:
         """The steps of one kind of follow-up that fits after ``turn`` (none if it does not
         fit or no turn is left for it)."""
         if left < 1:
             return []
         if kind == "before":
             return self.before_turn(e, type_id, turn, asked)
+        if kind == "span":
+            return self.span_turn(e, type_id, turn, asked, pending)
         if kind == "also":
             found = self.also_turn(e, type_id, turn, asked)
             return [found] if found else []
@@ -581,6 +592,34 @@ class Planner:
         size = 2 if left >= 3 and rng.random() < 0.5 else 1
         return [(t_entity, t_type, p, turn.number) for p in self.plan(
             t_entity, self.thread_facts(t_entity, t_facts, turn), size, rng)]
+
+    def span_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
+                  pending: set = frozenset()) -> list[Step]:
+        """"How old was he when he died?" after his death, "How many years did it exist?"
+        after its end, "So how many years was he in office?" after the end of a term
+        (``kinds.SPANS``, ``kinds.TERM_SPANS``): when the subject's own dates give the
+        answer (``Realiser.span``), and the start is not still to be asked (its founding
+        after how long it lasted reads backwards)."""
+        pt = turn.planned
+        if pt.qualifier_id == "P582":
+            if pt.property_id not in kinds.TERM_SPANS:
+                return []
+            st = e.properties[pt.property_id][pt.statement_index]
+            planned = PlannedTurn(e.id, pt.property_id, "P582", pt.statement_index, "span",
+                                  st.value, span="term")
+        elif pt.qualifier_id is None:
+            name = next((n for n, spec in kinds.SPANS.items() if pt.property_id in spec[2]
+                         and (n != "age" or e.human)
+                         and (e.id, spec[0][0]) not in pending), None)
+            if name is None:
+                return []
+            planned = PlannedTurn(e.id, kinds.SPANS[name][1][0], None, 0, "span", span=name)
+        else:
+            return []
+        if (e.id, planned.property_id, planned.qualifier_id, "span") in asked or \
+                self.realiser.span(e, planned) is None:
+            return []
+        return [(e, type_id, planned, None)]
 
     def before_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> list[Step]:
         """"Who held the office before her?": the turn named the one current holder of a

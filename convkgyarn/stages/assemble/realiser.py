@@ -18,8 +18,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
-from convkgyarn.kg.render import Value, machine, render, year_question_fits
+from convkgyarn.kg.queries import (
+    before_query, count_query, span_query, turn_query, verify_query)
+from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
 from convkgyarn.stages import kinds, lexicon, phrasing
 from convkgyarn.stages.assemble.facts import answer_statements, comparable_time, start
 from convkgyarn.stages.assemble.records import (
@@ -61,6 +62,44 @@ def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
             previous.planned.statement_index == pt.statement_index
     return (turn.answer.statement_id in (previous.statement_id or "").split(",")
             and len(previous.answer.values) == 1)
+
+
+def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
+    """A time value as (year, month, day, precision), None before the common era or when
+    its text is not a date."""
+    parsed = parse_time(value.label or "")
+    if parsed is None or parsed[3]:
+        return None
+    return parsed[0], parsed[1], parsed[2], value.precision or 0
+
+
+PAIR_SHARE = 0.6  # the share of pair follow-ups asked about the event ("Where was that?")
+
+
+def where_in(turn: Turn, previous: Turn | None) -> tuple[str, str] | None:
+    """(property, "P17") when the turn asks a narrower place of a thing right after the one
+    country it is in ("Which part of Poland is it in?"), in the present tense."""
+    pt = turn.planned
+    if previous is None or pt.kind != "fact" or pt.qualifier_id is not None or \
+            turn.answer.tense != "present" or previous.planned.kind != "fact" or \
+            previous.planned.qualifier_id is not None or \
+            previous.subject.id != turn.subject.id or len(previous.answer.values) != 1 or \
+            turn.subject.human:
+        return None
+    key = (pt.property_id, previous.planned.property_id)
+    return key if key in kinds.WHERE_IN else None
+
+
+def pair_of(turn: Turn, previous: Turn | None) -> tuple[str, str] | None:
+    """(property, the property before it) when the turn asks the second of a pair about the
+    event the previous turn named ("When was he born?" then "Where was that?"); else None."""
+    pt = turn.planned
+    if previous is None or pt.kind != "fact" or pt.qualifier_id is not None or \
+            previous.planned.kind != "fact" or previous.planned.qualifier_id is not None or \
+            previous.subject.id != turn.subject.id:
+        return None
+    pair = (pt.property_id, previous.planned.property_id)
+    return pair if pair in kinds.PAIR_FOLLOW_UPS else None
 
 
 def follows_its_count(turn: Turn, previous: Turn | None) -> bool:
@@ -144,7 +183,8 @@ class Realiser:
         rng = random.Random(seeded("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
         stmts = e.properties[pt.property_id]
         tense = "past" if e.gone else "present"
-        if pt.after is not None:  # "also": is the value just named among the answers?
+        if pt.kind == "verify" and pt.after is not None:  # "also": is the value just named
+            # among the answers?
             chosen, tense = answer_statements(e, stmts)
             if pt.past:  # "Was he also the head of state?" after a term that ended
                 chosen, tense = list(stmts), "past"
@@ -152,6 +192,8 @@ class Realiser:
             if held:
                 return Answer((Value("string", "yes"),), held[0].statement_id, tense, pt.slot)
             return Answer((Value("string", "no"),), "", tense, pt.slot)
+        if pt.kind == "span":
+            return self.span(e, pt)
         if pt.kind == "count":  # every item it holds now; in the past, every one it held
             every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
             if e.gone or not now:
@@ -194,6 +236,33 @@ class Realiser:
         return Answer((before[0].value,), ",".join(o.statement_id for o in before), "past",
                       ref.value)
 
+    def span(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """How long something lasted, from two of the subject's own dates
+        (``kinds.SPANS``, ``kinds.TERM_SPANS``): an age at death, the years a state
+        existed, the length of a term; None unless each date is one value known to the day
+        or each to the year (``kinds.span_years``)."""
+        if pt.span == "term":
+            st = e.properties[pt.property_id][pt.statement_index]
+            begin, end = st.qualifiers.get("P580", ()), st.qualifiers.get("P582", ())
+            sids = st.statement_id
+            unit = None
+        else:
+            (p_start, _), (p_end, _), *_, unit = kinds.SPANS[pt.span]
+            starts, ends = e.properties.get(p_start, ()), e.properties.get(p_end, ())
+            if len(starts) != 1 or len(ends) != 1:
+                return None
+            begin, end = (starts[0].value,), (ends[0].value,)
+            sids = f"{starts[0].statement_id},{ends[0].statement_id}"
+        if len(begin) != 1 or len(end) != 1 or begin[0].kind != "time" or \
+                end[0].kind != "time":
+            return None
+        years = kinds.span_years(*(dated(v) for v in (begin[0], end[0]))) \
+            if dated(begin[0]) and dated(end[0]) else None
+        if years is None:
+            return None
+        value = Value("quantity", str(years), None, None, *(unit or (None, None)))
+        return Answer((value,), sids, "past", pt.slot)
+
     def predecessor(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
         """Who held the property right before the value the turn before named: among the
         subject's statements of any rank but deprecated with one start time
@@ -225,8 +294,21 @@ class Realiser:
             return self._phrase_kind(turn)
         e, type_id, pt, ans = turn.subject, turn.type_id, turn.planned, turn.answer
         phen = turn.phenomenon
+        where = where_in(turn, ctx.previous) if self.cfg.interaction == "voice" else None
+        if where is not None:  # "Which part of Poland is it in?"
+            found = self._where_in(turn, where, ctx)
+            if found is not None:
+                return found
+        pair = pair_of(turn, ctx.previous) if self.cfg.interaction == "voice" else None
+        if pair is not None and ctx.rng.random() < PAIR_SHARE:  # "Where was that?"
+            options = [o for o in self._follow(turn) if o.text.rstrip("?").split(" ")[-1]
+                       in ("that", "happen")]
+            if options:
+                option = options[ctx.rng.randrange(len(options))]
+                return self._phrased(turn, option, option.text,
+                                     tuple(render(v, option.text) for v in ans.values), False)
         if follows_its_count(turn, ctx.previous) and self.cfg.interaction == "voice":
-            options = self._list_forms(pt.property_id, ans.tense, phen)
+            options = [o for o in self._follow(turn) if "[" not in o.text]
             if options:
                 option = options[ctx.rng.randrange(len(options))]
                 return self._phrased(turn, option, option.text, tuple(
@@ -301,20 +383,42 @@ class Realiser:
                 for i, o in enumerate(options)]
         return found
 
-    def _list_forms(self, property_id: str, tense: str, phen: str) -> list[TemplateOption]:
-        """"What are their names?" after "How many children does she have?": the built-in
-        forms (``kinds.LIST_AFTER_COUNT``), with a filler in a disfluent configuration,
-        under an id of their text."""
-        key = ("list-after-count", property_id, tense, phen)
+    def _where_in(self, turn: Turn, key: tuple[str, str], ctx: TurnContext) -> Turn | None:
+        """A narrower place asked within the country just answered (``kinds.WHERE_IN``),
+        the country filled in as [a]; None when no form fits the answer."""
+        e, pt, ans, phen = turn.subject, turn.planned, turn.answer, turn.phenomenon
+        country = ctx.previous.answer.values[0]
+        deixis = phen.startswith("deixis")
+        options = [o for o in self._follow(turn) if "[v]" in o.text and
+                   (("[he]" in o.text) == deixis)]
+        if not options:
+            return None
+        option = options[ctx.rng.randrange(len(options))]
+        question = self.fill(option.text, e, turn.type_id, ans.tense, None, False,
+                             noun=turn.reference_noun, later=turn.later_mention)
+        at = question.index("[v]")
+        question = question.replace("[v]", with_article(render(country), question[:at][-6:],
+                                                        False), 1)
+        said = tuple(render(v, question) for v in ans.values)
+        if any(contains(question, a) for a in said):
+            return None
+        return self._phrased(turn, option, question, said, False)
+
+    def _follow(self, turn: Turn) -> list[TemplateOption]:
+        """The fact's stored follow-ups (phenomenon ``follow``: "where was that?", "which
+        part of [a] is it in?", "what are their names?"), said with a filler in a disfluent
+        configuration (the template stays the stored one)."""
+        pt, phen = turn.planned, turn.phenomenon
+        options = self.view.options(turn.type_id, pt.property_id, None, turn.answer.tense,
+                                    "follow")
+        if not phen.endswith("disfluencies"):
+            return options
+        key = ("follow", turn.type_id, pt.property_id, turn.answer.tense, phen)
         found = self._kind_templates.get(key)
         if found is None:
-            found = []
-            for i, text in enumerate(kinds.list_after_count(property_id, tense)):
-                if phen.endswith("disfluencies"):
-                    text = phrasing.disfluent(text, random.Random(seeded(*key, i)))
-                found.append(TemplateOption(hashlib.sha256(json.dumps([*key, text]).encode())
-                                            .hexdigest()[:16], text, "rules", None, None))
-            self._kind_templates[key] = found
+            found = self._kind_templates[key] = [
+                replace(o, text=phrasing.disfluent(o.text, random.Random(seeded(*key, i))))
+                for i, o in enumerate(options)]
         return found
 
     def _anaphoric_forms(self, qualifier_id: str, tense: str) -> list[TemplateOption]:
@@ -338,7 +442,11 @@ class Realiser:
         # "Did he also write the screenplay?": the value just named said as "he" or "she"
         # (or "there" in the form), where the configuration refers back and it is clear
         back = None
-        if pt.after is not None and self.cfg.interaction != "voice":
+        if pt.kind == "span" and (pt.span != "term" or self.cfg.interaction != "voice"):
+            # "How old was he when he died?"; typed, "[a] years in office"
+            back = "" if turn.phenomenon.startswith("deixis") and (
+                self.cfg.interaction == "voice" or pt.span == "term") else None
+        elif pt.after is not None and self.cfg.interaction != "voice":
             # a typed "also" query refers to the subject by its deixis form, naming [a]
             back = "" if turn.phenomenon.startswith("deixis") else None
         elif pt.slot is not None and turn.phenomenon.startswith("deixis"):
@@ -388,7 +496,7 @@ class Realiser:
         """Templates of a kind of question: the curated pattern, with its deixis and
         disfluent forms, made once per (type, property, kind, tense, phenomenon; for an
         "also" question the property before it, and whether it refers back)."""
-        key = (type_id, pt.property_id, pt.kind, tense, phen, pt.after, refer_back)
+        key = (type_id, pt.property_id, pt.kind, tense, phen, pt.after, pt.span, refer_back)
         found = self._kind_templates.get(key)
         if found is None:
             cfg = self.cfg
@@ -399,6 +507,10 @@ class Realiser:
                 deixis = deixis and not refer_back  # a form that refers back says [he]
             elif pt.kind == "before" and pt.slot is not None:
                 pattern = kinds.before_pattern(pt.property_id, cfg.interaction, refer_back)
+                deixis = deixis and not refer_back
+            elif pt.kind == "span":
+                pattern = kinds.span_pattern(pt.span, pt.property_id, cfg.interaction,
+                                             refer_back)
                 deixis = deixis and not refer_back
             else:
                 pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
@@ -474,6 +586,14 @@ class Realiser:
             text = count_query(e.id, pt.property_id, ans.tense)
         elif pt.kind == "verify":
             text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
+        elif pt.kind == "span":
+            if pt.span == "term":
+                st = e.properties[pt.property_id][pt.statement_index]
+                text = span_query(e.id, ("P580", "P582"), statement_id=st.statement_id,
+                                  property_id=pt.property_id)
+            else:
+                (p_start, _), (p_end, _), *_, unit = kinds.SPANS[pt.span]
+                text = span_query(e.id, (p_start, p_end), unit=unit[0] if unit else None)
         elif ans.reference:  # the follow-up: holders of any rank but deprecated
             text = before_query(e.id, pt.property_id, ans.reference, any_rank=True)
         else:

@@ -69,6 +69,7 @@ class PlannedTurn:
     slot: Value | None = None
     after: str | None = None
     past: bool = False  # that turn was asked in the past tense: so is this one
+    span: str | None = None  # kind span: which (kinds.SPANS, or "term")
 
 
 @dataclass(frozen=True, slots=True)
