@@ -60,22 +60,28 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
 # "In what country is New York City?" is not worth a turn.
 FAMOUS = 200
 KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30"})
+# Dates of a life known only to the decade or century say little: asked only to fill turns.
+LIFE_DATES = frozenset({"P569", "P570"})
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
 
+# When a thing began, by several properties: two of them in the same year are one answer
+# ("What year was Dosim Station established?" "2007." "When did it open?" "27 December 2007")
+FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
 # Where a thing is, from the broad to the narrow: asked in this order, and the continent not
 # at all when something narrower is known (the country says it).
 CONTINENT = "P30"
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
 NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
-# Sides of an entity a conversation asks at most ASPECT_MAX facts about (a plan with facts
-# of its own left asks others instead): a checklist of a death reads as a form being filled.
+# Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
+# to ask: a checklist of a life (born, where, nationality, died, where, of what) reads as a
+# form being filled.
 ASPECT_MAX = 2
-ASPECT_OF = {**{p: "birth" for p in ("P569", "P19")},
-             **{p: "death" for p in ("P570", "P20", "P509", "P1196", "P119")},
+ASPECT_OF = {**{p: "life" for p in ("P569", "P19", "P27", "P570", "P20", "P509", "P1196",
+                                      "P119")},
              **{p: "where" for p in LOCATION_LEVEL},
              **{p: "family" for p in ("P22", "P25", "P3373", "P40")}}
 # Follow-ups (generate.follow_ups): what a side topic may be, by its broad kind
@@ -87,6 +93,9 @@ THREAD_VIA = frozenset({"P36", "P159"})
 ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
                              "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
 IMPLIED_BY_ROLE = frozenset({"P106"})
+# What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
+# the competition class of a sport they play
+IMPLIED_BY_OCCUPATION = frozenset({"P641", "P2094"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
@@ -186,6 +195,12 @@ class Planner:
                           {e.id} | ({r_entity.id} if n_related else set()))
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
+            return None
+        if view.refreshes is None and all(t.planned.property_id in LOCATION_LEVEL
+                                          for t in turns):
+            # "Which country is it in?" "Which part of France?" "Which continent?": nothing
+            # but where it is reads as a gazetteer, not a conversation
+            self.left_out(entity_id, "nothing to ask but where it is")
             return None
         fact_set = hashlib.sha256("\x1e".join(
             f"{t.subject.id}\x1f{t.planned.property_id}\x1f{t.planned.qualifier_id}\x1f"
@@ -292,6 +307,9 @@ class Planner:
             return True
         if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
             return True  # "In what country is New York City?" "On what continent is China?"
+        if property_id in LIFE_DATES and all(
+                (st.value.precision or 0) < 9 for st in e.properties[property_id]):
+            return True  # "When was he born?" "The 20th century."
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
@@ -305,6 +323,9 @@ class Planner:
             values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
         else:
             values = tuple(s.value for s in answer_statements(e, stmts)[0])
+        if pt.qualifier_id is None and pt.property_id in FOUNDING_DATES and \
+                all(v.kind == "time" for v in values):  # founded 2007, opened 27 December
+            return frozenset(("founded", (v.label or "")[:4]) for v in values) or None  # 2007
         return frozenset(render(v) for v in values) or None
 
     def plan(self, e: EntityFacts, facts: list[Fact], turns: int, rng: random.Random,
@@ -371,8 +392,8 @@ class Planner:
                     size += len(part)
                 if size == turns:
                     break
-        for block in over:  # an aspect asked three times rather than too few turns
-            if size >= min(self.cfg.min_turns, turns):
+        for block in over:  # an aspect asked a third time rather than fewer turns
+            if size >= turns:
                 break
             part = block[:turns - size]
             chosen.append(part)
@@ -697,6 +718,12 @@ class Planner:
         if turn.planned.kind != "fact" or not turn.answer.values or \
                 any(v.value_id is None for v in turn.answer.values):
             return False
+        if turn.planned.property_id in IMPLIED_BY_OCCUPATION and turn.subject.human and any(
+                t.subject.id == turn.subject.id and t.planned.property_id == "P106"
+                for t in turns):  # "sport cyclist", then "Which sport is she in?"
+            self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
+                      "an earlier answer of the conversation says it", "the occupation")
+            return True
         earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
                    for v in t.answer.values if v.value_id and v.value_id not in
                    turn.answer_ids]

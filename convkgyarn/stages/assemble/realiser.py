@@ -73,6 +73,14 @@ def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
     return parsed[0], parsed[1], parsed[2], value.precision or 0
 
 
+def opening(question: str) -> tuple[str, ...]:
+    """The first two words of a question, as a reader hears its frame ("and what's",
+    "what is", "when was")."""
+    words = re.findall(r"[a-z']+", question.lower())
+    words = [w for w in words if w not in ("okay", "alright", "um", "uh", "so")]
+    return tuple(words[:2])
+
+
 PAIR_SHARE = 0.6  # the share of pair follow-ups asked about the event ("Where was that?")
 
 
@@ -325,6 +333,13 @@ class Realiser:
         if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
         first = ctx.rng.randrange(len(options)) if options else 0
+        options = options[first:] + options[:first]
+        if ctx.previous is not None and len(options) > 1:
+            # "And what's its population?" "And what's its official language?": a variant
+            # that opens as the question before did goes last
+            frame = opening(ctx.previous.question)
+            options = [o for o in options if opening(o.text) != frame] + \
+                [o for o in options if opening(o.text) == frame]
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
         plural = None  # "Who are the heads of state of Mali?" for one: another if there is
@@ -332,7 +347,7 @@ class Realiser:
         # a checker, hear "Chile's head of government" as the present one)
         ended = ans.tense == "past" and pt.qualifier_id is None and any(
             s.ended for s in e.properties.get(pt.property_id, ()))
-        for option in options[first:] + options[:first]:
+        for option in options:
             question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
                                  slot_person, noun=turn.reference_noun,
                                  later=turn.later_mention)
