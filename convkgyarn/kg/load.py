@@ -361,10 +361,12 @@ def keep_last_copies(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
     con.execute(
         "DELETE FROM properties WHERE file_id <> ? AND id IN "
         "(SELECT id FROM properties WHERE file_id = ?)", [file_id, file_id])
-    con.execute(
-        "DELETE FROM entity_labels WHERE file_id <> $f AND id IN (SELECT id FROM entities "
-        "WHERE file_id = $f UNION ALL SELECT id FROM properties WHERE file_id = $f UNION ALL "
-        "SELECT id FROM entity_labels WHERE file_id = $f)", {"f": file_id})
+    if con.execute("SELECT EXISTS (SELECT 1 FROM entity_labels WHERE file_id <> ?)",
+                   [file_id]).fetchone()[0]:  # (English-only projects skip the scan)
+        con.execute(
+            "DELETE FROM entity_labels WHERE file_id <> $f AND id IN (SELECT id FROM entities "
+            "WHERE file_id = $f UNION ALL SELECT id FROM properties WHERE file_id = $f UNION "
+            "ALL SELECT id FROM entity_labels WHERE file_id = $f)", {"f": file_id})
 
 
 def _keep_last_labels(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
