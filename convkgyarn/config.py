@@ -51,8 +51,10 @@ class LoadConfig(_Strict):
     workers: int = Field(1, ge=1, description="parsers in all: the loading process and "
                          "workers - 1 worker processes")
     force: bool = False
-    labels: list[Path] = Field(default_factory=list, description="JSON files of English labels "
-                               "for ids outside the dump: {id: label} or {id: {label, ...}}")
+    labels: list[Path] = Field(default_factory=list, description="JSON files of labels for ids "
+                               "outside the dump, in English and the kept languages "
+                               "(kg.label_files: {id: label}, {id: {label, ...}}, "
+                               "{id: {language: label}}, wbgetentities entities)")
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
     bz2_range_bytes: int = Field(256 << 10, ge=1024, description="compressed bytes of a bz2 "

@@ -32,8 +32,9 @@ def kg_load(
         "bz2 dump is decompressed by the parsers too).", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[list[Path]], typer.Option(
-        help="JSON of English labels for ids outside the dump: {id: label} or "
-        "{id: {\"label\": ...}} (repeat for several files).")] = None,
+        help="JSON of labels for ids outside the dump: {id: label} or {id: {\"label\": ...}} "
+        "(English), {id: {\"de\": label}} or a wbgetentities reply (the --language "
+        "languages); repeat for several files.")] = None,
     sparql: Annotated[Optional[str], typer.Option(
         help="Load from this SPARQL endpoint instead of a dump.")] = None,
     entities: Annotated[Optional[list[str]], typer.Option(

@@ -368,13 +368,11 @@ class SparqlLoad(Stage):
     def _fetch_batch(self, batch: list[str], value_ids: set[str], props: set[str]) -> list[dict]:
         values = _ids(batch)
         # one row per label, description, alias, sitelink count and date (a UNION, not
-        # OPTIONALs: those multiply every language's labels by its aliases); {} gives each
-        # entity asked a row of its own, so one the endpoint lacks is read as no entity
+        # OPTIONALs: those multiply every language's labels by its aliases)
         text = self._in_languages("text")
         info = self.client.paged(f"""
             SELECT ?e ?what ?text ?sl ?mod WHERE {{ VALUES ?e {{ {values} }}
-              {{ }}
-              UNION {{ ?e rdfs:label ?text {text} BIND("labels" AS ?what) }}
+              {{ ?e rdfs:label ?text {text} BIND("labels" AS ?what) }}
               UNION {{ ?e schema:description ?text {text} BIND("descriptions" AS ?what) }}
               UNION {{ ?e skos:altLabel ?text {text} BIND("aliases" AS ?what) }}
               UNION {{ ?e wikibase:sitelinks ?sl }}
@@ -404,11 +402,14 @@ class SparqlLoad(Stage):
               OPTIONAL {{ ?node wikibase:quantityAmount ?amount }}
               OPTIONAL {{ ?node wikibase:quantityUnit ?unit }}
             }} ORDER BY ?s ?pqv""")
-        out: dict[str, dict[str, Any]] = {}
+        # every entity asked (one the endpoint lacks has no label: the loader skips it)
+        out: dict[str, dict[str, Any]] = {
+            eid: {"type": "item", "id": eid, "labels": {}, "descriptions": {},
+                  "aliases": {"en": []}, "claims": {}, "sitelink_count": 0} for eid in batch}
         for r in info:
-            eid = _local(r["e"]["value"], WD)
-            e = out.setdefault(eid, {"type": "item", "id": eid, "labels": {}, "descriptions": {},
-                                     "aliases": {"en": []}, "claims": {}, "sitelink_count": 0})
+            e = out.get(_local(r["e"]["value"], WD))
+            if e is None:
+                continue
             if "what" in r and "text" in r:
                 _add_text(e, r["what"]["value"], r["text"])
             if "sl" in r:
