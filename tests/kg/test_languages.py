@@ -256,8 +256,10 @@ def test_refresh_keeps_the_languages_and_sees_a_changed_german_label(dev, tmp_pa
     entity["labels"]["de"]["value"] += " (neu)"
     changed.write_text("\n".join([json.dumps(entity, ensure_ascii=False), *lines[1:]]) + "\n",
                        encoding="utf-8")
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"Q1": {"de": "Universum"}, "Q2": {"de": 7}}))
     with project(tmp_path / "p.duckdb") as p:
-        p.load([dev], languages=DE_JA_ZH)
+        p.load([dev], labels=[labels], languages=DE_JA_ZH)
         p.extract_predicates()
         before, version = language_rows(p.con), kg_version(p.con)
         result = p.refresh([same])
@@ -267,6 +269,10 @@ def test_refresh_keeps_the_languages_and_sees_a_changed_german_label(dev, tmp_pa
         result = p.refresh([changed])
         assert {k: v for k, v in result.diff.items() if v} == {"language_labels_changed": 1}
         assert result.status == "done" and kg_version(p.con) != version
+        # the label file's labels and its rejects stay, as they are no part of a dump
+        assert labels_in_language(p.con, ["Q1"], "de") == {"Q1": ("Universum", "de")}
+        assert p.con.execute("SELECT field FROM load_rejects WHERE file_id IS NULL"
+                             ).fetchall() == [("Q2.de",)]
         assert language_rows(p.con) ^ before == {
             r for r in before | language_rows(p.con) if r[0] == entity["id"] and r[1] == "de"}
 
