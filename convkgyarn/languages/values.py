@@ -111,7 +111,7 @@ def _number(amount: str) -> Decimal | None:
 def _pattern(number: Decimal) -> str:
     """A CLDR number pattern keeping the stored decimals (Babel would round to three)."""
     digits = max(0, -number.as_tuple().exponent)
-    return "#,##0" + ("." + "#" * digits if digits else "")
+    return "#,##0" + ("." + "0" * digits if digits else "")
 
 
 def format_number(cal: Calendar, amount: str) -> str | None:

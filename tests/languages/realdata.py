@@ -32,6 +32,7 @@ class RealFact:
     value_labels: dict  # language -> value label (items)
     tense: str
     qualifiers: tuple  # ((qualifier id, Value), ...)
+    sitelinks: int = 0
 
     def subject(self, lang: str) -> Subject:
         return Subject(self.labels[lang], self.human, self.gender, self.kind, self.type_label)
@@ -122,5 +123,19 @@ def load(shared: Path) -> tuple[RealFact, ...]:
                                if _label(target, lang)}
                 facts.append(RealFact(e["id"], labels, human, gender, kind, type_label, pid,
                                       value, vlabels, "past" if gone or ended else "present",
-                                      quals))
+                                      quals, len(e.get("sitelinks", {}))))
     return tuple(facts)
+
+
+def subjects(facts, lang: str) -> list[RealFact]:
+    """The facts of the entities that could be a conversation's subject in ``lang``: as
+    assembly's namesake rule does (a name must point at its entity), of the entities
+    sharing a label only the one with the most sitelinks is kept (the city Amsterdam, not
+    the album)."""
+    best: dict[str, tuple[int, str]] = {}
+    for f in facts:
+        label = f.labels.get(lang)
+        if label and (label not in best or f.sitelinks > best[label][0]):
+            best[label] = (f.sitelinks, f.entity)
+    keep = {entity for _, entity in best.values()}
+    return [f for f in facts if f.entity in keep and lang in f.labels]

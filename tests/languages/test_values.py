@@ -23,7 +23,7 @@ DATES = [  # (value, de, ja, zh)
     (t("1952", 9), "1952", "1952年", "1952年"),
     (t("1950s", 8), "1950er Jahre", "1950年代", "1950年代"),
     (t("19th century", 7), "19. Jahrhundert", "19世紀", "19世纪"),
-    (t("2nd millennium", 6), "2. Jahrtausend", "2千年紀", "公元2千纪"),
+    (t("2nd millennium", 6), "2. Jahrtausend", "2千年紀", "第2个千年"),
     (t("44 BCE", 9), "44 v. Chr.", "紀元前44年", "公元前44年"),
     (t("0044-03-15 BCE", 11), "15. März 44 v. Chr.", "紀元前44年3月15日", "公元前44年3月15日"),
     (t("5th century BCE", 7), "5. Jahrhundert v. Chr.", "紀元前5世紀", "公元前5世纪"),

@@ -74,9 +74,15 @@ HEADS: dict[str, tuple[str, str]] = {
     "Preis": ("m", "Preises"), "Orden": ("m", "Ordens"), "Medaille": ("f", "Medaille"),
     # English heads of names German keeps ("die Harvard University")
     "University": ("f", "University"), "College": ("n", "College"),
-    "School": ("f", "School"), "Institute": ("n", "Institute"),
+    "School": ("f", "School"), "Institute": ("n", "Institute"), "Navy": ("f", "Navy"),
+    "Army": ("f", "Army"), "Library": ("f", "Library"), "Company": ("f", "Company"),
+    "Corporation": ("f", "Corporation"), "Foundation": ("f", "Foundation"),
+    "Society": ("f", "Society"), "Council": ("m", "Council"), "Railway": ("f", "Railway"),
+    "Orchestra": ("n", "Orchestra"), "Church": ("f", "Church"),
 }
-ENGLISH_HEADS = frozenset({"University", "College", "School", "Institute"})
+ENGLISH_HEADS = frozenset({"University", "College", "School", "Institute", "Navy", "Army",
+                           "Library", "Company", "Corporation", "Foundation", "Society",
+                           "Council", "Railway", "Orchestra", "Church"})
 # Compounds ending in these nouns are common nouns ("Nobelpreis", "Fields-Medaille").
 COMPOUND_HEADS: dict[str, tuple[str, str]] = {
     "preis": ("m", "es"), "medaille": ("f", ""), "auszeichnung": ("f", ""),
