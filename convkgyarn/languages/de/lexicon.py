@@ -344,3 +344,53 @@ ELLIPSIS_QUALIFIED_PRESENT = {
     "P580": (("Seit wann ist das so?", "Und seit wann?", "Seit wann ist das denn so?"),
              ("seit wann ist das so?", "und seit wann?", "seit wann genau?")),
 }
+
+# the long tail of what real conversations ask (each under 16 turns on real-entities-dev)
+VOICE.update({
+    "P1037": ("Wer {leitet|leitete} [S:akk]?", "Wer {ist|war} [S's:m.nom:Direktor]?",
+              "Wer {steht|stand} an [S's:f.dat:Spitze]?"),
+    "P5822": ("Wie hoch {ist|war} [S's:f.nom:Zulassungsquote]?", "Wie viele Bewerber "
+              "{nimmt|nahm} [S:nom] auf?", "Wie schwer {ist|war} es, [an:S] angenommen zu "
+              "werden?"),
+    "P84": ("Wer hat [S:akk] entworfen?", "Wer {ist|war} [S's:m.nom:Architekt]?",
+            "Von welchem Architekten {stammt|stammte} [S:nom]?"),
+    "P85": ("Was {ist|war} [S's:f.nom:Nationalhymne]?", "Wie {heißt|hieß} "
+            "[S's:f.nom:Hymne]?", "Welche Hymne {hat|hatte} [S:nom]?"),
+    "P1365": ("Was hat [S:nom] ersetzt?", "Wer {ist|war} [S's:m.nom:Vorgänger]?",
+              "Worauf folgte [S:nom]?"),
+    "P155": ("Was kam vor [S:dat]?", "Worauf {folgt|folgte} [S:nom]?",
+             "Was {ist|war} [S's:m.nom:Vorgänger]?"),
+    "P156": ("Was kam nach [S:dat]?", "Was {folgt|folgte} auf [S:akk]?",
+             "Was {ist|war} [S's:m.nom:Nachfolger]?"),
+    "P1366": ("Wodurch wurde [S:nom] ersetzt?", "Wer {ist|war} [S's:m.nom:Nachfolger]?",
+              "Was kam nach [S:dat]?"),
+    "P2226": ("Wie hoch {ist|war} [S's:f.nom:Marktkapitalisierung]?", "Wie viel {ist|war} "
+              "[S:nom] an der Börse wert?", "Welchen Börsenwert {hat|hatte} [S:nom]?"),
+    "P4552": ("Zu welchem Gebirge {gehört|gehörte} [S:nom]?", "In welchem Gebirge {liegt|lag} "
+              "[S:nom]?", "Welchem Gebirge {ist|war} [S:nom] zugeordnet?"),
+    "P5593": ("Wie groß {ist|war} [S's:f.nom:Poissonzahl]?", "Welche Querkontraktionszahl "
+              "{hat|hatte} [S:nom]?", "Was {ist|war} [S's:f.nom:Querkontraktionszahl]?"),
+    "P1088": ("Wie hart {ist|war} [S:nom]?", "Welche Mohshärte {hat|hatte} [S:nom]?",
+              "Was {ist|war} [S's:f.nom:Härte] nach Mohs?"),
+    "P580": ("Wann hat [S:nom] begonnen?", "Wann fing [S:nom] an?",
+             "{Seit wann gibt|Ab wann gab} es [S:akk]?"),
+    "P582": ("Wann hat [S:nom] geendet?", "Wann war [S:nom] vorbei?", "Bis wann gab es [S:akk]?"),
+    "P463": ("Wovon {ist|war} [S:nom] Mitglied?", "In welchen Organisationen {ist|war} [S:nom] "
+             "Mitglied?", "Welchen Organisationen {gehört|gehörte} [S:nom] an?"),
+    "P194": ("Wie {heißt|hieß} [S's:n.nom:Parlament]?", "Was {ist|war} "
+             "[S's:f.nom:Legislative]?", "Welches Parlament {hat|hatte} [S:nom]?"),
+    "P1336": ("Wer {beansprucht|beanspruchte} [S:akk]?", "Welcher Staat {erhebt|erhob} "
+              "Anspruch auf [S:akk]?", "Wer {erhebt|erhob} Gebietsansprüche auf [S:akk]?"),
+    "P945": ("Wem {dient|diente} [S:nom]?", "Wem {ist|war} [S:nom] unterstellt?",
+             "Für wen {kämpft|kämpfte} [S:nom]?"),
+    "P1196": ("Wie ist [S:nom] gestorben?", "Auf welche Weise starb [S:nom]?",
+              "Was war [S's:f.nom:Todesart]?"),
+    "P1304": ("Was {ist|war} [S's:f.nom:Zentralbank]?", "Wie {heißt|hieß} "
+              "[S's:f.nom:Notenbank]?", "Welche Zentralbank {hat|hatte} [S:nom]?"),
+    "P1971": ("Wie viele Kinder {hat|hatte} [S:nom]?", "Wie viele Kinder hat [S:nom] "
+              "bekommen?", "Wie viele Söhne und Töchter {hat|hatte} [S:nom]?"),
+    "P135": ("Zu welcher Bewegung {gehört|gehörte} [S:nom]?", "Welcher Kunstrichtung {ist|war} "
+             "[S:nom] zuzuordnen?", "Welcher Strömung {gehört|gehörte} [S:nom] an?"),
+    "P737": ("Wer hat [S:akk] beeinflusst?", "Von wem wurde [S:nom] beeinflusst?",
+             "Wer {sind|waren} [S's:pl.nom:Vorbilder]?"),
+})

@@ -112,6 +112,29 @@ P189 = m:Fundort, m:Entdeckungsort, m:Ort der Entdeckung
 P1086 = f:Ordnungszahl, f:Kernladungszahl, f:Protonenzahl
 P1121 = pl:Oxidationsstufen, pl:Oxidationszahlen, f:Wertigkeit
 P1108 = f:Elektronegativität, m:Elektronegativitätswert, m:EN-Wert
+P1037 = m:Direktor, f:Leitung, m:Leiter
+P5822 = f:Zulassungsquote, f:Annahmequote, f:Aufnahmequote
+P84 = m:Architekt, m:Baumeister, m:Entwurf
+P85 = f:Nationalhymne, f:Hymne, f:Landeshymne
+P1365 = m:Vorgänger, m:Vorläufer, f:Vorgängerorganisation
+P155 = m:Vorgänger, m:Vorläufer, n:Vorgängerwerk
+P156 = m:Nachfolger, f:Fortsetzung, n:Nachfolgewerk
+P1366 = m:Nachfolger, f:Nachfolgeorganisation, m:Ersatz
+P2226 = f:Marktkapitalisierung, m:Börsenwert, m:Marktwert
+P4552 = n:Gebirge, m:Gebirgszug, f:Bergkette
+P5593 = f:Poissonzahl, f:Querkontraktionszahl, f:Poisson-Zahl
+P1088 = f:Mohshärte, f:Härte, f:Ritzhärte
+P580 = m:Beginn, m:Anfang, n:Startdatum
+P582 = n:Ende, n:Enddatum, m:Schluss
+P463 = pl:Mitgliedschaften, pl:Organisationen, f:Mitgliedschaft
+P194 = n:Parlament, f:Legislative, f:Volksvertretung
+P1336 = m:Gebietsanspruch, pl:Ansprüche, m:Anspruch
+P945 = f:Loyalität, f:Gefolgschaft, m:Dienstherr
+P1196 = f:Todesart, m:Tod, f:Art des Todes
+P1304 = f:Zentralbank, f:Notenbank, f:Nationalbank
+P1971 = f:Kinderzahl, f:Anzahl Kinder, pl:Kinder Anzahl
+P135 = f:Bewegung, f:Kunstrichtung, f:Strömung
+P737 = pl:Vorbilder, pl:Einflüsse, pl:Inspirationen
 """)
 
 # nouns that depend on the kind of subject (a city's head of government is its mayor)
@@ -120,6 +143,8 @@ TEXT_NOUNS_BY_KIND = {
     ("P47", "city"): (("pl", "Nachbarorte"), ("pl", "Nachbargemeinden"),
                       ("pl", "angrenzende Orte")),
     ("P136", "person"): (("n", "Genre"), ("f", "Stilrichtung"), ("n", "Fach")),
+    ("P2048", "person"): (("f", "Körpergröße"), ("f", "Größe"), ("f", "Körperlänge")),
+    ("P2067", "person"): (("n", "Gewicht"), ("n", "Körpergewicht"), ("f", "Masse")),
 }
 # no elliptic follow-up reads well for these ("Und der Teil von?")
 NO_ELLIPSIS = frozenset({"P1376", "P361", "P138", "P2031", "P2032", "P1441"})
