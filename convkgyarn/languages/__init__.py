@@ -31,7 +31,8 @@ German (``de``)::
                                       Hauptstadt", "die Hauptstadt des Landes"
     [in:S] [von:S] [zu:S] [an:S] ...  the subject after a dative preposition, contracted
                                       ("im Vereinigten Königreich", "zur ..."; "dort")
-    [a] [a:akk] [mit:a] ...           the statement's value, declined the same way
+    [a:nom] [a:akk] [mit:a] ...       the statement's value, declined the same way
+    [a]                               the value as it is (a number; a typed query)
 
 Japanese (``ja``)::
 

@@ -91,3 +91,49 @@ def test_salient_properties_match_salience_tiers():
     salient = {p for k in kinds for p, score in TIERS[k].items() if score >= 70}
     for code in ("de", "ja", "zh"):
         assert salient <= language(code).phrased(), salient - language(code).phrased()
+
+
+# -- properties of the transforms (hypothesis)
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+NAMES = {"de": ["Schweiz", "Vereinigtes Königreich", "Meryl Streep", "Rennes", "Niederlande"],
+         "ja": ["スイス", "イギリス", "メリル・ストリープ", "東京"],
+         "zh": ["瑞士", "英国", "梅丽尔·斯特里普", "东京"]}
+
+
+@st.composite
+def filled_templates(draw):
+    code = draw(st.sampled_from(["de", "ja", "zh"]))
+    lang = language(code)
+    pid = draw(st.sampled_from(sorted(lang.phrased())))
+    interaction = draw(st.sampled_from(["voice", "text"]))
+    tense = draw(st.sampled_from(["present", "past"]))
+    kind = draw(st.sampled_from(["person", "country", "city", "film"]))
+    t = lang.templates(pid, None, tense, interaction, kind)
+    phenomenon = draw(st.sampled_from(sorted(t)))
+    template = draw(st.sampled_from(t[phenomenon]))
+    name = draw(st.sampled_from(NAMES[code]))
+    subject = Subject(name, human=kind == "person", gender="Q6581072", kind=kind)
+    reference = draw(st.sampled_from([None, "pronoun", "noun", "zero"]))
+    return lang, template, subject, reference
+
+
+@settings(max_examples=400, deadline=None)
+@given(filled_templates())
+def test_filling_is_complete_and_idempotent(case):
+    lang, template, subject, reference = case
+    filled = lang.fill(template, subject, reference, "X")
+    assert "[" not in filled.text and "{" not in filled.text
+    assert lang.fill(filled.text, subject, reference).text == filled.text  # nothing left
+    assert all(end > start for start, end in filled.protected)
+    if reference is None and "[S" in template:  # the name (declined in German) is protected
+        named = [filled.text[a:b] for a, b in filled.protected]
+        assert any(subject.label.split()[-1][:4] in n for n in named), (filled, named)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab{|} []", max_size=30), st.sampled_from(["present", "past"]))
+def test_tense_resolution_is_idempotent(pattern, tense):
+    once = resolve_tense(pattern, tense)
+    assert resolve_tense(once, tense) == once or "{" in once

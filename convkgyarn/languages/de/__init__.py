@@ -23,6 +23,9 @@ _LOWER_START = re.compile(
 _SUBJECT_VERB = re.compile(r"(?<![\[\w])(\w+) (sich )?\[S(:nom)?\]")
 
 
+# roles a woman holds under their feminine name, when the statement's value is a woman
+_ROLE = re.compile(r"\[S's:m\.(nom|akk|dat):(Regierungschef|Bürgermeister|Präsident|"
+                   r"Vorsitzender|Geschäftsführer|Direktor|Trainer)\]")
 # a noun phrase that can take an article or possessive ("Hauptstadt", "höchste Erhebung";
 # not "aktiv seit", "Teil von")
 _NOUN = re.compile(r"^(\w+e )?[A-ZÄÖÜ][\w-]*( (und|oder) [A-ZÄÖÜ]\w*| pro \w+)?$")
@@ -89,6 +92,8 @@ class German(Language):
             template = _SUBJECT_VERB.sub(
                 lambda m: f"{grammar.plural_verb(m.group(1))} {m.group(2) or ''}"
                           f"[S{m.group(3) or ''}]", template)
+        if isinstance(value, Subject) and value.sex == "f":  # "die Bürgermeisterin von Rennes"
+            template = _ROLE.sub(lambda m: f"[S's:f.{m.group(1)}:{m.group(2)}in]", template)
         if self._mode(subject, reference) == "pronoun":  # "befindet sie sich", not "sich sie"
             template = re.sub(r"\bsich \[S(:nom)?\]", r"[S\1] sich", template)
         return super().fill(template, subject, reference, value)
@@ -109,7 +114,7 @@ class German(Language):
         case = rest or "nom"
         if head == "a":
             v = self._value(value)
-            if case == "kw":
+            if not rest or case == "kw":  # "[a]": the value as said (a number, a typed query)
                 return [(v.label, True)]
             return [(grammar.name(v.label, v.human).phrase(case), True)]
         if head == "S":

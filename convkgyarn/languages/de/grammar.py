@@ -91,6 +91,11 @@ COMPOUND_HEADS: dict[str, tuple[str, str]] = {
     "stadion": ("n", "s"), "bahnhof": ("m", "s"), "gesellschaft": ("f", ""),
     "stiftung": ("f", ""), "kommission": ("f", ""), "meisterschaft": ("f", ""),
 }
+# first words of names of awards that German uses with the article ("den Oscar für ...")
+FIRST_WORDS: dict[str, tuple[str, str]] = {
+    "Oscar": ("m", "Oscars"), "Grammy": ("m", "Grammys"), "Emmy": ("m", "Emmys"),
+    "Golden": ("m", "Golden"), "Pulitzer": ("m", "Pulitzer"), "Bambi": ("m", "Bambis"),
+}
 _ADJECTIVE_STEM = re.compile(r"(isch|sch|ig|lich|bar|sam|haft|los|al|ell|iv|ös|ant|ent|"
                              r"ier|iert|igt|eint)$")
 _PLAIN_ADJECTIVES = frozenset("""neu alt groß klein frei hoh heilig vereinigt ober unter
@@ -200,6 +205,9 @@ def name(label: str, human: bool = False) -> Name:
             return Name(label, gender, i, i, genitive)
         if _adjective_stem(word) is None and not _invariant(word):
             break
+    if words[0] in FIRST_WORDS:
+        gender, genitive = FIRST_WORDS[words[0]]
+        return Name(label, gender, 0, 0, genitive)
     first = words[0].lower()
     for suffix, (gender, gen_ending) in COMPOUND_HEADS.items():
         if first.endswith(suffix) and (first == suffix or len(first) > len(suffix) + 2):

@@ -229,7 +229,7 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, ...]] = {
     ("P2067", "person"): ("Wie viel {wiegt|wog} [S:nom]?", "Wie schwer {ist|war} [S:nom]?",
                           "Was {ist|war} [S's:n.nom:Gewicht]?"),
     ("P2067", "element"): ("Was ist [S's:f.nom:Atommasse]?", "Welche Atommasse hat [S:nom]?",
-                           "Wie schwer ist ein Atom [S:gen]?"),
+                           "Wie groß ist die Atommasse [von:S]?"),
     ("P2048", "person"): ("Wie groß {ist|war} [S:nom]?", "Welche Körpergröße {hat|hatte} "
                           "[S:nom]?", "Wie groß {ist|war} [S:nom] eigentlich?"),
     ("P577", "film"): ("Wann kam [S:nom] in die Kinos?", "Wann ist [S:nom] erschienen?",

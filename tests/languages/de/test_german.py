@@ -179,3 +179,23 @@ def test_default_references():
     assert de.default_reference(NOBODY) == "noun"
     assert de.default_reference(GERMANY) == "noun"
     assert de.default_reference(Subject("Wasserstoff", kind="other")) is None
+
+
+def test_a_woman_holds_a_role_under_its_feminine_name():
+    t = de.templates("P6", "P580", "present", "voice", "city")["original"][0]
+    mayor = Subject("Nathalie Appéré", human=True, gender="Q6581072")
+    assert fill(t, RENNES, None, mayor) == \
+        "Seit wann ist Nathalie Appéré die Bürgermeisterin von Rennes?"
+    assert fill(t, RENNES, "noun", mayor) == \
+        "Seit wann ist Nathalie Appéré die Bürgermeisterin der Stadt?"
+    assert fill(t, RENNES, None, Subject("Jean Dupont", human=True, gender="Q6581097")) == \
+        "Seit wann ist Jean Dupont der Bürgermeister von Rennes?"
+
+
+def test_awards_and_typed_values():
+    t = de.templates("P166", "P585", "past", "voice", "person")["original"][0]
+    assert fill(t, MERYL, None, Subject("Oscar für die beste Hauptdarstellerin")) == \
+        "Wann hat Meryl Streep den Oscar für die beste Hauptdarstellerin bekommen?"
+    t = de.templates("P69", "P582", "past", "text", "person")["original"][0]
+    assert fill(t, MERYL, None, Subject("Yale University")) == \
+        "Meryl Streep Yale University Abschluss"  # a typed query names it bare
