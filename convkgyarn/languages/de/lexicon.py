@@ -247,6 +247,8 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, ...]] = {
                         "ausgetragen?", "An welchem Ort {findet|fand} [S:nom] statt?"),
     ("P276", "artwork"): ("Wo {hängt|hing} [S:nom]?", "Wo kann man [S:akk] sehen?",
                           "In welchem Museum {ist|war} [S:nom]?"),
+    ("P488", "university"): ("Wer {leitet|leitete} [S:akk]?", "Wer {ist|war} "
+                             "[S's:m.nom:Rektor]?", "Wer {steht|stand} an [S's:f.dat:Spitze]?"),
     ("P6", "city"): ("Wer {ist|war} [S's:m.nom:Bürgermeister]?", "Wer {regiert|regierte} "
                      "[S:akk]?", "Wer {ist|war} [in:S] Bürgermeister?"),
     ("P47", "city"): ("An welche Orte {grenzt|grenzte} [S:nom]?", "Welche Nachbarorte "
@@ -347,6 +349,8 @@ ELLIPSIS_QUALIFIED_PRESENT = {
 
 # the long tail of what real conversations ask (each under 16 turns on real-entities-dev)
 VOICE.update({
+    "P452": ("In welcher Branche {ist|war} [S:nom] tätig?", "Was {macht|machte} [S:nom]?",
+             "Zu welcher Branche {gehört|gehörte} [S:nom]?"),
     "P1037": ("Wer {leitet|leitete} [S:akk]?", "Wer {ist|war} [S's:m.nom:Direktor]?",
               "Wer {steht|stand} an [S's:f.dat:Spitze]?"),
     "P5822": ("Wie hoch {ist|war} [S's:f.nom:Zulassungsquote]?", "Wie viele Bewerber "

@@ -113,6 +113,7 @@ P1086 = f:Ordnungszahl, f:Kernladungszahl, f:Protonenzahl
 P1121 = pl:Oxidationsstufen, pl:Oxidationszahlen, f:Wertigkeit
 P1108 = f:Elektronegativität, m:Elektronegativitätswert, m:EN-Wert
 P1037 = m:Direktor, f:Leitung, m:Leiter
+P452 = f:Branche, m:Wirtschaftszweig, m:Geschäftsbereich
 P5822 = f:Zulassungsquote, f:Annahmequote, f:Aufnahmequote
 P84 = m:Architekt, m:Baumeister, m:Entwurf
 P85 = f:Nationalhymne, f:Hymne, f:Landeshymne
@@ -142,6 +143,7 @@ TEXT_NOUNS_BY_KIND = {
     ("P6", "city"): (("m", "Bürgermeister"), ("f", "Stadtregierung"), ("n", "Stadtoberhaupt")),
     ("P47", "city"): (("pl", "Nachbarorte"), ("pl", "Nachbargemeinden"),
                       ("pl", "angrenzende Orte")),
+    ("P488", "university"): (("m", "Rektor"), ("f", "Hochschulleitung"), ("f", "Leitung")),
     ("P136", "person"): (("n", "Genre"), ("f", "Stilrichtung"), ("n", "Fach")),
     ("P2048", "person"): (("f", "Körpergröße"), ("f", "Größe"), ("f", "Körperlänge")),
     ("P2067", "person"): (("n", "Gewicht"), ("n", "Körpergewicht"), ("f", "Masse")),
