@@ -266,24 +266,32 @@ def possessive(owner_gender: str, possessed: str, case: str) -> str:
 
 PLURAL_VERBS = {"ist": "sind", "war": "waren", "hat": "haben", "hatte": "hatten",
                 "wird": "werden", "wurde": "wurden", "kann": "können", "konnte": "konnten",
-                "gibt": "geben", "gab": "gaben", "spricht": "sprechen", "tritt": "treten",
-                "trat": "traten", "fällt": "fallen", "fiel": "fielen", "sitzt": "sitzen",
-                "saß": "saßen", "besitzt": "besitzen", "besaß": "besaßen", "hängt": "hängen",
-                "hing": "hingen", "trägt": "tragen", "trug": "trugen", "liegt": "liegen"}
+                "gibt": "geben", "spricht": "sprechen", "tritt": "treten", "fällt": "fallen",
+                "nimmt": "nehmen", "besitzt": "besitzen", "sitzt": "sitzen",
+                "trägt": "tragen", "hängt": "hängen"}
+# strong pasts (no -te) of the verbs the lexicon puts before its subject: add -en
+STRONG_PASTS = frozenset("""lag kam gab befand entstand starb fiel hieß trat trug hing saß
+besaß begann erschien fing ging sprach wog sang stand nahm bekam fand trieb betrieb
+""".split())
 
 
 def plural_verb(word: str) -> str:
     """The third person plural of a finite verb in the singular ("liegt" -> "liegen",
-    "gehörte" -> "gehörten", "befindet" -> "befinden", "lag" -> "lagen")."""
+    "gehörte" -> "gehörten", "befindet" -> "befinden", "lag" -> "lagen"); any other word
+    (already plural, not a verb: "haben", "wann") as it is."""
     low = word.lower()
     if low in PLURAL_VERBS:
         out = PLURAL_VERBS[low]
+    elif low in STRONG_PASTS:
+        out = low + "en"
     elif low.endswith("te"):
         out = low + "n"
-    elif low.endswith("et"):
+    elif low.endswith(("ert", "elt")):  # "dauert" -> "dauern"
+        out = low[:-1] + "n"
+    elif low.endswith(("dt", "tet", "det")) or re.search(r"[^aeiouäöü]et$", low):
         out = low[:-2] + "en"
-    elif low.endswith("t"):
+    elif low.endswith("t") and not low.endswith(("st", "en")):
         out = low[:-1] + "en"
     else:
-        out = low + "en"
+        return word
     return out[0].upper() + out[1:] if word[:1].isupper() else out

@@ -57,7 +57,9 @@ def test_contractions():
 @pytest.mark.parametrize("singular,plural", [
     ("hat", "haben"), ("ist", "sind"), ("liegt", "liegen"), ("gehörte", "gehörten"),
     ("befindet", "befinden"), ("lag", "lagen"), ("Hat", "Haben"), ("wurde", "wurden"),
-    ("grenzt", "grenzen"), ("spricht", "sprechen")])
+    ("grenzt", "grenzen"), ("spricht", "sprechen"), ("dauert", "dauern"),
+    ("arbeitete", "arbeiteten"), ("entstand", "entstanden"),
+    ("haben", "haben"), ("wann", "wann")])  # not a singular verb: as it is
 def test_plural_verbs(singular, plural):
     assert plural_verb(singular) == plural
 
