@@ -1,5 +1,5 @@
 """Chinese typing slips: a pinyin input method's wrong candidate for a word read the same
-without tones (经济 -> 经纪, 首都 has no such word and is never touched), from real words
+without tones (经济 -> 经纪, 首都 -> 首度), from real words
 (``wordfreq``) grouped by ``pypinyin``; or a classic single-character confusion of the
 same reading (在/再, 的/得, 那/哪)."""
 
