@@ -40,7 +40,7 @@ Japanese (``ja``)::
                                       the subject with its particle; a zero reference
                                       drops both ("首都はどこですか？"); "その国の", "彼女は"
     [S]                               the subject without a particle (typed queries)
-    [a]                               the statement's value
+    [a] [a:と] [a:を] ...              the statement's value, with its particle
 
 Chinese (``zh``)::
 
