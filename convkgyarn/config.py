@@ -16,6 +16,10 @@ from convkgyarn.errors import ConfigError
 
 DEFAULT_DB = Path("outputs/convkgyarn.duckdb")
 MIN_MEMORY_BYTES = 16_000_000
+# A language code as Wikidata writes them (de, zh-hans, pt-br, mul): the same pattern as
+# ``kg.ids.LANGUAGE``, which checks codes from dumps and files (config sits below kg).
+LANGUAGE_CODE = re.compile(r"[a-z]{2,8}(?:-[a-z0-9]{1,12}){0,4}", re.ASCII)
+ALL_LANGUAGES = "all"
 CONFIG_FILE = Path("convkgyarn.toml")
 
 
@@ -23,13 +27,34 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def language_codes(value: list[str] | None) -> list[str] | None:
+    """The --language option checked and normalised: lower case (``pt-BR`` is Wikidata's
+    ``pt-br``), each code once, sorted; ``all`` absorbs the rest; None when none is asked.
+    Which languages a load then keeps (English always, ``zh`` with its script variants) is
+    ``kg.languages.kept_languages``."""
+    if value is None:
+        return None
+    codes = set()
+    for raw in value:
+        code = raw.strip().lower() if isinstance(raw, str) else raw
+        if not isinstance(code, str) or LANGUAGE_CODE.fullmatch(code) is None:
+            raise ValueError(f"--language takes language codes like de, ja, zh-hans, pt-br or "
+                             f"mul (or all), not {str(raw)[:40]!r}")
+        codes.add(code)
+    if ALL_LANGUAGES in codes:
+        return [ALL_LANGUAGES]
+    return sorted(codes) or None
+
+
 class LoadConfig(_Strict):
     paths: list[Path]
     workers: int = Field(1, ge=1, description="parsers in all: the loading process and "
                          "workers - 1 worker processes")
     force: bool = False
-    labels: list[Path] = Field(default_factory=list, description="JSON files of English labels "
-                               "for ids outside the dump: {id: label} or {id: {label, ...}}")
+    labels: list[Path] = Field(default_factory=list, description="JSON files of labels for ids "
+                               "outside the dump, in English and the kept languages "
+                               "(kg.label_files: {id: label}, {id: {label, ...}}, "
+                               "{id: {language: label}}, wbgetentities entities)")
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
     bz2_range_bytes: int = Field(256 << 10, ge=1024, description="compressed bytes of a bz2 "
@@ -46,6 +71,15 @@ class LoadConfig(_Strict):
         None, description="keep whole only items of these types (P31, and P106 for humans); "
         "every other item keeps its id, English label and types, so answers stay named. "
         "None: every item whole")
+    languages: list[str] | None = Field(
+        None, description="keep labels, descriptions and aliases in these languages too "
+        "(entity_labels; English is always kept); [\"all\"]: every language the dump has. "
+        "None: English only")
+
+    @field_validator("languages")
+    @classmethod
+    def _languages(cls, value: list[str] | None) -> list[str] | None:
+        return language_codes(value)
 
     @field_validator("keep_types")
     @classmethod
@@ -146,6 +180,14 @@ class SparqlConfig(_Strict):
     retry_after_max: float = Field(
         120.0, gt=0, description="the longest wait a 429/503 Retry-After gets (seconds); a "
         "longer one is cut to this, announced, and retried")
+    languages: list[str] | None = Field(
+        None, description="fetch labels, descriptions and aliases in these languages too "
+        "(English is always fetched); [\"all\"]: every language. None: English only")
+
+    @field_validator("languages")
+    @classmethod
+    def _languages(cls, value: list[str] | None) -> list[str] | None:
+        return language_codes(value)
 
     @field_validator("entities", "types")
     @classmethod

@@ -130,15 +130,19 @@ class Project(Inspection):
              labels: Sequence[Path | str] = (), force: bool = False, progress=None,
              kind: str = "dump", keep_types: Sequence[str] | None = None,
              engine: str = "local", spark_master: str | None = None,
-             spark_output: str | None = None):
+             spark_output: str | None = None, languages: Sequence[str] | None = None):
         """Load dump files (and label files); returns the load stage with its file reports.
-        ``keep_types``: items of other types keep only their id, label and types."""
+        ``keep_types``: items of other types keep only their id, label and types.
+        ``languages``: also keep labels, descriptions and aliases in these languages
+        (``entity_labels``; ``["all"]`` for every one; English is always kept); look them up
+        with ``convkgyarn.kg.languages.labels_in_language``."""
         from convkgyarn.kg.load import LoadStage
 
         cfg = LoadConfig(paths=[Path(p) for p in paths], workers=workers, force=force,
                          labels=[Path(p) for p in labels], kind=kind,
                          keep_types=list(keep_types) if keep_types is not None else None,
-                         engine=engine, spark_master=spark_master, spark_output=spark_output)
+                         engine=engine, spark_master=spark_master, spark_output=spark_output,
+                         languages=list(languages) if languages is not None else None)
         stage = LoadStage(self.ctx, cfg, progress=progress)
         stage.report = stage.run()
         return stage

@@ -95,6 +95,12 @@ OTHER_CHANGES = {
                      "FROM nxt.entity_types GROUP BY 1) b USING (entity_id) WHERE a.t <> b.t",
     "property_labels_changed": "SELECT count(*) FROM properties a JOIN nxt.properties b USING "
                                "(id) WHERE a.label IS DISTINCT FROM b.label",
+    # (id, language) rows of the kept languages added, removed or changed (label,
+    # description or aliases): the KG's identity changes with them
+    "language_labels_changed": "SELECT count(*) FROM entity_labels a FULL JOIN "
+                               "nxt.entity_labels b USING (id, language) WHERE (a.label, "
+                               "a.description, a.aliases, a.id IS NULL) IS DISTINCT FROM "
+                               "(b.label, b.description, b.aliases, b.id IS NULL)",
 }
 DIFF_SQL = {**{k: f"SELECT count(*) FROM ({sql})" for k, sql in ENTITY_CHANGES.items()},
             **OTHER_CHANGES}
@@ -155,7 +161,7 @@ class StageSnapshot(Stage):
 
     name = "refresh.snapshot"
     reads = ("entities", "entity_types", "statements", "qualifiers", "properties", "labels",
-             "load_files", "type_predicates")
+             "entity_labels", "load_files", "type_predicates")
     reads_replaced = reads  # it compares the snapshot the swap replaces after it
     skip_unchanged = False
 
@@ -332,6 +338,16 @@ class Refresher:
             return None
         return sorted({t for r in rows for t in r[0]})
 
+    @staticmethod
+    def _languages(con: duckdb.DuckDBPyConnection) -> list[str] | None:
+        """The languages the current snapshot's dump loads kept besides English (their
+        union; ["all"] when any kept every one; None for English only): the new snapshot
+        keeps the same."""
+        kept = {code for (codes,) in con.execute(
+            "SELECT languages FROM load_files WHERE kind = 'dump' AND status = 'done' AND "
+            "languages IS NOT NULL").fetchall() for code in codes}
+        return ["all"] if "all" in kept else (sorted(kept) or None)
+
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         from convkgyarn.kg.load import LoadStage
         from convkgyarn.stages.predicates import ExtractPredicates
@@ -344,9 +360,14 @@ class Refresher:
             if keep_types is not None:
                 self.say(f"keeping whole only items of {', '.join(keep_types)}, as the "
                          "current snapshot was loaded")
+            languages = self._languages(con)
+            if languages is not None:
+                self.say(f"keeping labels in {', '.join(languages)} besides English, as the "
+                         "current snapshot was loaded")
             LoadStage(ctx, LoadConfig(paths=self.paths, workers=self.workers,
                                       keep_types=keep_types, engine=self.engine,
-                                      spark_master=self.spark_master)).run()
+                                      spark_master=self.spark_master,
+                                      languages=languages)).run()
             # the staging DB holds exactly the new dump: drop files it no longer lists
             keep = [str(p.resolve()) for p in self.paths]
             with transaction(staging):
@@ -391,7 +412,9 @@ class Refresher:
             with transaction(con):
                 old = kg_version(con)  # before load_files is replaced
                 for table in SNAPSHOT_TABLES:
-                    con.execute(f"DELETE FROM {table}")
+                    # a label file's rejects stay, as its labels do (extra_labels)
+                    con.execute(f"DELETE FROM {table}" + (
+                        " WHERE file_id IS NOT NULL" if table == "load_rejects" else ""))
                     con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM nxt.{table}")
                 # nothing changed: the KG keeps its identity, and exports keep their bytes
                 version = hashlib.sha256((old + json.dumps(diff, sort_keys=True) + new_fp)

@@ -87,7 +87,7 @@ EXPECTED_DIFF = {"entities_added": 4, "entities_removed": 0, "labels_changed": 0
                  "statements_added": 11, "statements_removed": 1, "values_changed": 1,
                  "qualifiers_changed": 1, "new_types": 1, "new_type_predicates": 3,
                  "types_changed": 0, "property_labels_changed": 0,
-                 "entities_with_changed_facts": 11}
+                 "language_labels_changed": 0, "entities_with_changed_facts": 11}
 
 
 def cli(*args, server=None, check=True, env=None, extra=()):

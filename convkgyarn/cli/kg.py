@@ -32,8 +32,9 @@ def kg_load(
         "bz2 dump is decompressed by the parsers too).", min=1)] = 1,
     force: Annotated[bool, typer.Option(help="Reload files already loaded unchanged.")] = False,
     labels: Annotated[Optional[list[Path]], typer.Option(
-        help="JSON of English labels for ids outside the dump: {id: label} or "
-        "{id: {\"label\": ...}} (repeat for several files).")] = None,
+        help="JSON of labels for ids outside the dump: {id: label} or {id: {\"label\": ...}} "
+        "(English), {id: {\"de\": label}} or a wbgetentities reply (the --language "
+        "languages); repeat for several files.")] = None,
     sparql: Annotated[Optional[str], typer.Option(
         help="Load from this SPARQL endpoint instead of a dump.")] = None,
     entities: Annotated[Optional[list[str]], typer.Option(
@@ -43,6 +44,11 @@ def kg_load(
         "humans); every other item keeps its id, English label and types. SPARQL: the most "
         "popular entities of this type. Repeat for several.")] = None,
     limit: Annotated[int, typer.Option(help="SPARQL: entities per type.", min=1)] = 100,
+    languages: Annotated[Optional[list[str]], typer.Option(
+        "--language", help="Also keep labels, descriptions and aliases in this language "
+        "(de, ja, zh, pt-br, mul ...; zh brings zh-hans and zh-hant too; all: every language "
+        "the dump has); English is always kept. Repeat for several. Dumps and SPARQL; label "
+        "files keep English and these.")] = None,
     engine: Annotated[str, typer.Option(
         help="local: parse on this machine (--workers parsers); spark: parse on Apache "
         "Spark, the same extraction code, Parquet parts landed in the same tables.")] = "local",
@@ -59,7 +65,7 @@ def kg_load(
     cfg = project_config(config, db, memory_limit=memory_limit)
     if sparql:
         sparql_cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
-                                  limit=limit)
+                                  limit=limit, languages=languages or None)
         with open_project(cfg, write=True, name="kg load") as project:
             report = project.load_sparql(sparql_cfg)
         s = report.stats
@@ -82,8 +88,10 @@ def kg_load(
 
         stage = project.load(paths, workers=workers, labels=labels or [], force=force,
                              progress=tick, keep_types=types or None, engine=engine,
-                             spark_master=spark_master, spark_output=spark_output)
+                             spark_master=spark_master, spark_output=spark_output,
+                             languages=languages or None)
         coverage = project.label_coverage()
+        by_language = project.kg_stats()["label_languages"] if stage.languages else None
     for f in stage.files:
         note = "already loaded, unchanged (use --force to reload)" if f.status == "unchanged" \
             else f"{f.entities:,} entities, {f.rejects:,} rejected lines"
@@ -96,9 +104,21 @@ def kg_load(
             say("  see rejects: convkgyarn kg rejects")
     if stage.labels_loaded:
         say(f"{stage.labels_loaded:,} labels from {len(labels or [])} file(s)")
+    if by_language:
+        say(_languages_line(by_language))
     for warning in coverage.get("warnings", []):
         say(f"note: {warning}")
     say(f"done in {stage.report.seconds:.1f}s -> {cfg.db}")
+
+
+def _languages_line(by_language: dict, shown: int = 12) -> str:
+    """One line: how many entities have a label in each kept language."""
+    total, coverage = by_language["entities"], by_language["coverage"]
+    kept = by_language["languages"]
+    parts = [f"{lang} {coverage[lang]['entities']:,}" for lang in kept[:shown]]
+    more = f" and {len(kept) - shown} more (kg stats)" if len(kept) > shown else ""
+    return (f"labels besides English, of {total:,} entities: {', '.join(parts)}{more}"
+            if kept else "no labels besides English")
 
 
 @kg_app.command("stats")
@@ -116,11 +136,20 @@ def kg_stats_cmd(
         out.print_json(json.dumps(stats))
         return
     rows = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v)
-            for k, v in stats.items() if k != "sources"]
+            for k, v in stats.items() if k not in ("sources", "label_languages")]
     out.print(table("count", "value", rows=rows, title=f"KG in {db or 'the project'}"))
-    out.print(table("source", "kind", "status", "entities", "kept whole",
+    by_language = stats["label_languages"]
+    out.print(table(
+        "language", "entities labelled", "item values labelled", "item-valued statements",
+        rows=[(lang, f"{c['entities']:,} of {by_language['entities']:,} ({c['share']:.1%})",
+               f"{c['item_values']['labelled']:,} of {c['item_values']['used']:,} "
+               f"({c['item_values']['share']:.1%})", f"{c['statements_share']:.1%}")
+              for lang, c in by_language["coverage"].items()],
+        title="labels by language (no fallback)"))
+    out.print(table("source", "kind", "status", "entities", "kept whole", "languages",
                     rows=[(s["path"], s["kind"], s["status"], s["entities"],
-                           " ".join(s["keep_types"]) if s["keep_types"] else "all items")
+                           " ".join(s["keep_types"]) if s["keep_types"] else "all items",
+                           " ".join(["en", *(s["languages"] or [])]))
                           for s in stats["sources"]], title="sources"))
 
 
@@ -137,7 +166,8 @@ def kg_rejects(
     with open_project(project_config(config, db), write=False, name="kg rejects") as project:
         rows = project.rejects(limit)
     out.print(table("file", "line", "field", "reason", "line start, or statement and value",
-                    rows=[(f, line, field or "(line)", reason, snippet[:80])
+                    rows=[(f, "" if line is None else line, field or "(line)", reason,
+                           snippet[:80])
                           for f, line, field, reason, snippet in rows]))
 
 

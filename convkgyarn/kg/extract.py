@@ -14,6 +14,13 @@ whitespace, invisible characters) is read as no label. Each id is matched once: 
 and item ids a column at a time after the block is parsed (``ids_ok``, Arrow's RE2), the
 property ids and units, which repeat, once per process.
 
+Labels in other languages (``Keep.languages``, ``kg load --language``) go to
+``entity_labels``, one row per entity and language with its label, description and aliases,
+for items (those without an English label too: an answer in German can still name them) and
+property entities. Each language's text is decoded and checked on its own: a malformed or
+blank label of one language is a reject (field ``labels.de``) and the rest of the entity
+loads. English is decoded exactly as without languages.
+
 An unknown end time (a ``somevalue`` snak of P582, end time) is kept as a qualifier row of
 value type ``somevalue`` with no value: the statement has ended, when is not known
 (Wikidata's RDF writes ``pq:P582`` for it, and a turn's query reads it so). Other
@@ -29,10 +36,12 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from convkgyarn.kg.ids import ENTITY_VALUE, PROPERTY, STATEMENT, entity_id_problem
+from convkgyarn.kg.ids import ENTITY_VALUE, LANGUAGE, PROPERTY, STATEMENT, entity_id_problem
+from convkgyarn.kg.languages import ALL
 from convkgyarn.kg.model import (
-    EnAliases, EnLabel, EntityValue, StringValue, entity_decoder, raw_entity_decoder,
-    raw_typing_decoder, typing_decoder)
+    ENGLISH_ONLY, Decoders, EnAliases, EnLabel, EntityValue, StringValue,
+    all_languages_decoder, decoders_for, entity_decoder, raw_entity_decoder,
+    tagged_text_decoder, tagged_texts_decoder)
 from convkgyarn.kg.values import (
     TAGS, BadValue, entity_value_id, is_blank, render_typed, render_value)
 from convkgyarn.memory import gc_paused
@@ -47,7 +56,28 @@ SNIPPET_CHARS = 200
 LABEL_ONLY = "item kept as id, label and types only (not of a --type kept whole)"
 
 TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",
-          "load_rejects")
+          "load_rejects", "entity_labels")
+OTHER_LANGUAGE = "label given for another language (an API's language fallback), left out"
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What a load keeps beyond every item's English row, part of a file's identity
+    (``load_files.keep_types``, ``load_files.languages``): ``types``, the types whose items
+    are kept whole (None: every item); ``languages``, the languages besides English whose
+    labels, descriptions and aliases go to ``entity_labels`` (``kg.languages.kept_languages``;
+    ``("all",)``: every language; None: English only). Small and frozen: it travels to
+    worker processes and Spark executors with every block."""
+
+    types: frozenset[str] | None = None
+    languages: tuple[str, ...] | None = None
+
+    def tables(self) -> tuple[str, ...]:
+        """The tables a load with this keeps writes to."""
+        return TABLES if self.languages else tuple(t for t in TABLES if t != "entity_labels")
+
+
+NOTHING_MORE = Keep()
 
 
 def schema_of(table: str) -> pa.Schema:
@@ -150,26 +180,27 @@ def _clean_line(line: bytes) -> bytes:
 
 
 def parse_lines(lines: list[bytes], first_line_no: int, file_id: int, file: str,
-                rejects: tuple = (), keep_types: frozenset[str] | None = None) -> Batch:
+                rejects: tuple = (), keep: Keep | None = None) -> Batch:
     """Parse a block of dump lines; bad lines become rejects, never exceptions.
 
     ``rejects`` are lines the reader already refused (line number, reason, start). With
-    ``keep_types``, an item none of whose types (as ``entity_types`` defines them) is in it
+    ``keep.types``, an item none of whose types (as ``entity_types`` defines them) is in it
     keeps only its entity row and its types: a first decode reads just the labels and the
-    P31 / P106 claims, and only kept items are decoded whole.
+    P31 / P106 claims, and only kept items are decoded whole. With ``keep.languages``, the
+    labels of those languages go to ``entity_labels`` too.
 
     The cycle collector is paused meanwhile: a block makes hundreds of thousands of row
     tuples, never cycles, and each 700 allocations set off a collection (measured: ~10%
     of parse time)."""
     batch = Batch(file_id=file_id, file=file)
     with gc_paused():
-        _parse_into(batch, lines, first_line_no, rejects, keep_types)
+        _parse_into(batch, lines, first_line_no, rejects, keep or NOTHING_MORE)
         reject_bad_ids(batch)
     return batch
 
 
 def parse_to_arrow(lines: list[bytes], first_line_no: int, file_id: int, file: str,
-                   rejects: tuple = (), keep_types: frozenset[str] | None = None
+                   rejects: tuple = (), keep: Keep | None = None
                    ) -> tuple[dict[str, pa.Table], Batch]:
     """``parse_lines`` then ``Batch.to_arrow``, what a load does with every block; the
     returned batch keeps its counters but not its rows (count those in the tables).
@@ -179,7 +210,7 @@ def parse_to_arrow(lines: list[bytes], first_line_no: int, file_id: int, file: s
     7-15% of parse time)."""
     batch = Batch(file_id=file_id, file=file)
     with gc_paused():
-        _parse_into(batch, lines, first_line_no, rejects, keep_types)
+        _parse_into(batch, lines, first_line_no, rejects, keep or NOTHING_MORE)
         tables = batch.to_arrow()
         if not ids_ok(tables):  # rare: a bad id; find it row by row, then build again
             reject_bad_ids(batch)
@@ -260,9 +291,14 @@ def reject_bad_ids(batch: Batch) -> None:
 
 
 def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: tuple,
-                keep_types: frozenset[str] | None) -> None:
+                keep: Keep) -> None:
     for line_no, reason, start in rejects:
         batch.reject(line_no, reason, start)
+    keep_types, languages = keep.types, keep.languages
+    decoders = (ENGLISH_ONLY if languages is None or languages == (ALL,)
+                else decoders_for(languages))
+    typing_decoders = (decoders.typing, decoders.raw_typing)
+    whole_decoders = (decoders.entity, decoders.raw_entity)
     for offset, raw_line in enumerate(lines):
         batch.lines += 1
         line = _clean_line(raw_line)
@@ -271,7 +307,7 @@ def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: t
         line_no = first_line_no + offset
         try:
             if keep_types is not None:
-                light = _decode(line, typing_decoder, raw_typing_decoder)
+                light = _decode(line, *typing_decoders)
                 if (problem := entity_id_problem(light.type, light.id)) is not None:
                     batch.reject(line_no, f"invalid entity: {problem}", raw_line)
                     continue
@@ -280,8 +316,10 @@ def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: t
                     types = _light_types(light, problems)
                     if not _keeps(types, keep_types):
                         add_label_only(batch, light, types, line_no, problems)
+                        if languages is not None:
+                            add_languages(batch, light, line, line_no, decoders, aliases=False)
                         continue
-            entity = _decode(line)
+            entity = _decode(line, *whole_decoders)
             if (problem := entity_id_problem(entity.type, entity.id)) is not None:
                 batch.reject(line_no, f"invalid entity: {problem}", raw_line)
                 continue
@@ -295,6 +333,11 @@ def _parse_into(batch: Batch, lines: list[bytes], first_line_no: int, rejects: t
             batch.reject(line_no, "invalid entity: nested too deeply", raw_line)
             continue
         add_entity(batch, entity, line_no)
+        if languages is not None and entity.type in _WITH_LABELS:
+            add_languages(batch, entity, line, line_no, decoders)
+
+
+_WITH_LABELS = ("item", "property")
 
 
 def _decode(line: bytes, typed=entity_decoder, raw=raw_entity_decoder):
@@ -396,6 +439,104 @@ def add_entity(batch: Batch, entity, line_no: int) -> None:
     _add_entity_row(batch, entity, line_no, label, _aliases(entity.aliases))
     if isinstance(entity.claims, dict):
         _add_claims(batch, entity.id, entity.claims, line_no)
+
+
+def add_languages(batch: Batch, entity, line: bytes, line_no: int, decoders: Decoders,
+                  aliases: bool = True) -> None:
+    """The ``entity_labels`` rows of an item or property entity: per language besides
+    English, its label, description and aliases (``aliases=False``: none, as an item kept
+    only as a label keeps no English aliases either). The asked languages were decoded with
+    the entity (``decoders.fields``); every language (``--language all``) takes a second,
+    light decode of the line."""
+    if decoders.fields:
+        labels = _kept(entity.labels, decoders.fields)
+        descriptions = _kept(entity.descriptions, decoders.fields)
+        names = _kept(entity.aliases, decoders.fields) if aliases else {}
+        check_codes = False
+    else:
+        try:
+            every = all_languages_decoder.decode(line)
+        except msgspec.ValidationError as exc:
+            batch.reject_value(line_no, "labels", f"labels in other languages left out: {exc}",
+                               entity.id)
+            return
+        labels, descriptions = _as_map(every.labels), _as_map(every.descriptions)
+        names = _as_map(every.aliases) if aliases else {}
+        check_codes = True
+    if not (labels or descriptions or names):
+        return
+    add = batch.rows_by_table["entity_labels"].append
+    entity_id = entity.id
+    for code in sorted(labels.keys() | descriptions.keys() | names.keys()):
+        if code == "en":
+            continue
+        if check_codes and code not in _CHECKED_LANGUAGES:
+            if LANGUAGE.fullmatch(code) is None:
+                batch.reject_value(line_no, "labels", "language code not of Wikidata's form "
+                                   "(its labels left out)", f"{entity_id} {_json(code)}")
+                continue
+            _CHECKED_LANGUAGES.add(code)
+        label = _tagged(batch, labels.get(code), code, "labels", entity_id, line_no)
+        description = _tagged(batch, descriptions.get(code), code, "descriptions", entity_id,
+                              line_no)
+        alias_list = _tagged_list(batch, names.get(code), code, entity_id, line_no)
+        if label is None and description is None and not alias_list:
+            continue
+        add((entity_id, code, label, description, alias_list, batch.file_id, line_no))
+
+
+_CHECKED_LANGUAGES: set[str] = set()  # language codes of Wikidata's form seen (--language all)
+
+
+def _kept(lang_map, fields: tuple[tuple[str, str], ...]) -> dict[str, msgspec.Raw]:
+    """The asked languages' raw values of a label, description or alias map."""
+    if isinstance(lang_map, list):
+        return {}
+    return {code: raw for code, name in fields if (raw := getattr(lang_map, name))}
+
+
+def _as_map(lang_map: dict | list) -> dict[str, msgspec.Raw]:
+    return lang_map if isinstance(lang_map, dict) else {}
+
+
+def _tagged(batch: Batch, raw: msgspec.Raw | None, code: str, field: str, entity_id: str,
+            line_no: int) -> str | None:
+    """The text of a label or description of ``code``; None when there is none. Malformed
+    text and a blank label are rejects of their own (``labels.de``); a blank description is
+    none, as in English; text given for another language is counted and left out."""
+    if raw is None:
+        return None
+    where = f"{field}.{code}"
+    try:
+        tagged = tagged_text_decoder.decode(raw)
+    except msgspec.DecodeError as exc:  # ValidationError included
+        batch.reject_value(line_no, where, f"not a {field[:-1]} ({{\"value\": text}}): {exc}",
+                           f"{entity_id} {bytes(raw)[:SNIPPET_CHARS].decode('utf-8', 'replace')}")
+        return None
+    if tagged.language not in (None, code):
+        batch.skip(OTHER_LANGUAGE)
+        return None
+    if is_blank(tagged.value):
+        if field == "labels":
+            batch.reject_value(line_no, where, "blank label (read as no label)",
+                               f"{entity_id} {_json(tagged.value)}")
+        return None
+    return tagged.value
+
+
+def _tagged_list(batch: Batch, raw: msgspec.Raw | None, code: str, entity_id: str,
+                 line_no: int) -> list[str]:
+    """The aliases of ``code``, blank ones dropped (as in English)."""
+    if raw is None:
+        return []
+    try:
+        tagged = tagged_texts_decoder.decode(raw)
+    except msgspec.DecodeError as exc:
+        batch.reject_value(line_no, f"aliases.{code}", f"not a list of aliases "
+                           f"([{{\"value\": text}}]): {exc}",
+                           f"{entity_id} {bytes(raw)[:SNIPPET_CHARS].decode('utf-8', 'replace')}")
+        return []
+    return [t.value for t in tagged if t.language in (None, code) and not is_blank(t.value)]
 
 
 def _add_entity_row(batch: Batch, entity, line_no: int, label: str,

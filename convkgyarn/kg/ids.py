@@ -37,6 +37,12 @@ UNIT = re.compile(re.escape(WD) + r"Q[1-9][0-9]*", re.ASCII)
 # "numeric-id": 60}, older dumps and some API replies): the letter of their ids.
 NUMERIC_ID_LETTERS = {"item": "Q", "property": "P", "lexeme": "L"}
 
+# A language code as Wikidata writes them in labels, descriptions and aliases (MediaWiki's
+# codes, lower case): de, ja, zh-hans, pt-br, be-tarask, nan-latn-pehoeji, mul. Written into
+# kg rdf's language tags and the FILTERs of kg load --sparql. (``config.LANGUAGE_CODE``, which
+# checks the --language option, is the same pattern: config sits below this layer.)
+LANGUAGE = re.compile(r"[a-z]{2,8}(?:-[a-z0-9]{1,12}){0,4}", re.ASCII)
+
 _ENTITY_OF_TYPE = {"item": ITEM, "property": PROPERTY}
 
 
@@ -63,6 +69,10 @@ def is_entity_value(value: str | None) -> bool:
 
 def is_statement(value: str | None) -> bool:
     return value is not None and STATEMENT.fullmatch(value) is not None
+
+
+def is_language(value: str | None) -> bool:
+    return isinstance(value, str) and LANGUAGE.fullmatch(value) is not None
 
 
 def checked(value: str, pattern: re.Pattern, what: str) -> str:

@@ -12,7 +12,9 @@ data: loading anything else first removes it.
 A type filter (``keep_types``) keeps whole only the items of the types conversations are
 about; every other item keeps its entity row and types (answers that name it keep their
 label) and no statements. The filter is recorded per file: the same file loaded with another
-filter is loaded again, and ``refresh`` reuses it.
+filter is loaded again, and ``refresh`` reuses it. The languages kept besides English
+(``--language``: labels, descriptions and aliases in ``entity_labels``) are part of a file's
+identity the same way (``load_files.languages``).
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ import pyarrow.compute as pc
 
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import UserError
-from convkgyarn.kg.extract import TABLES, schema_of
-from convkgyarn.kg.ids import is_entity_value
-from convkgyarn.kg.values import is_blank
+from convkgyarn.kg.extract import TABLES, Keep, schema_of
+from convkgyarn.kg.label_files import read_labels
+from convkgyarn.kg.languages import kept_languages
 from convkgyarn.kg import bz2blocks, reader
 from convkgyarn.kg.bz2blocks import RangeError
 from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks, layout
@@ -77,7 +79,7 @@ class FileReport:
 
 
 def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
-            keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
+            keep: Keep | None = None) -> Iterator[Parsed]:
     """Parse blocks with ``workers`` parsers in all: this process and ``workers - 1`` worker
     processes, with bounded look-ahead.
 
@@ -88,19 +90,19 @@ def _parsed(blocks: Iterator[Block], file_id: int, name: str, workers: int,
     half the blocks are neither shipped nor returned and one fewer process starts.
     Results come back in no set order. Order does not matter to the tables: every row
     carries its line number, and the last line of an entity wins by it."""
-    return _in_parallel(parse_block, blocks, (file_id, name, keep_types), workers,
+    return _in_parallel(parse_block, blocks, (file_id, name, keep), workers,
                         ordered=False)
 
 
 def _parsed_bz2(path: Path, range_bytes: int, file_id: int, name: str, workers: int,
-                keep_types: frozenset[str] | None = None) -> Iterator[Parsed]:
+                keep: Keep | None = None) -> Iterator[Parsed]:
     """Parse a bz2 file of lines in ranges of compressed bytes that the parsers decode
     themselves (``bz2blocks``), so decompression scales with the workers; the lines that
     cross ranges are joined and parsed here. Raises ``RangeError`` if a range does not
     decode (then only a sequential read can tell a chance magic number from corruption)."""
-    lines = _RangeLines(file_id, name, keep_types)
+    lines = _RangeLines(file_id, name, keep)
     tasks = bz2blocks.ranges(str(path), path.stat().st_size, range_bytes)
-    for piece in _in_parallel(parse_bz2_range, iter(tasks), (file_id, name, keep_types),
+    for piece in _in_parallel(parse_bz2_range, iter(tasks), (file_id, name, keep),
                               workers, ordered=True):
         yield from lines.add(piece)
     yield from lines.finish()
@@ -113,8 +115,8 @@ class _RangeLines:
     line that the pending ``carry`` begins, and a line still without its end past
     ``reader.MAX_LINE_BYTES`` is rejected and skipped to its newline."""
 
-    def __init__(self, file_id: int, name: str, keep_types: frozenset[str] | None) -> None:
-        self.args = (file_id, name, keep_types)
+    def __init__(self, file_id: int, name: str, keep: Keep | None) -> None:
+        self.args = (file_id, name, keep)
         self.line_no = 1
         self.carry: list[bytes] = []
         self.carry_bytes = 0
@@ -243,16 +245,17 @@ class _Writer:
     _SETTINGS = {"checkpoint_threshold": "'1TB'", "preserve_insertion_order": "false",
                  "write_buffer_row_group_count": "1"}
 
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, tables: tuple[str, ...] = TABLES
+                 ) -> None:
         self.con = con
         self.error: BaseException | None = None
         for name, value in self._SETTINGS.items():
             con.execute(f"SET {name} = {value}")
-        schemas = {table: schema_of(table) for table in TABLES}
-        self.queues: dict[str, queue.Queue] = {t: queue.Queue(maxsize=8) for t in TABLES}
-        self.cursors = {t: con.cursor() for t in TABLES}  # one connection per thread
+        schemas = {table: schema_of(table) for table in tables}
+        self.queues: dict[str, queue.Queue] = {t: queue.Queue(maxsize=8) for t in tables}
+        self.cursors = {t: con.cursor() for t in tables}  # one connection per thread
         self.threads = [threading.Thread(target=self._insert, args=(t, schemas[t]),
-                                         name=f"kg-writer-{t}", daemon=True) for t in TABLES]
+                                         name=f"kg-writer-{t}", daemon=True) for t in tables]
         for thread in self.threads:
             thread.start()
 
@@ -347,7 +350,9 @@ def clear_file(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
 
 
 def keep_last_copies(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
-    """Last load wins: drop older copies of the entities and properties this source loaded."""
+    """Last load wins: drop older copies of the entities and properties this source loaded
+    (an entity's labels in other languages go with its older copy, whatever this source
+    kept of them)."""
     for table, col in (("entities", "id"), ("entity_types", "entity_id"),
                        ("statements", "entity_id"), ("qualifiers", "entity_id")):
         con.execute(
@@ -356,6 +361,21 @@ def keep_last_copies(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
     con.execute(
         "DELETE FROM properties WHERE file_id <> ? AND id IN "
         "(SELECT id FROM properties WHERE file_id = ?)", [file_id, file_id])
+    if con.execute("SELECT EXISTS (SELECT 1 FROM entity_labels WHERE file_id <> ?)",
+                   [file_id]).fetchone()[0]:  # (English-only projects skip the scan)
+        con.execute(
+            "DELETE FROM entity_labels WHERE file_id <> $f AND id IN (SELECT id FROM entities "
+            "WHERE file_id = $f UNION ALL SELECT id FROM properties WHERE file_id = $f UNION "
+            "ALL SELECT id FROM entity_labels WHERE file_id = $f)", {"f": file_id})
+
+
+def _keep_last_labels(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
+    """An entity repeated within a file keeps the labels of its last line only (the last line
+    may lack a language an earlier one had)."""
+    con.execute(
+        "DELETE FROM entity_labels t WHERE file_id = $f AND line_no < (SELECT max(line_no) FROM "
+        "(SELECT id, line_no FROM entities WHERE file_id = $f UNION ALL SELECT id, line_no FROM "
+        "entity_labels WHERE file_id = $f) e WHERE e.id = t.id)", {"f": file_id})
 
 
 def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
@@ -382,43 +402,6 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
 
 
-def read_labels(path: Path) -> list[dict[str, Any]]:
-    """Rows of a labels file: ``{id: label}`` or ``{id: {"label", "datatype",
-    "description"}}`` (the shape of Wikidata property lists). An id not of Wikidata's form
-    (``kg.ids``) and a blank label are left out, with a warning saying how many."""
-    if not path.is_file():
-        raise UserError(f"{path}: no such labels file")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{path}: not a JSON object of id -> label ({exc})") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: not a JSON object of id -> label")
-    rows, bad_ids, blank = [], 0, 0
-    for key, value in data.items():
-        if isinstance(value, str):
-            row = {"id": key, "label": value, "datatype": None, "description": None}
-        elif isinstance(value, dict) and isinstance(value.get("label"), str):
-            row = {"id": key, "label": value["label"], "datatype": value.get("datatype"),
-                   "description": value.get("description")}
-        else:
-            continue
-        if not is_entity_value(key):  # it would be pasted into kg rdf's IRIs
-            bad_ids += 1
-        elif is_blank(row["label"]):  # a conversation would answer ""
-            blank += 1
-        else:
-            rows.append(row)
-    if data and not rows:
-        raise UserError(f"{path}: no labels in it (expected {{id: label}} or "
-                        "{id: {\"label\": ...}} with Wikidata ids and labels that are not "
-                        "blank)")
-    if bad_ids or blank:
-        log.warning("%s: left out %d ids not of Wikidata's form and %d blank labels", path,
-                    bad_ids, blank)
-    return rows
-
-
 class LoadStage(Stage):
     """Load one or more dump files (and label files) into the KG tables."""
 
@@ -427,6 +410,8 @@ class LoadStage(Stage):
 
     def __init__(self, ctx, config: LoadConfig, progress: ProgressFn | None = None) -> None:
         super().__init__(ctx, config)
+        # what entity_labels keeps: a file's identity, with its type filter
+        self.languages = kept_languages(config.languages)
         self.progress = progress
         self.files: list[FileReport] = []
         self.labels_loaded = 0
@@ -450,6 +435,7 @@ class LoadStage(Stage):
             "rejected_values": sum(f.rejected_values for f in self.files),
             "bytes": sum(f.bytes for f in self.files),
             "labels": self.labels_loaded,
+            "languages": self.languages,
         }
         for f in self.files:
             if f.entities == 0 and f.properties == 0:
@@ -463,12 +449,12 @@ class LoadStage(Stage):
         if not path.is_file():
             raise DumpError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
         fp = fingerprint(path)
-        keep_types = self.config.keep_types
+        keep_types, languages = self.config.keep_types, self.languages
         row = con.execute(
-            "SELECT file_id, fingerprint, status, entities, rejects, dump_date, keep_types "
-            "FROM load_files WHERE path = ?", [key]).fetchone()
+            "SELECT file_id, fingerprint, status, entities, rejects, dump_date, keep_types, "
+            "languages FROM load_files WHERE path = ?", [key]).fetchone()
         if (row and row[2] == "done" and row[1] == fp and row[6] == keep_types
-                and not self.config.force):
+                and row[7] == languages and not self.config.force):
             return FileReport(key, "unchanged", entities=row[3], rejects=row[4], dump_date=row[5],
                               properties=self._properties_of(row[0]))
         file_id = row[0] if row else next_file_id(con)
@@ -477,10 +463,11 @@ class LoadStage(Stage):
             insert_rows(con, "load_files", [{
                 "file_id": file_id, "path": key, "kind": self.config.kind, "fingerprint": fp,
                 "status": "loading", "started_at": utcnow(), "code_version": code_version(),
-                "keep_types": keep_types}])
+                "keep_types": keep_types, "languages": languages}])
 
         report = FileReport(key, "loaded")
-        kept = frozenset(keep_types) if keep_types is not None else None
+        kept = Keep(frozenset(keep_types) if keep_types is not None else None,
+                    tuple(languages) if languages is not None else None)
         if self.config.engine == "spark":
             max_modified = self._load_on_spark(path, file_id, kept, report)
         else:
@@ -503,6 +490,8 @@ class LoadStage(Stage):
                         f"DELETE FROM {table} t WHERE file_id = ? AND line_no < (SELECT "
                         f"max(line_no) FROM entities e WHERE e.file_id = ? AND e.id = t.{col})",
                         [file_id, file_id])
+            if languages is not None:
+                _keep_last_labels(con, file_id)
             keep_last_copies(con, file_id)
             con.execute(
                 "UPDATE load_files SET status = 'done', finished_at = ?, lines = ?, bytes = ?, "
@@ -512,7 +501,7 @@ class LoadStage(Stage):
             bump_kg_version(con, f"loaded {key} {fp}")
         return report
 
-    def _load_here(self, path: Path, file_id: int, kept: frozenset[str] | None,
+    def _load_here(self, path: Path, file_id: int, kept: Keep,
                    report: FileReport) -> str | None:
         """Parse with ``workers`` parsers (this process, plus worker processes when more
         than one); the writer's threads insert. A bz2 file of lines is decoded by the
@@ -525,25 +514,26 @@ class LoadStage(Stage):
             batches = _parsed_bz2(path, self.config.bz2_range_bytes, file_id, name, workers,
                                   kept)
             try:
-                return self._write(batches, report)
+                return self._write(batches, report, kept)
             except RangeError as exc:  # the writer committed none of that attempt
                 report.restart()
-                max_modified = self._write(_parsed(blocks, file_id, name, workers, kept), report)
+                max_modified = self._write(_parsed(blocks, file_id, name, workers, kept), report,
+                                           kept)
                 self.ctx.say(f"{path}: read with one decoder, since decoding it in parallel "
                              f"failed ({exc}); the file itself is sound")
                 return max_modified
-        return self._write(_parsed(blocks, file_id, name, workers, kept), report)
+        return self._write(_parsed(blocks, file_id, name, workers, kept), report, kept)
 
-    def _write(self, batches: Iterator[Parsed], report: FileReport) -> str | None:
+    def _write(self, batches: Iterator[Parsed], report: FileReport, kept: Keep) -> str | None:
         max_modified: str | None = None
-        with _Writer(self.con) as writer:
+        with _Writer(self.con, kept.tables()) as writer:
             for batch in batches:
                 writer.put(batch)
                 max_modified = self._count(report, batch, max_modified)
             writer.finish()
         return max_modified
 
-    def _load_on_spark(self, path: Path, file_id: int, kept: frozenset[str] | None,
+    def _load_on_spark(self, path: Path, file_id: int, kept: Keep,
                        report: FileReport) -> str | None:
         """Parse on Spark into Parquet parts, then land them in the tables (one commit)."""
         from convkgyarn.kg import spark
@@ -588,12 +578,27 @@ class LoadStage(Stage):
                                 [file_id]).fetchone()[0]
 
     def load_labels(self, path: Path) -> int:
-        """Supplementary English labels for values outside the dump (replacing the same
-        file's earlier labels)."""
-        rows = read_labels(path)
+        """Supplementary labels for values outside the dump, in English and the kept
+        languages (replacing the same file's earlier labels and rejects); malformed entries
+        are rejects naming the file and the key (``load_rejects``, file_id NULL)."""
+        found = read_labels(path, self.languages)
         source = str(path.resolve())
         with transaction(self.con):
             self.con.execute("DELETE FROM extra_labels WHERE source = ?", [source])
-            insert_rows(self.con, "extra_labels", [{**r, "source": source} for r in rows])
-            bump_kg_version(self.con, f"labels {source} {fingerprint(path)}")
-        return len(rows)
+            self.con.execute("DELETE FROM load_rejects WHERE file_id IS NULL AND file = ?",
+                             [source])
+            insert_rows(self.con, "extra_labels", [{**r, "source": source} for r in found.rows])
+            insert_rows(self.con, "load_rejects", [
+                {"file_id": None, "file": source, "line_no": None, "reason": reason,
+                 "snippet": snippet, "field": where} for where, reason, snippet in found.rejects])
+            bump_kg_version(self.con, f"labels {source} {fingerprint(path)} {self.languages}")
+        if found.rejects:
+            where, reason, _ = found.rejects[0]
+            self.ctx.say(f"{path}: {len(found.rejects):,} entries rejected (first {where}: "
+                         f"{reason}); see `convkgyarn kg rejects`")
+        if found.not_kept:
+            self.ctx.say(f"{path}: left out {sum(found.not_kept.values()):,} labels in "
+                         f"{len(found.not_kept)} languages this load does not keep ("
+                         f"{', '.join(sorted(found.not_kept)[:5])}"
+                         f"{' ...' if len(found.not_kept) > 5 else ''}; add --language)")
+        return len(found.rows)

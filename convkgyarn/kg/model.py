@@ -11,6 +11,9 @@ lists and dicts, never cycles, so the cycle collector need not track them (measu
 unknown rank is kept as a statement that is never truthy, not a rejected line.
 """
 
+from dataclasses import dataclass
+from functools import cache
+
 import msgspec
 
 
@@ -127,30 +130,35 @@ def _claim_struct(value_type):
     return Claim
 
 
-class EntityRow(_Plain):
-    """What an ``entities`` row is made of; both the whole and the light decode have it."""
+def _entity_row(labels_type):
+    """What an ``entities`` row is made of; both the whole and the light decode have it.
+    ``labels_type``: the struct of the label and description maps (English only, or with
+    more languages)."""
 
-    id: str
-    type: str
-    labels: EnLabel | list = msgspec.field(default_factory=EnLabel)
-    descriptions: EnLabel | list = msgspec.field(default_factory=EnLabel)
-    sitelinks: dict[str, msgspec.Raw] | list = {}
-    modified: str | None = None
-    sitelink_count: int | None = None  # set by the SPARQL source instead of sitelinks
+    class EntityRow(_Plain):
+        id: str
+        type: str
+        labels: labels_type | list = msgspec.field(default_factory=labels_type)
+        descriptions: labels_type | list = msgspec.field(default_factory=labels_type)
+        sitelinks: dict[str, msgspec.Raw] | list = {}
+        modified: str | None = None
+        sitelink_count: int | None = None  # set by the SPARQL source instead of sitelinks
+
+    return EntityRow
 
 
-def _entity_struct(value_type):
+def _entity_struct(value_type, labels_type=EnLabel, aliases_type=EnAliases):
     Claim = _claim_struct(value_type)
 
-    class Entity(EntityRow):
-        aliases: EnAliases | list = msgspec.field(default_factory=EnAliases)
+    class Entity(_entity_row(labels_type)):
+        aliases: aliases_type | list = msgspec.field(default_factory=aliases_type)
         claims: dict[str, list[Claim]] | list = {}
         datatype: str | None = None  # properties only
 
     return Entity
 
 
-def _typing_struct(value_type):
+def _typing_struct(value_type, labels_type=EnLabel):
     """An item with only what decides whether it is kept whole by a type filter: English
     label, description, sitelinks and the P31 / P106 claims (msgspec skips the rest unread,
     which is most of an entity's bytes)."""
@@ -160,7 +168,7 @@ def _typing_struct(value_type):
         P31: list[claim] = []
         P106: list[claim] = []
 
-    class TypingEntity(EntityRow):
+    class TypingEntity(_entity_row(labels_type)):
         claims: TypeClaims | list = msgspec.field(default_factory=TypeClaims)
 
     return TypingEntity
@@ -172,3 +180,69 @@ entity_decoder = msgspec.json.Decoder(Entity)
 raw_entity_decoder = msgspec.json.Decoder(RawEntity)
 typing_decoder = msgspec.json.Decoder(_typing_struct(TypedValue))
 raw_typing_decoder = msgspec.json.Decoder(_typing_struct(DataValue))
+
+
+# -- labels in more languages (kg load --language) -------------------------------------------
+
+class TaggedText(_Plain):
+    """A label, description or alias of a language besides English. ``language`` is where
+    a reply of the API says whose text it really is: with language fallback, wbgetentities
+    gives another language's label under the key asked for."""
+
+    value: str
+    language: str | None = None
+
+
+tagged_text_decoder = msgspec.json.Decoder(TaggedText)
+tagged_texts_decoder = msgspec.json.Decoder(list[TaggedText])
+
+
+@dataclass(frozen=True)
+class Decoders:
+    """The four entity decoders of a load (whole or light, typed or raw values), and the
+    languages besides English their label, description and alias maps hold: (code, field
+    name) pairs. Each such language's value is kept raw (``msgspec.Raw``, a slice of the
+    line) and decoded by the extractor on its own, so that a malformed label of one
+    language leaves out that label, not the entity."""
+
+    entity: msgspec.json.Decoder
+    raw_entity: msgspec.json.Decoder
+    typing: msgspec.json.Decoder
+    raw_typing: msgspec.json.Decoder
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+ENGLISH_ONLY = Decoders(entity_decoder, raw_entity_decoder, typing_decoder, raw_typing_decoder)
+
+
+@cache
+def decoders_for(languages: tuple[str, ...]) -> Decoders:
+    """Decoders whose label maps also hold ``languages`` (codes checked by the caller).
+    English decodes exactly as in ``ENGLISH_ONLY``: the maps are subclasses of ``EnLabel``
+    and ``EnAliases``. Field names are ``l0``, ``l1``...: codes such as ``is`` or ``or`` are
+    Python keywords, and ``zh-hans`` no name at all."""
+    if not languages:
+        return ENGLISH_ONLY
+    fields = tuple((code, f"l{i}") for i, code in enumerate(languages))
+    spec = [(name, msgspec.Raw, msgspec.Raw()) for _, name in fields]
+    rename = {name: code for code, name in fields}
+    labels = msgspec.defstruct("LanguageLabels", spec, bases=(EnLabel,), rename=rename)
+    aliases = msgspec.defstruct("LanguageAliases", spec, bases=(EnAliases,), rename=rename)
+    return Decoders(
+        msgspec.json.Decoder(_entity_struct(TypedValue, labels, aliases)),
+        msgspec.json.Decoder(_entity_struct(DataValue, labels, aliases)),
+        msgspec.json.Decoder(_typing_struct(TypedValue, labels)),
+        msgspec.json.Decoder(_typing_struct(DataValue, labels)), fields)
+
+
+class AllLanguages(_Plain):
+    """Every language's label, description and aliases of an entity, each raw: the second,
+    light decode of a line under ``--language all`` (the entity itself decodes as ever, so
+    English is read exactly as without it)."""
+
+    labels: dict[str, msgspec.Raw] | list = {}
+    descriptions: dict[str, msgspec.Raw] | list = {}
+    aliases: dict[str, msgspec.Raw] | list = {}
+
+
+all_languages_decoder = msgspec.json.Decoder(AllLanguages)

@@ -5,10 +5,12 @@ Follows the Wikibase RDF mapping: ``wdt:`` truthy values, ``p:`` / ``ps:`` / ``p
 statements with ``wikibase:rank`` (best-rank ones also typed ``wikibase:BestRank``), full
 value nodes (``psv:`` / ``pqv:``) for time precision and quantity units, ``rdfs:label`` /
 ``schema:description`` / ``skos:altLabel``, ``wikibase:sitelinks`` and, for property
-entities, ``wikibase:propertyType``. A project's snapshot also carries the English labels
-its label files gave ids outside the dump, so a turn's query finds every label assembly
-used. An unknown value (``somevalue``: an end time known to exist but not when) is written
-as Wikidata writes it, a skolem IRI under ``/.well-known/genid/``.
+entities, ``wikibase:propertyType``. A project's snapshot also carries the labels its label
+files gave ids outside the dump, so a turn's query finds every label assembly used, and the
+labels, descriptions and aliases of every language its loads kept (``entity_labels``), each
+tagged with its Wikidata language code (``"..."@de``, ``@zh-hans``, ``@mul``). An unknown
+value (``somevalue``: an end time known to exist but not when) is written as Wikidata writes
+it, a skolem IRI under ``/.well-known/genid/``.
 
 Nothing reaches a triple unchecked: every id must have Wikidata's form (``kg.ids``; a row
 or snak with another is left out, and ``kg rdf`` says how many: only a database loaded
@@ -318,6 +320,7 @@ def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
             continue
         yield (f"{_iri(WD + pid)} {_iri(WIKIBASE + 'propertyType')} "
                f"{_iri(WIKIBASE + PROPERTY_TYPES.get(datatype, 'String'))} .")
+    skipped += yield from _language_triples(rows)
     for (sid, eid, prop, rank, vtype, value_id, text, unit_id, precision,
          truthy) in rows("SELECT statement_id, entity_id, property_id, rank, value_type, "
                          "value_id, value_text, unit_id, precision, truthy FROM statements "
@@ -360,6 +363,30 @@ def snapshot_triples(con: duckdb.DuckDBPyConnection) -> Iterator[str]:
         log.warning("%d rows hold an id not of Wikidata's form and were left out of the "
                     "triples (the KG was loaded before ids were checked: load it again)",
                     skipped)
+
+
+def _language_triples(rows) -> Iterator[str]:
+    """``rdfs:label``, ``schema:description`` and ``skos:altLabel`` in every language besides
+    English the project kept (labels of label files included, as in English); returns how
+    many rows were left out for an id or a language code not of Wikidata's form."""
+    skipped = 0
+    for eid, lang, label in rows("SELECT id, language, label FROM labels_by_language WHERE "
+                                 "language <> 'en' ORDER BY id, language"):
+        if not (ids.is_entity_value(eid) and ids.is_language(lang)):
+            skipped += 1
+            continue
+        yield f"{_iri(WD + eid)} {_iri(RDFS_LABEL)} {_lit(label, lang=lang)} ."
+    for eid, lang, desc, aliases in rows("SELECT id, language, description, aliases FROM "
+                                         "entity_labels ORDER BY id, language"):
+        if not (ids.is_entity_value(eid) and ids.is_language(lang)):
+            skipped += 1
+            continue
+        s = _iri(WD + eid)
+        if desc:
+            yield f"{s} {_iri(SCHEMA + 'description')} {_lit(desc, lang=lang)} ."
+        for alias in aliases or ():
+            yield f"{s} {_iri(SKOS_ALT)} {_lit(alias, lang=lang)} ."
+    return skipped
 
 
 def write_snapshot(con: duckdb.DuckDBPyConnection, out: Path) -> int:

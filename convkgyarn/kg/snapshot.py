@@ -41,9 +41,11 @@ def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str
 
 
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:
-    """Every source loaded into the project, with its kind, counts and type filter
-    (``keep_types``: None when every item was loaded whole)."""
-    cols = ("path", "kind", "status", "entities", "rejects", "dump_date", "keep_types")
+    """Every source loaded into the project, with its kind, counts, type filter
+    (``keep_types``: None when every item was loaded whole) and the languages it kept
+    besides English (``languages``: None for English only)."""
+    cols = ("path", "kind", "status", "entities", "rejects", "dump_date", "keep_types",
+            "languages")
     return [dict(zip(cols, r)) for r in con.execute(
         f"SELECT {', '.join(cols)} FROM load_files ORDER BY file_id").fetchall()]
 

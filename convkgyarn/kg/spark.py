@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from convkgyarn.errors import UserError
-from convkgyarn.kg.extract import TABLES, parse_to_arrow
+from convkgyarn.kg.extract import TABLES, Keep, parse_to_arrow
 
 log = logging.getLogger(__name__)
 LINES_PER_CHUNK = 5000
@@ -96,7 +96,7 @@ def session(master: str | None):
                         f"{str(exc).splitlines()[0][:200]}") from None
 
 
-def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | None,
+def extract(path: Path, file_id: int, output: str, keep: Keep | None,
             master: str | None = None) -> SparkResult:
     """Parse ``path`` on Spark into Parquet parts under ``output``; returns the counters."""
     from convkgyarn.kg.reader import layout
@@ -114,7 +114,7 @@ def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | 
                            use_unicode=False).zipWithIndex()
 
     def run(index: int, rows: Iterator[tuple[bytes, int]]) -> Iterator[dict]:
-        yield from _parse_partition(index, rows, file_id, name, out, keep_types)
+        yield from _parse_partition(index, rows, file_id, name, out, keep)
 
     t0 = time.perf_counter()
     chunks = numbered.mapPartitionsWithIndex(run).collect()
@@ -122,7 +122,7 @@ def extract(path: Path, file_id: int, output: str, keep_types: frozenset[str] | 
 
 
 def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int, name: str,
-                     out: str, keep_types: frozenset[str] | None) -> Iterator[dict]:
+                     out: str, keep: Keep | None) -> Iterator[dict]:
     """Runs of consecutive lines through ``parse_to_arrow``; each run's tables to Parquet."""
     import pyarrow.parquet as pq
     from pyarrow import fs
@@ -135,7 +135,7 @@ def _parse_partition(index: int, rows: Iterator[tuple[bytes, int]], file_id: int
 
     def flush() -> dict:
         nonlocal lines, chunk
-        tables, batch = parse_to_arrow(lines, first + 1, file_id, name, (), keep_types)
+        tables, batch = parse_to_arrow(lines, first + 1, file_id, name, (), keep)
         for table, data in tables.items():
             filesystem.create_dir(f"{root}/{table}", recursive=True)
             pq.write_table(data, f"{root}/{table}/part-{index:05d}-{chunk:05d}.parquet",

@@ -1,7 +1,8 @@
 """Load a slice of Wikidata from any SPARQL 1.1 endpoint (Wikidata Query Service, QLever,
 Oxigraph, Blazegraph) through Wikidata's RDF model, with SPARQLWrapper.
 
-Labels come from plain ``rdfs:label`` triples (no ``SERVICE wikibase:label``). Fetched
+Labels come from plain ``rdfs:label`` triples (no ``SERVICE wikibase:label``), in English and
+in the languages asked (``SparqlConfig.languages``, as ``kg load --language``). Fetched
 entities are rebuilt in Wikidata's JSON shape and go through the dump loader's own
 extraction, so both sources give the same tables. Everything is fetched before anything
 is written, and written in one transaction: a failed fetch leaves no partial rows.
@@ -29,9 +30,11 @@ from tenacity.wait import wait_exponential_jitter
 
 from convkgyarn.config import SparqlConfig
 from convkgyarn.errors import SparqlError, UserError
-from convkgyarn.kg.extract import parse_lines
+from convkgyarn.kg.extract import Keep, parse_lines
 from convkgyarn.kg.values import is_blank
-from convkgyarn.kg.ids import ENTITY_VALUE, checked, is_entity_value, is_item, is_property
+from convkgyarn.kg.ids import (
+    ENTITY_VALUE, LANGUAGE, checked, is_entity_value, is_item, is_language, is_property)
+from convkgyarn.kg.languages import ALL, ENGLISH, kept_languages
 from convkgyarn.kg.load import clear_file, keep_last_copies, next_file_id
 from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.stage import Stage, code_version
@@ -285,6 +288,27 @@ def _note_ids(dv: dict | None, prop: str, value_ids: set[str], props: set[str]) 
         value_ids.add(value_id)
 
 
+def _tag(term: dict) -> str | None:
+    """A literal's language tag as Wikidata writes codes (lower case); None for an untagged
+    literal or a tag of another form (never pasted anywhere)."""
+    tag = term.get("xml:lang", "").lower()
+    return tag if is_language(tag) else None
+
+
+def _add_text(entity: dict, what: str, term: dict) -> None:
+    """A label, description or alias literal into a rebuilt entity, under its language."""
+    lang = _tag(term)
+    if lang is None:
+        return
+    value = {"language": lang, "value": term["value"]}
+    if what == "aliases":
+        names = entity["aliases"].setdefault(lang, [])
+        if value not in names:
+            names.append(value)
+    elif what in ("labels", "descriptions"):
+        entity[what][lang] = value
+
+
 def _datatype_of(dv: dict) -> str:
     return {"wikibase-entityid": "wikibase-item", "time": "time", "quantity": "quantity",
             "monolingualtext": "monolingualtext", "globecoordinate": "globe-coordinate"
@@ -296,11 +320,22 @@ class SparqlLoad(Stage):
 
     name = "kg.load.sparql"
     writes = ("load_files", "entities", "properties", "entity_types", "statements",
-              "qualifiers", "load_rejects", "extra_labels", "kg_meta")
+              "qualifiers", "load_rejects", "entity_labels", "extra_labels", "kg_meta")
 
     def __init__(self, ctx, config: SparqlConfig) -> None:
         super().__init__(ctx, config)
         self.client = SparqlClient(config)
+        self.languages = kept_languages(config.languages)
+
+    def _in_languages(self, var: str) -> str:
+        """A FILTER keeping the literals of ``var`` in English and the kept languages (every
+        tagged one with ``all``); each code was checked, and is checked again here since it
+        is pasted into the query."""
+        if self.languages == [ALL]:
+            return f'FILTER(LANG(?{var}) != "")'
+        codes = [ENGLISH, *(self.languages or ())]
+        listed = ", ".join(f'"{checked(c, LANGUAGE, "language code")}"' for c in codes)
+        return f"FILTER(LCASE(LANG(?{var})) IN ({listed}))"
 
     def select_entities(self) -> list[str]:
         cfg = self.config
@@ -318,7 +353,7 @@ class SparqlLoad(Stage):
             ids += [i for i in found if is_item(i) and i not in ids]
         return ids
 
-    def fetch(self, ids: list[str]) -> tuple[list[dict], dict[str, str]]:
+    def fetch(self, ids: list[str]) -> tuple[list[dict], list[dict[str, str]]]:
         entities: list[dict] = []
         value_ids: set[str] = set()
         props: set[str] = set()
@@ -332,13 +367,17 @@ class SparqlLoad(Stage):
 
     def _fetch_batch(self, batch: list[str], value_ids: set[str], props: set[str]) -> list[dict]:
         values = _ids(batch)
-        info = self.client.select(f"""
-            SELECT ?e ?label ?desc ?alias ?sl ?mod WHERE {{ VALUES ?e {{ {values} }}
-              OPTIONAL {{ ?e rdfs:label ?label FILTER(lang(?label) = "en") }}
-              OPTIONAL {{ ?e schema:description ?desc FILTER(lang(?desc) = "en") }}
-              OPTIONAL {{ ?e skos:altLabel ?alias FILTER(lang(?alias) = "en") }}
-              OPTIONAL {{ ?e wikibase:sitelinks ?sl }}
-              OPTIONAL {{ ?e schema:dateModified ?mod }} }}""")
+        # one row per label, description, alias, sitelink count and date (a UNION, not
+        # OPTIONALs: those multiply every language's labels by its aliases)
+        text = self._in_languages("text")
+        info = self.client.paged(f"""
+            SELECT ?e ?what ?text ?sl ?mod WHERE {{ VALUES ?e {{ {values} }}
+              {{ ?e rdfs:label ?text {text} BIND("labels" AS ?what) }}
+              UNION {{ ?e schema:description ?text {text} BIND("descriptions" AS ?what) }}
+              UNION {{ ?e skos:altLabel ?text {text} BIND("aliases" AS ?what) }}
+              UNION {{ ?e wikibase:sitelinks ?sl }}
+              UNION {{ ?e schema:dateModified ?mod }}
+            }} ORDER BY ?e ?what ?text ?sl ?mod""")
         stmts = self.client.paged(f"""
             SELECT ?e ?pc ?s ?rank ?v ?prec ?amount ?unit WHERE {{ VALUES ?e {{ {values} }}
               ?e ?pc ?s . FILTER(STRSTARTS(STR(?pc), "{P}P"))
@@ -363,17 +402,16 @@ class SparqlLoad(Stage):
               OPTIONAL {{ ?node wikibase:quantityAmount ?amount }}
               OPTIONAL {{ ?node wikibase:quantityUnit ?unit }}
             }} ORDER BY ?s ?pqv""")
-        out: dict[str, dict[str, Any]] = {}
+        # every entity asked (one the endpoint lacks has no label: the loader skips it)
+        out: dict[str, dict[str, Any]] = {
+            eid: {"type": "item", "id": eid, "labels": {}, "descriptions": {},
+                  "aliases": {"en": []}, "claims": {}, "sitelink_count": 0} for eid in batch}
         for r in info:
-            eid = _local(r["e"]["value"], WD)
-            e = out.setdefault(eid, {"type": "item", "id": eid, "labels": {}, "descriptions": {},
-                                     "aliases": {"en": []}, "claims": {}, "sitelink_count": 0})
-            if "label" in r:
-                e["labels"] = {"en": {"language": "en", "value": r["label"]["value"]}}
-            if "desc" in r:
-                e["descriptions"] = {"en": {"language": "en", "value": r["desc"]["value"]}}
-            if "alias" in r and {"value": r["alias"]["value"]} not in e["aliases"]["en"]:
-                e["aliases"]["en"].append({"value": r["alias"]["value"]})
+            e = out.get(_local(r["e"]["value"], WD))
+            if e is None:
+                continue
+            if "what" in r and "text" in r:
+                _add_text(e, r["what"]["value"], r["text"])
             if "sl" in r:
                 e["sitelink_count"] = int(r["sl"]["value"])
             if "mod" in r:
@@ -421,25 +459,30 @@ class SparqlLoad(Stage):
                 group.sort(key=lambda c: c["id"])
         return [out[i] for i in batch if i in out]
 
-    def _labels(self, ids: list[str]) -> dict[str, str]:
-        labels = {}
+    def _labels(self, ids: list[str]) -> list[dict[str, str]]:
+        """Labels of the values outside the slice, in English and the kept languages: rows
+        for ``extra_labels`` (a label file's, under the endpoint's name)."""
+        labels: dict[tuple[str, str], str] = {}
         for i in range(0, len(ids), self.config.batch_size):
             rows = self.client.select(
                 f"SELECT ?x ?label WHERE {{ VALUES ?x {{ {_ids(ids[i:i + self.config.batch_size])}"
-                f" }} ?x rdfs:label ?label FILTER(lang(?label) = \"en\") }}")
+                f" }} ?x rdfs:label ?label {self._in_languages('label')} }}")
             asked = set(ids[i:i + self.config.batch_size])
-            labels.update({x: r["label"]["value"] for r in rows
-                           if (x := _local(r["x"]["value"], WD)) in asked
-                           and not is_blank(r["label"]["value"])})
-        return labels
+            for r in rows:
+                x, lang = _local(r["x"]["value"], WD), _tag(r["label"])
+                if x in asked and lang and not is_blank(r["label"]["value"]):
+                    labels[(x, lang)] = r["label"]["value"]
+        return [{"id": x, "language": lang, "label": label}
+                for (x, lang), label in sorted(labels.items())]
 
     def _properties(self, pids: list[str]) -> list[dict]:
         out = []
         for i in range(0, len(pids), self.config.batch_size):
             rows = self.client.select(
                 f"SELECT ?p ?label ?type WHERE {{ VALUES ?p {{ {_ids(pids[i:i + self.config.batch_size])} }}"
-                f" OPTIONAL {{ ?p rdfs:label ?label FILTER(lang(?label) = \"en\") }}"
-                f" OPTIONAL {{ ?p wikibase:propertyType ?type }} }}")
+                f" OPTIONAL {{ ?p rdfs:label ?label {self._in_languages('label')} }}"
+                f" OPTIONAL {{ ?p wikibase:propertyType ?type }} }} ORDER BY ?p ?label")
+            found: dict[str, dict] = {}
             for r in rows:
                 if "label" not in r and "type" not in r:
                     continue
@@ -448,9 +491,11 @@ class SparqlLoad(Stage):
                     continue
                 dtype = TYPES.get(_local(r.get("type", {}).get("value", ""),
                                          "http://wikiba.se/ontology#"))
-                out.append({"type": "property", "id": pid, "datatype": dtype,
-                            "labels": {"en": {"language": "en", "value": r["label"]["value"]}}
-                            if "label" in r else {}})
+                p = found.setdefault(pid, {"type": "property", "id": pid, "datatype": dtype,
+                                           "labels": {}})
+                if "label" in r:
+                    _add_text(p, "labels", r["label"])
+            out += found.values()
         return out
 
     def process(self) -> dict[str, Any]:
@@ -476,12 +521,13 @@ class SparqlLoad(Stage):
         return {"endpoint": cfg.endpoint, "entities": sum(e["type"] == "item" for e in entities),
                 "queries": self.client.queries, "queried_at": queried_at.isoformat()}
 
-    def _write(self, key: str, fp: str, lines: list[bytes], labels: dict[str, str],
+    def _write(self, key: str, fp: str, lines: list[bytes], labels: list[dict[str, str]],
                queried_at: datetime) -> None:
         con = self.con
         row = con.execute("SELECT file_id FROM load_files WHERE path = ?", [key]).fetchone()
         file_id = row[0] if row else next_file_id(con)
-        batch = parse_lines(lines, 1, file_id, key)
+        batch = parse_lines(lines, 1, file_id, key, keep=Keep(
+            languages=tuple(self.languages) if self.languages else None))
         now = queried_at.replace(tzinfo=None)
         with transaction(con):
             clear_file(con, file_id)
@@ -489,9 +535,7 @@ class SparqlLoad(Stage):
                 insert_arrow(con, table, data)
             keep_last_copies(con, file_id)
             con.execute("DELETE FROM extra_labels WHERE source = ?", [key])
-            insert_rows(con, "extra_labels", {
-                "id": list(labels), "label": list(labels.values()),
-                "source": [key] * len(labels)})
+            insert_rows(con, "extra_labels", [{**row, "source": key} for row in labels])
             insert_rows(con, "load_files", [{
                 "file_id": file_id, "path": key, "kind": "sparql", "fingerprint": fp,
                 "status": "done", "started_at": now, "finished_at": now, "lines": len(lines),
@@ -499,5 +543,6 @@ class SparqlLoad(Stage):
                 "rejects": batch.rows("load_rejects"),
                 "skipped": json.dumps({"endpoint": self.config.endpoint,
                                        "queried_at": queried_at.isoformat(), **batch.skipped}),
-                "dump_date": queried_at.date().isoformat(), "code_version": code_version()}])
+                "dump_date": queried_at.date().isoformat(), "code_version": code_version(),
+                "languages": self.languages}])
             bump_kg_version(con, f"sparql {key} {fp}")

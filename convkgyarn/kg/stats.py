@@ -6,6 +6,7 @@ from typing import Any
 
 import duckdb
 
+from convkgyarn.kg.languages import language_coverage
 from convkgyarn.kg.snapshot import label_coverage, sources
 
 
@@ -27,6 +28,8 @@ def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "files": one("SELECT count(*) FROM load_files WHERE status = 'done'"),
         "dump_date": one("SELECT max(dump_date) FROM load_files WHERE status = 'done'"),
         "label_coverage": {k: v for k, v in label_coverage(con).items() if k != "warnings"},
-        "sources": [{k: s[k] for k in ("path", "kind", "status", "entities", "keep_types")}
-                    for s in sources(con)],
+        # per language (English and every kept one): entities labelled, item values labelled
+        "label_languages": language_coverage(con),
+        "sources": [{k: s[k] for k in ("path", "kind", "status", "entities", "keep_types",
+                                       "languages")} for s in sources(con)],
     }

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from convkgyarn.kg.bz2blocks import Bz2Range, decode_range
-from convkgyarn.kg.extract import parse_to_arrow
+from convkgyarn.kg.extract import Keep, parse_to_arrow
 from convkgyarn.kg.reader import Block
 
 
@@ -37,10 +37,9 @@ class Parsed:
         return self.tables[table].num_rows if table in self.tables else 0
 
 
-def parse_block(block: Block, file_id: int, name: str,
-                keep_types: frozenset[str] | None = None) -> Parsed:
+def parse_block(block: Block, file_id: int, name: str, keep: Keep | None = None) -> Parsed:
     tables, batch = parse_to_arrow(block.lines, block.first_line_no, file_id, name,
-                                   block.rejects, keep_types)
+                                   block.rejects, keep)
     return Parsed(tables, batch.lines, batch.skipped, batch.max_modified, block.nbytes)
 
 
@@ -57,19 +56,19 @@ class ParsedRange:
 
 
 def parse_bz2_range(r: Bz2Range, file_id: int, name: str,
-                    keep_types: frozenset[str] | None = None) -> ParsedRange:
-    return split_range_text(decode_range(r), file_id, name, keep_types)
+                    keep: Keep | None = None) -> ParsedRange:
+    return split_range_text(decode_range(r), file_id, name, keep)
 
 
 def split_range_text(text: bytes, file_id: int, name: str,
-                     keep_types: frozenset[str] | None = None) -> ParsedRange:
+                     keep: Keep | None = None) -> ParsedRange:
     """A range's text cut into its shared pieces and its parsed whole lines."""
     first = text.find(b"\n")
     if first < 0:
         return ParsedRange(None, text, b"", 0)
     last = text.rfind(b"\n")
     inner = Block(2, text[first + 1:last + 1])
-    return ParsedRange(parse_block(inner, file_id, name, keep_types), text[:first + 1],
+    return ParsedRange(parse_block(inner, file_id, name, keep), text[:first + 1],
                        text[last + 1:], text.count(b"\n"))
 
 

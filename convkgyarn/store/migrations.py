@@ -286,13 +286,27 @@ def _to_v6(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(f"CREATE TABLE IF NOT EXISTS stage_inputs ({schema.TABLES['stage_inputs'].strip()})")
 
 
+def _to_v7(con: duckdb.DuckDBPyConnection) -> None:
+    """0.6.0 -> the next release: labels in more languages than English (issue #35). A load
+    records the languages it kept besides English (``load_files.languages``; NULL: English
+    only, as every earlier load), their labels go to ``entity_labels``, and a label file's
+    labels carry their language (``extra_labels.language``: every earlier one is English)."""
+    con.execute("ALTER TABLE load_files ADD COLUMN IF NOT EXISTS languages VARCHAR[]")
+    con.execute("ALTER TABLE extra_labels ADD COLUMN IF NOT EXISTS language VARCHAR")
+    con.execute("UPDATE extra_labels SET language = 'en' WHERE language IS NULL")
+    con.execute("CREATE TABLE IF NOT EXISTS entity_labels "
+                f"({schema.TABLES['entity_labels'].strip()})")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
               Migration(4, "0.4.0: loads record the types they kept whole", _to_v4),
               Migration(5, "0.6.0: related entities record the link that explains "
                             "them; rejects of single values name their field", _to_v5),
-              Migration(6, "0.6.0: stages record their input keys", _to_v6))
+              Migration(6, "0.6.0: stages record their input keys", _to_v6),
+              Migration(7, "after 0.6.0: labels in languages besides English (entity_labels), "
+                            "loads record the languages they kept", _to_v7))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

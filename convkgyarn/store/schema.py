@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -29,7 +29,7 @@ TABLES: dict[str, str] = {
         file_id INTEGER PRIMARY KEY, path VARCHAR, kind VARCHAR, fingerprint VARCHAR,
         status VARCHAR, started_at TIMESTAMP, finished_at TIMESTAMP, lines BIGINT,
         bytes BIGINT, entities BIGINT, rejects BIGINT, skipped JSON, dump_date VARCHAR,
-        code_version VARCHAR, keep_types VARCHAR[]""",
+        code_version VARCHAR, keep_types VARCHAR[], languages VARCHAR[]""",
     "entities": """
         id VARCHAR, label VARCHAR, description VARCHAR, aliases VARCHAR[], sitelinks INTEGER,
         modified VARCHAR, file_id INTEGER, line_no BIGINT""",
@@ -50,12 +50,21 @@ TABLES: dict[str, str] = {
         ordinal INTEGER, file_id INTEGER, line_no BIGINT""",
     # A rejected line (field NULL: nothing of it loaded), or a value left out of an entity
     # that loaded (field: where, e.g. claims.P569 or claims.P39.qualifiers.P580 or labels.en;
-    # snippet: the statement id and the value).
+    # snippet: the statement id and the value), or an entry of a label file (file_id and
+    # line_no NULL, field: its key, e.g. Q42 or Q42.de).
     "load_rejects": """
         file_id INTEGER, file VARCHAR, line_no BIGINT, reason VARCHAR, snippet VARCHAR,
         field VARCHAR""",
+    # labels from label files (kg load --labels), by language (en: English, as before 0.7)
     "extra_labels": """
-        id VARCHAR, label VARCHAR, source VARCHAR, datatype VARCHAR, description VARCHAR""",
+        id VARCHAR, label VARCHAR, source VARCHAR, datatype VARCHAR, description VARCHAR,
+        language VARCHAR""",
+    # Labels, descriptions and aliases of an item or property entity in a language besides
+    # English that its load kept (load_files.languages): one row per (id, language) with
+    # any of them. Items without an English label (not in entities) are here too.
+    "entity_labels": """
+        id VARCHAR, language VARCHAR, label VARCHAR, description VARCHAR, aliases VARCHAR[],
+        file_id INTEGER, line_no BIGINT""",
     "kg_meta": """key VARCHAR PRIMARY KEY, value VARCHAR""",
     # -- predicates per type
     "type_predicates": """
@@ -172,9 +181,21 @@ VIEWS: dict[str, str] = {
         UNION ALL SELECT id, label FROM properties WHERE label IS NOT NULL
             AND id NOT IN (SELECT id FROM entities)
         UNION ALL SELECT id, arg_max(label, rowid) FROM extra_labels
-            WHERE label IS NOT NULL AND id NOT IN (SELECT id FROM entities)
+            WHERE label IS NOT NULL AND language = 'en' AND id NOT IN (SELECT id FROM entities)
               AND id NOT IN (SELECT id FROM properties WHERE label IS NOT NULL)
             GROUP BY id""",
+    # The label of any id in any language the project keeps, one per (id, language): English
+    # as ``labels`` has it; every other language from the dump (entity_labels), else from a
+    # labels file (the latest wins). No fallback here: kg.languages.labels_in_language adds
+    # it (language -> its variants -> mul -> en).
+    "labels_by_language": """
+        SELECT id, 'en' AS language, label FROM labels
+        UNION ALL SELECT id, language, label FROM entity_labels WHERE label IS NOT NULL
+        UNION ALL SELECT x.id, x.language, arg_max(x.label, x.rowid) FROM extra_labels x
+            WHERE x.label IS NOT NULL AND x.language <> 'en' AND NOT EXISTS (
+                SELECT 1 FROM entity_labels e WHERE e.id = x.id AND e.language = x.language
+                AND e.label IS NOT NULL)
+            GROUP BY x.id, x.language""",
     # Every property used by a statement or qualifier (or described by a property entity),
     # with a label and datatype where known.
     "property_info": """
@@ -185,7 +206,7 @@ VIEWS: dict[str, str] = {
         ), used1 AS (SELECT id, any_value(datatype) AS datatype FROM used GROUP BY 1),
         extra AS (SELECT id, arg_max(label, rowid) AS label, arg_max(datatype, rowid) AS datatype,
                          arg_max(description, rowid) AS description
-                  FROM extra_labels GROUP BY id)
+                  FROM extra_labels WHERE language = 'en' GROUP BY id)
         SELECT coalesce(p.id, u.id) AS id,
                coalesce(p.label, x.label) AS label,
                coalesce(p.datatype, u.datatype, x.datatype) AS datatype,
@@ -235,15 +256,16 @@ VIEWS: dict[str, str] = {
     "drops": """
         SELECT stage, item, reason, detail, run_id, created_at FROM dropped
         UNION ALL
-        SELECT 'kg.load', file || ':' || line_no || coalesce(' ' || field, ''), reason, snippet,
-               NULL, NULL FROM load_rejects""",
+        SELECT 'kg.load', file || coalesce(':' || line_no, '') || coalesce(' ' || field, ''),
+               reason, snippet, NULL, NULL FROM load_rejects""",
 }
 
 KG_TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers",
-             "load_rejects")
+             "load_rejects", "entity_labels")
 # The KG snapshot as the stages read it: what a load, a label file or a refresh writes, and
 # the views over it. Its content is identified by ``kg_meta.kg_version`` (``kg_version``).
-KG_VIEWS = ("labels", "property_info", "facts", "statement_values", "qualifier_values")
+KG_VIEWS = ("labels", "labels_by_language", "property_info", "facts", "statement_values",
+            "qualifier_values")
 KG_RELATIONS = frozenset(KG_TABLES + ("load_files", "extra_labels", "kg_meta") + KG_VIEWS)
 # What a refresh records of how the KG changed: with the snapshot, what a loaded KG provides
 # to the stages (``Pipeline`` checks every read against it and the stages before).

@@ -224,10 +224,11 @@ def test_kg_load_sparql_sends_no_id_it_did_not_check(tmp_path):
             return {"head": {"vars": ["e"]}, "results": {"bindings": [
                 {"e": {"type": "uri", "value": f"http://www.wikidata.org/entity/Q1{SERVICE}"}},
                 {"e": {"type": "uri", "value": "http://www.wikidata.org/entity/Q76"}}]}}
-        if "?e ?label" in query:
-            return {"head": {"vars": ["e", "label"]}, "results": {"bindings": [
+        if "?e ?what ?text" in query:  # labels, descriptions, aliases, sitelinks
+            return {"head": {"vars": ["e", "what", "text"]}, "results": {"bindings": [
                 {"e": {"type": "uri", "value": "http://www.wikidata.org/entity/Q76"},
-                 "label": {"type": "literal", "value": "Barack Obama", "xml:lang": "en"}}]}}
+                 "what": {"type": "literal", "value": "labels"},
+                 "text": {"type": "literal", "value": "Barack Obama", "xml:lang": "en"}}]}}
         if "?pc ?s ?rank" in query:  # a statement whose value is no id
             return {"head": {"vars": []}, "results": {"bindings": [{
                 "e": {"type": "uri", "value": "http://www.wikidata.org/entity/Q76"},

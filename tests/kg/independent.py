@@ -89,3 +89,35 @@ def independent_stats(path: Path) -> dict:
         "facts_by_kind": {k: kinds[k] for k in ("simple", "complex", "qualified")},
         "rejected_lines": c["rejected_lines"],
     }
+
+
+def _text(term) -> str | None:
+    value = term.get("value") if isinstance(term, dict) else None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def independent_language_rows(path: Path, languages: set[str] | None) -> set[tuple]:
+    """(id, language, label, description, aliases) of every item and property entity, per
+    language besides English (``languages``, or every one for None): blank text is none, and a
+    row needs a label, a description or an alias. An id repeated keeps its last line. (The real
+    files hold no invisible-only text, so ``strip`` finds every blank one.)"""
+    latest = {}
+    for e in _entities(path):
+        if e is None or "id" not in e:
+            continue
+        latest.pop(e["id"], None)
+        latest[e["id"]] = e
+    rows = set()
+    for e in latest.values():
+        if e.get("type") not in ("item", "property"):
+            continue
+        labels, descriptions, aliases = (
+            m if isinstance(m, dict) else {}
+            for m in (e.get("labels"), e.get("descriptions"), e.get("aliases")))
+        codes = (set(labels) | set(descriptions) | set(aliases)) - {"en"}
+        for code in codes if languages is None else codes & languages:
+            names = tuple(a for a in map(_text, aliases.get(code, [])) if a)
+            row = (_text(labels.get(code)), _text(descriptions.get(code)), names)
+            if row != (None, None, ()):
+                rows.add((e["id"], code, *row))
+    return rows

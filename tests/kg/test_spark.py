@@ -37,17 +37,23 @@ def table_rows(db) -> dict:
         con.close()
 
 
-@pytest.mark.parametrize("name", ["entities-635.ndjson.bz2", "dump-sample-100.json.bz2"])
-def test_spark_gives_exactly_the_local_loaders_stats_and_rows(shared_data, tmp_path, name):
+@pytest.mark.parametrize("name, languages", [
+    ("entities-635.ndjson.bz2", []), ("dump-sample-100.json.bz2", []),
+    ("entities-635.ndjson.bz2", ["de", "ja", "zh"]), ("dump-sample-100.json.bz2", ["all"])])
+def test_spark_gives_exactly_the_local_loaders_stats_and_rows(shared_data, tmp_path, name,
+                                                              languages):
     path = shared_data / "wikidata" / name
     here, there = tmp_path / "local.duckdb", tmp_path / "spark.duckdb"
-    r = CliRunner().invoke(app, ["kg", "load", str(path), "--db", str(here)])
+    asked = [arg for code in languages for arg in ("--language", code)]
+    r = CliRunner().invoke(app, ["kg", "load", str(path), *asked, "--db", str(here)])
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(app, ["kg", "load", str(path), "--engine", "spark",
+    r = CliRunner().invoke(app, ["kg", "load", str(path), "--engine", "spark", *asked,
                                  "--db", str(there)])
     assert r.exit_code == 0, r.output
     assert stats_json(there) == stats_json(here)
-    assert table_rows(there) == table_rows(here)  # line numbers and rejects included
+    rows = table_rows(here)
+    assert table_rows(there) == rows  # line numbers, rejects and labels included
+    assert bool(rows["entity_labels"]) == bool(languages)
     assert not list(tmp_path.glob(".spark-load-*"))  # the scratch parts are removed
 
 

@@ -132,3 +132,59 @@ def test_rate_limits_are_retried_and_malformed_replies_rejected(tmp_path):
     assert hits[0].startswith("convkgyarn/")  # a descriptive User-Agent
     assert con.execute("SELECT count(*) FROM entities").fetchone()[0] == 0
     assert "127.0.0.1" in str(info.value) and "malformed reply" in str(info.value)
+
+
+def language_rows(con, ids: list[str]) -> list[tuple]:
+    return sorted(con.execute(
+        "SELECT id, language, label, description, list_sort(aliases) FROM entity_labels "
+        "WHERE list_contains(?, id)", [ids]).fetchall())
+
+
+@pytest.mark.shared_data
+def test_languages_go_through_kg_rdf_and_come_back_through_sparql(shared_data, tmp_path):
+    """The real file loaded with German, Japanese and Chinese, written by `kg rdf` (each label,
+    description and alias with its language tag) and served by Oxigraph: the SPARQL source
+    asked for the same languages loads the same rows as the dump did."""
+    import re
+
+    dev = shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"
+    plain, tagged = tmp_path / "plain.duckdb", tmp_path / "tagged.duckdb"
+    for db, extra in ((plain, []), (tagged, ["--language", "de", "--language", "ja",
+                                             "--language", "zh"])):
+        r = CliRunner().invoke(app, ["kg", "load", str(dev), *extra, "--db", str(db)])
+        assert r.exit_code == 0, r.output
+        r = CliRunner().invoke(app, ["kg", "rdf", "--out", str(db.with_suffix(".nt")),
+                                     "--db", str(db)])
+        assert r.exit_code == 0, r.output
+    lines = tagged.with_suffix(".nt").read_text(encoding="utf-8").splitlines()
+    other = re.compile(r'"@(?!en \.$)([a-z0-9-]+) \.$')
+    # without those tags it is the English file, triple for triple
+    assert [x for x in lines[1:] if not other.search(x)] == \
+        plain.with_suffix(".nt").read_text(encoding="utf-8").splitlines()[1:]
+    con = connect(tagged)
+    tags = {}
+    for x in lines:
+        if (m := other.search(x)) and "rdf-schema#label" in x:
+            tags[m[1]] = tags.get(m[1], 0) + 1
+    assert tags == dict(con.execute("SELECT language, count(*) FROM entity_labels WHERE "
+                                    "label IS NOT NULL GROUP BY 1").fetchall())
+    assert tags["de"] == 450 and tags["ja"] == 337 and tags["zh"] == 349
+    ids = [i for (i,) in con.execute(
+        "SELECT id FROM entities WHERE id IN (SELECT id FROM entity_labels) ORDER BY "
+        "sitelinks DESC, id LIMIT 40").fetchall()]
+    with serve(tagged.with_suffix(".nt"), tmp_path) as url:
+        via_sparql = connect(tmp_path / "s.duckdb")
+        SparqlLoad(context(via_sparql), SparqlConfig(
+            endpoint=url, entities=ids, batch_size=15, languages=["de", "ja", "zh"])).run()
+    assert language_rows(via_sparql, ids) == language_rows(con, ids)
+    assert len(language_rows(con, ids)) > 100
+    # the values' labels come in every kept language too (as a label file of the endpoint)
+    values = [v for (v,) in via_sparql.execute(
+        "SELECT DISTINCT value_id FROM statements WHERE value_id NOT IN (SELECT id FROM "
+        "entities)").fetchall()]
+    german = "SELECT id, label FROM labels_by_language WHERE language = 'de' AND " \
+             "list_contains(?, id) ORDER BY id"
+    assert via_sparql.execute(german, [values]).fetchall() == con.execute(german, [values]
+                                                                          ).fetchall()
+    assert via_sparql.execute("SELECT languages FROM load_files").fetchone()[0] == [
+        "de", "ja", "zh", "zh-hans", "zh-hant"]

@@ -105,6 +105,14 @@ def test_views_are_recreated_and_old_views_replaced(old_db):
     assert {"labels", "facts", "statement_values", "template_rejects", "drops"} <= views
 
 
+def back_to_schema_6(raw: duckdb.DuckDBPyConnection) -> None:
+    """Undo schema 7 (labels in other languages) on a fresh database, as releases up to 0.6.0
+    wrote it."""
+    raw.execute("ALTER TABLE load_files DROP COLUMN languages")
+    raw.execute("ALTER TABLE extra_labels DROP COLUMN language")
+    raw.execute("DROP TABLE entity_labels")
+
+
 def test_a_0_2_0_database_gains_hop_from_and_keeps_its_turns(tmp_path):
     path = tmp_path / "v2.duckdb"
     r = cli("generate", "--db", path, "--out", tmp_path / "o", "--conversations", "5")
@@ -112,6 +120,7 @@ def test_a_0_2_0_database_gains_hop_from_and_keeps_its_turns(tmp_path):
     raw = duckdb.connect(str(path))  # back to schema 2, as release 0.2.0 wrote it
     for column in ("hop_from", "question_kind", "answer_sentence"):
         raw.execute(f"ALTER TABLE turns DROP COLUMN {column}")
+    back_to_schema_6(raw)
     raw.execute("ALTER TABLE load_files DROP COLUMN keep_types")
     raw.execute("UPDATE schema_version SET version = 2")
     turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
@@ -126,6 +135,7 @@ def test_a_0_3_0_database_gains_keep_types_and_its_loads_stay_whole(tmp_path, sa
     r = cli("kg", "load", sample_path, "--db", path)
     assert r.exit_code == 0, r.output
     raw = duckdb.connect(str(path))  # back to schema 3, as release 0.3.0 wrote it
+    back_to_schema_6(raw)
     raw.execute("ALTER TABLE load_files DROP COLUMN keep_types")
     raw.execute("UPDATE schema_version SET version = 3")
     raw.close()
@@ -135,3 +145,32 @@ def test_a_0_3_0_database_gains_keep_types_and_its_loads_stay_whole(tmp_path, sa
     con.close()
     r = cli("kg", "load", sample_path, "--db", path)  # loaded whole before: still unchanged
     assert r.exit_code == 0 and "unchanged" in r.output, r.output
+
+
+def test_a_0_6_0_database_gains_languages_and_keeps_its_labels(tmp_path, sample_path,
+                                                               shared_data):
+    """Schema 6 -> 7: every label file's labels are English, every load kept English only;
+    the same file loaded again without --language is unchanged, with --language it reloads."""
+    path = tmp_path / "v6.duckdb"
+    props = shared_data / "wikidata" / "property-labels-en.json"
+    r = cli("kg", "load", sample_path, "--labels", props, "--db", path)
+    assert r.exit_code == 0, r.output
+    raw = duckdb.connect(str(path))
+    labels = raw.execute("SELECT * FROM labels ORDER BY id").fetchall()
+    info = raw.execute("SELECT * FROM property_info ORDER BY id").fetchall()
+    back_to_schema_6(raw)
+    raw.execute("UPDATE schema_version SET version = 6")
+    raw.close()
+    con = connect(path)
+    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    assert con.execute("SELECT DISTINCT language FROM extra_labels").fetchall() == [("en",)]
+    assert con.execute("SELECT * FROM labels ORDER BY id").fetchall() == labels
+    assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info
+    assert con.execute("SELECT count(*), count(languages) FROM load_files").fetchone() == (1, 0)
+    assert con.execute("SELECT count(*) FROM labels_by_language WHERE language = 'en'"
+                       ).fetchone()[0] == len(labels)
+    con.close()
+    r = cli("kg", "load", sample_path, "--db", path)
+    assert r.exit_code == 0 and "unchanged" in r.output, r.output
+    r = cli("kg", "load", sample_path, "--language", "de", "--db", path)
+    assert r.exit_code == 0 and "unchanged" not in r.output, r.output

@@ -1,0 +1,81 @@
+"""Languages of the rules path (issue #35): the same plan over the same facts, said in
+German, Japanese and Chinese (English keeps its own code path; ``en`` adapts it where that
+is cheap). Each language is one ``Language`` (``base.py``) with:
+
+- ``render(value, label, year_only=)``: a value as the language writes it (Babel/CLDR
+  dates, numbers, units, currencies; ``values.py``, ``units.py``), None when it cannot be
+  said in it; ``asks_year(question)`` and ``year_question_fits(value)``; ``join(items)``.
+- ``templates(property_id, qualifier_id, tense, interaction, subject_kind)``: the rules
+  writer, ``{phenomenon: [variants]}`` or None when the property is not phrased.
+- ``fill(template, subject, reference=None, value=None) -> Filled``: a stored template
+  filled for a ``Subject`` named (``reference=None``) or referred to (``"pronoun"``,
+  ``"noun"``, ``"zero"``; ``default_reference(subject)`` says which a native speaker
+  uses), with the statement's value for ``[a]``. ``Filled.protected`` holds the spans of
+  names and values, which ``typo`` never touches.
+- ``disfluent``, ``with_transition``, ``typo(text, rng, protected) -> (text, Edit)``.
+
+Placeholders of stored templates
+--------------------------------
+Original and deixis templates share them; the phenomenon says whether the caller fills
+the subject as named (original) or as a reference (deixis). ``{ist|war}`` in the
+lexicons is a present | past alternation, resolved when templates are written.
+
+German (``de``)::
+
+    [S:nom] [S:akk] [S:dat] [S:gen]   the subject in a case ("die Schweiz", "der Schweiz";
+                                      "er"/"ihn"/"ihm"; "das Land"/"dem Land")
+    [S:kw]                            the bare label, for typed keyword queries
+    [S's:G.C:Noun]                    Noun (gender G in m f n pl, case C in nom akk dat)
+                                      possessed by the subject: "die Hauptstadt der
+                                      Schweiz", "die Hauptstadt von Chile", "ihre
+                                      Hauptstadt", "die Hauptstadt des Landes"
+    [in:S] [von:S] [zu:S] [an:S] ...  the subject after a dative preposition, contracted
+                                      ("im Vereinigten Königreich", "zur ..."; "dort")
+    [a:nom] [a:akk] [mit:a] ...       the statement's value, declined the same way
+    [a]                               the value as it is (a number; a typed query)
+
+Japanese (``ja``)::
+
+    [S:は] [S:が] [S:の] [S:を] [S:に] [S:で] [S:と]
+                                      the subject with its particle; a zero reference
+                                      drops both ("首都はどこですか？"); "その国の", "彼女は"
+    [S]                               the subject without a particle (typed queries)
+    [a] [a:と] [a:を] ...              the statement's value, with its particle
+
+Chinese (``zh``)::
+
+    [S]                               the subject: "德国", "他"/"她"/"它", "这个国家"
+                                      (with its measure word); nothing for a zero reference
+    [S的]                             the subject as owner: "德国的", "她的", "这座城市的";
+                                      nothing for a zero reference
+    [a]                               the statement's value
+
+English (``en``, adapter only): ``[type]`` the name, ``[he] [him] [his]`` references,
+``[a]`` the value, as ``stages.rules_writer`` writes them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from convkgyarn.languages.base import Edit, Filled, Language, Subject  # noqa: F401
+
+CODES = ("en", "de", "ja", "zh")
+
+
+@cache
+def language(code: str) -> Language:
+    """The language for a BCP-47 code (en, de, ja, zh); ValueError for any other."""
+    if code == "en":
+        from convkgyarn.languages.en import English
+        return English()
+    if code == "de":
+        from convkgyarn.languages.de import German
+        return German()
+    if code == "ja":
+        from convkgyarn.languages.ja import Japanese
+        return Japanese()
+    if code == "zh":
+        from convkgyarn.languages.zh import Chinese
+        return Chinese()
+    raise ValueError(f"no language {code!r}: the rules path has {', '.join(CODES)}")

@@ -1,0 +1,158 @@
+"""`kg load --labels FILE`: English label files as before, and language-tagged ones (a map of
+language codes, or entities as wbgetentities returns them); every malformed entry is a reject
+naming the file and the key, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from convkgyarn.errors import UserError
+from convkgyarn.kg.label_files import read_labels
+from convkgyarn.kg.languages import labels_in_language
+from tests.helpers import cli, project
+
+
+def write(path, data) -> str:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def by_language(con, language: str) -> dict[str, str]:
+    return dict(con.execute("SELECT id, label FROM labels_by_language WHERE language = ?",
+                            [language]).fetchall())
+
+
+@pytest.mark.shared_data
+def test_a_wbgetentities_reply_is_a_label_file_in_every_kept_language(shared_data, tmp_path,
+                                                                      sample_path):
+    reply = shared_data / "wikidata" / "wbgetentities-response.json"
+    db = tmp_path / "p.duckdb"
+    r = cli("kg", "load", sample_path, "--labels", reply, "--language", "de", "--language",
+            "ja", "--db", db)
+    assert r.exit_code == 0, r.output
+    with project(db, write=False) as p:
+        assert {k: v for k, v in by_language(p.con, "de").items() if k in ("Q123", "Q456")} \
+            == {"Q123": "September", "Q456": "Lyon"}
+        assert by_language(p.con, "ja")["Q456"] == "リヨン"
+        assert by_language(p.con, "en")["Q123"] == "September"
+        assert p.con.execute("SELECT count(*) FROM extra_labels WHERE language = 'fr'"
+                             ).fetchone()[0] == 0  # not kept
+        rejects = p.rejects(10)
+    # the reply's entity that does not exist is a reject naming the file and the key
+    assert [(f.endswith("wbgetentities-response.json"), line, field) for f, line, field, *_
+            in rejects] == [(True, None, "Q789")]
+    assert "left out" in r.output and "languages this load does not keep" in r.output
+    r = cli("kg", "rejects", "--db", db)
+    assert "Q789" in r.output and "missing entity" in r.output
+
+
+def test_every_shape_in_one_file_and_the_dumps_own_labels_come_first(tmp_path, sample_path):
+    labels = write(tmp_path / "labels.json", {
+        "Q1": "universe",  # English, {id: label}
+        "P26": {"label": "spouse", "datatype": "wikibase-item", "description": "a partner"},
+        "Q2": {"de": "Erde", "ja": "地球", "fr": "Terre"},  # by language code
+        "Q3": {"labels": {"de": {"language": "de", "value": "Mond"}},
+               "descriptions": {"de": {"language": "de", "value": "Trabant der Erde"}}},
+        "Q76": {"de": "nicht Obama"},  # the sample's own Obama
+    })
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([sample_path], labels=[labels], languages=["de", "ja"])
+        assert by_language(p.con, "en")["Q1"] == "universe"
+        assert p.con.execute("SELECT language, label, datatype, description FROM extra_labels "
+                             "WHERE id = 'P26'").fetchall() == [
+            ("en", "spouse", "wikibase-item", "a partner")]
+        assert {k: by_language(p.con, "de")[k] for k in ("Q2", "Q3")} == {
+            "Q2": "Erde", "Q3": "Mond"}
+        assert by_language(p.con, "ja")["Q2"] == "地球"
+        assert p.con.execute("SELECT description FROM extra_labels WHERE id = 'Q3'"
+                             ).fetchone()[0] == "Trabant der Erde"
+        # a label file never overrides the dump's own label of that language (as in English)
+        p.con.execute("INSERT INTO entity_labels VALUES ('Q76', 'de', 'Barack Obama', NULL, "
+                      "[], 1, 1)")
+        assert labels_in_language(p.con, ["Q76"], "de") == {"Q76": ("Barack Obama", "de")}
+        assert p.con.execute("SELECT count(*) FROM labels_by_language WHERE id = 'Q76' AND "
+                             "language = 'de'").fetchone()[0] == 1
+
+
+def test_without_the_language_a_files_labels_in_it_are_left_out_and_said(tmp_path,
+                                                                         sample_path):
+    labels = write(tmp_path / "de.json", {"Q1": {"de": "Weltall"}, "Q2": "earth"})
+    r = cli("kg", "load", sample_path, "--labels", labels, "--db", tmp_path / "p.duckdb")
+    assert r.exit_code == 0, r.output
+    assert "left out 1 labels in 1 languages this load does not keep (de; add --language)" \
+        in r.output
+    with project(tmp_path / "p.duckdb", write=False) as p:
+        assert p.con.execute("SELECT id, language FROM extra_labels").fetchall() == [
+            ("Q2", "en")]
+
+
+MALFORMED = {
+    "Q1": 5, "Q2": {"de": 7}, "Q3": {"d e": "x"}, "Q4": {"labels": {"de": "Mond"}},
+    "not an id": "x", "Q5": "   ", "Q6": ["a list"], "Q7": {"label": None},
+    "Q8": {"labels": "none"}, "Q9": {},
+}
+
+
+def test_malformed_entries_are_rejects_naming_the_file_and_the_key(tmp_path, sample_path):
+    labels = write(tmp_path / "mixed.json", {**MALFORMED, "Q10": "fine", "Q11": {"de": "gut"}})
+    db = tmp_path / "p.duckdb"
+    r = cli("kg", "load", sample_path, "--labels", labels, "--language", "de", "--db", db)
+    assert r.exit_code == 0, r.output
+    assert "10 entries rejected (first Q1: not a label" in r.output
+    with project(db, write=False) as p:
+        rejects = p.con.execute("SELECT file, file_id, line_no, field, reason FROM "
+                                "load_rejects ORDER BY field").fetchall()
+        assert {(f, fid, line) for f, fid, line, _, _ in rejects} == {
+            (str(labels.resolve()), None, None)}
+        assert [field for *_, field, _ in rejects] == [
+            '"not an id"', "Q1", "Q2.de", 'Q3."d e"', "Q4.labels.de", "Q5", "Q6", "Q7", "Q8",
+            "Q9"]
+        assert p.con.execute("SELECT id, language, label FROM extra_labels ORDER BY id"
+                             ).fetchall() == [("Q10", "en", "fine"), ("Q11", "de", "gut")]
+        # and they are drops of the load, as every reject is
+        assert p.con.execute("SELECT count(*) FROM drops WHERE stage = 'kg.load' AND item "
+                             "LIKE '%mixed.json %'").fetchone()[0] == 10
+    # loading the file again replaces its rejects, it does not add to them
+    r = cli("kg", "load", sample_path, "--labels", labels, "--language", "de", "--db", db)
+    assert r.exit_code == 0, r.output
+    with project(db, write=False) as p:
+        assert p.con.execute("SELECT count(*) FROM load_rejects").fetchone()[0] == 10
+
+
+def test_a_file_with_no_usable_label_is_one_line_naming_file_and_key(tmp_path, sample_path):
+    labels = write(tmp_path / "bad.json", MALFORMED)
+    r = cli("kg", "load", sample_path, "--labels", labels, "--db", tmp_path / "p.duckdb")
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().count("\n") == 0
+    assert "bad.json: no labels in it (first entry Q1: not a label" in r.output
+    for text, what in (("[1, 2]", "not a JSON object"), ("{oops", "not a JSON object")):
+        (tmp_path / "x.json").write_text(text)
+        r = cli("kg", "load", sample_path, "--labels", tmp_path / "x.json",
+                "--db", tmp_path / "p.duckdb")
+        assert r.exit_code == 2 and what in r.output and "x.json" in r.output, r.output
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(["Q1", "P2", "Q3", "x", "entities", "labels"]) |
+                       st.text(max_size=4), _json, max_size=4))
+def test_any_json_object_is_read_or_refused_in_one_line(tmp_path, data):
+    path = write(tmp_path / "any.json", data)
+    try:
+        found = read_labels(path, ["de", "zh", "zh-hans", "zh-hant"])
+    except UserError as exc:
+        assert "\n" not in str(exc) and "any.json" in str(exc)
+        return
+    for row in found.rows:
+        assert row["language"] in ("en", "de", "zh", "zh-hans", "zh-hant")
+        assert isinstance(row["label"], str) and row["label"].strip()
+    for where, reason, snippet in found.rejects:
+        assert where and reason and len(snippet) <= 200
