@@ -299,6 +299,16 @@ class GenerateConfig(_Strict):
                            "sitelinks) in the KG bears: \"How many people live in "
                            "Amsterdam?\" about Amsterdam, New York, reads as the Dutch "
                            "capital's. --entity always makes them")
+    follow_ups: bool = Field(True, description="some answers lead on, as they do between "
+                             "people: a yes/no question about the person or place just "
+                             "named (\"Who directed it?\" \"Did he also write the "
+                             "screenplay?\"), or a question or two about the person, work or "
+                             "organisation an answer named (\"When was he born?\") before "
+                             "going back to the subject; --no-follow-ups asks the subject's "
+                             "facts only (0.6's conversations)")
+    follow_share: float = Field(0.5, ge=0, le=1, description="with follow-ups: the chance that "
+                                "an answer one fits leads to it (at most one yes/no and one "
+                                "side topic a conversation)")
     hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
                        "(the director, the spouse) and ask about it")
     topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "
@@ -351,6 +361,10 @@ class GenerateConfig(_Strict):
         parts = [self.interaction]
         parts += [p for p, on in (("deixis", self.deixis), ("disfluency", self.disfluency),
                                   ("typos", self.typos), ("related", self.related)) if on]
+        if not self.follow_ups:
+            parts.append("nofollowups")
+        elif self.follow_share != default["follow_share"].default:
+            parts.append(f"follow{self.follow_share:g}")
         if self.hops:
             parts.append("hops")
             if self.topics != default["topics"].default:

@@ -56,6 +56,11 @@ def generate(
         "--homonyms/--no-homonyms", show_default=_default("homonyms"),
         help="Also entities whose name a better-known entity "
         "bears (their questions are ambiguous; --entity always makes them).")] = None,
+    follow_ups: Annotated[Optional[bool], typer.Option(
+        "--follow-ups/--no-follow-ups", show_default=_default("follow_ups"),
+        help="Some answers lead on: a yes/no question about the person just named (\"Did "
+        "he also write the screenplay?\") or a question or two about them, then back to the "
+        "subject.")] = None,
     hops: Annotated[Optional[bool], typer.Option(
         "--hops/--no-hops", show_default=_default("hops"),
         help="Follow-ups may move to an item answered earlier (the "
@@ -121,7 +126,7 @@ def generate(
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
                  "typos": typos, "related": related, "subjects": subjects, "homonyms": homonyms,
-                 "hops": hops,
+                 "follow_ups": follow_ups, "hops": hops,
                  "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
                  "answer_style": answer_style,

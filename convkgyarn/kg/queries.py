@@ -216,21 +216,64 @@ def verify_query(subject_id: str, property_id: str, candidate_id: str, tense: st
         " \"yes\", \"no\") AS ?answer)\n}")
 
 
-def before_query(subject_id: str, property_id: str, statement_id: str) -> str:
+def before_query(subject_id: str, property_id: str, statement_id: str,
+                 any_rank: bool = False) -> str:
     """Who held the property right before the reference statement's value: the values of the
-    best-rank statements with the latest start time (``pq:P580``) earlier than the
-    reference's, other than its value."""
+    best-rank statements (``any_rank``: of every statement not deprecated, as a follow-up
+    about the holder just named reads them) with the latest start time (``pq:P580``) earlier
+    than the reference's, other than its value."""
     _ids(subject_id, property_id)
+    ranked = ("wikibase:rank ?{0}Rank ; " if any_rank else "a wikibase:BestRank ; ")
+    kept = ("\n    FILTER(?{0}Rank != wikibase:DeprecatedRank)" if any_rank else "")
     return _with_prefixes(
         "SELECT DISTINCT ?answer WHERE {\n"
         f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"
         f"  ?reference ps:{property_id} ?later ; pq:P580 ?laterStart .\n"
         f"  wd:{subject_id} p:{property_id} ?statement .\n"
-        f"  ?statement a wikibase:BestRank ; ps:{property_id} ?answer ; pq:P580 ?start .\n"
+        f"  ?statement {ranked.format('statement')}ps:{property_id} ?answer ; "
+        f"pq:P580 ?start .{kept.format('statement')}\n"
         f"  FILTER(STRSTARTS(STR(?answer), \"{WD}\"))\n"
         "  FILTER(?start < ?laterStart && ?answer != ?later)\n"
         f"  FILTER NOT EXISTS {{ wd:{subject_id} p:{property_id} ?other .\n"
-        f"    ?other a wikibase:BestRank ; ps:{property_id} ?otherValue ; pq:P580 ?otherStart .\n"
+        f"    ?other {ranked.format('other')}ps:{property_id} ?otherValue ; "
+        f"pq:P580 ?otherStart .{kept.format('other')}\n"
         f"    FILTER(STRSTARTS(STR(?otherValue), \"{WD}\"))\n"
         "    FILTER(?otherValue != ?later && ?otherStart > ?start && ?otherStart < ?laterStart) }\n"
         "}")
+
+
+def span_query(subject_id: str, dates: tuple[str, str], *, statement_id: str | None = None,
+               property_id: str | None = None, unit: str | None = None) -> str:
+    """Whole years between two dates of the subject: completed years when both are known to
+    the day (precision 11), the difference of the years when both are known to the year (9);
+    no row otherwise. ``dates`` are two properties of best-rank statements (an age at death:
+    P569, P570), or, with ``statement_id``, two qualifiers of that statement (a term: P580,
+    P582). ``?unit`` is bound when the years are said as years."""
+    checked(subject_id, ITEM, "item id")
+    for prop in dates:
+        checked(prop, PROPERTY, "property id")
+    first, second = dates
+    if statement_id is not None:
+        checked(property_id, PROPERTY, "property id")
+        where = (f"  VALUES ?statement {{ {statement_node(statement_id)} }}\n"
+                 f"  wd:{subject_id} p:{property_id} ?statement .\n"
+                 f"  ?statement pqv:{first} ?from ; pqv:{second} ?to .\n")
+    else:
+        where = (f"  wd:{subject_id} p:{first} ?s1 . ?s1 a wikibase:BestRank ; "
+                 f"psv:{first} ?from .\n"
+                 f"  wd:{subject_id} p:{second} ?s2 . ?s2 a wikibase:BestRank ; "
+                 f"psv:{second} ?to .\n")
+    unit_bind = ""
+    columns = "?answer"
+    if unit is not None:
+        checked(unit, ITEM, "item id")
+        unit_bind = f"  BIND(wd:{unit} AS ?unit)\n"
+        columns = "?answer ?unit"
+    return _with_prefixes(
+        f"SELECT {columns} WHERE {{\n" + where +
+        "  ?from wikibase:timeValue ?a ; wikibase:timePrecision ?pa .\n"
+        "  ?to wikibase:timeValue ?b ; wikibase:timePrecision ?pb .\n"
+        "  FILTER(?pa = ?pb && (?pa = 11 || ?pa = 9) && YEAR(?a) > 0 && YEAR(?b) > 0)\n"
+        "  BIND(YEAR(?b) - YEAR(?a) - IF(?pa = 11 && (MONTH(?b) < MONTH(?a) || "
+        "(MONTH(?b) = MONTH(?a) && DAY(?b) < DAY(?a))), 1, 0) AS ?answer)\n"
+        f"{unit_bind}}}")

@@ -72,14 +72,15 @@ VERIFY: dict[str, tuple[str, str, str]] = {
 
 # property -> (spoken, typed): who held it right before [a] (by start time, P580)
 BEFORE: dict[str, tuple[str, str]] = {
-    "P6": ("who was {S's} head of government before [a]?", "{S} head of government before [a]"),
-    "P35": ("who was {S's} head of state before [a]?", "{S} head of state before [a]"),
+    "P6": ("who was the head of government of {S:o} before [a]?",
+           "{S} head of government before [a]"),
+    "P35": ("who was the head of state of {S:o} before [a]?", "{S} head of state before [a]"),
     "P26": ("who was {S} married to before [a]?", "{S} spouse before [a]"),
     "P54": ("which team did {S} play for before [a]?", "{S} team before [a]"),
     "P108": ("who did {S} work for before [a]?", "{S} employer before [a]"),
-    "P286": ("who was {S's} head coach before [a]?", "{S} head coach before [a]"),
+    "P286": ("who was the head coach of {S:o} before [a]?", "{S} head coach before [a]"),
     "P488": ("who chaired {S:o} before [a]?", "{S} chairperson before [a]"),
-    "P169": ("who was {S's} chief executive before [a]?", "{S} CEO before [a]"),
+    "P169": ("who was the chief executive of {S:o} before [a]?", "{S} CEO before [a]"),
     "P1037": ("who directed {S:o} before [a]?", "{S} director before [a]"),
 }
 
@@ -209,3 +210,266 @@ def literal(label: str | None) -> str:
 
 def literal_label(fact: Fact) -> str:
     return literal(fact.property_label)
+
+
+# -- "also" questions: a yes/no follow-up about the value just answered ---------------------
+# (property just asked, property asked about it) -> spoken forms (present, past), spoken forms
+# that refer back ("Did he also write the screenplay?": [v] is the value just named, "he" or
+# "she"; [he] and [his] the subject), typed forms (naming the subject, referring to it). [a]
+# is the value named.
+# The answer is yes or no from the KG: the value among the statements that answer the second
+# property in the question's tense (``facts.answer_statements``), as a verify question's.
+ALSO: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str], tuple[str, str]]] = {
+    ("P57", "P58"): (("did [a] also write the screenplay for {S:o}?",) * 2,
+                     ("did [v] also write the screenplay?",) * 2,
+                     ("[a] also screenwriter of {S:o}?",
+                      "[a] also the screenwriter?")),
+    ("P57", "P162"): (("did [a] also produce {S:o}?",) * 2,
+                      ("did [v] also produce it?",) * 2,
+                      ("[a] also producer of {S:o}?",
+                       "[a] also the producer?")),
+    ("P57", "P161"): (("did [a] also act in {S:o}?",) * 2,
+                      ("did [v] also act in it?",) * 2,
+                      ("[a] also in the cast of {S:o}?",
+                       "[a] also in the cast?")),
+    ("P58", "P57"): (("did [a] also direct {S:o}?",) * 2,
+                     ("did [v] direct it as well?",) * 2,
+                     ("[a] also director of {S:o}?",
+                      "[a] also the director?")),
+    ("P175", "P86"): (("did [a] also compose {S:o}?",) * 2,
+                      ("did [v] write the music too?",) * 2,
+                      ("[a] also composer of {S:o}?",
+                       "[a] also the composer?")),
+    ("P175", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
+                       ("did [v] write the lyrics as well?",) * 2,
+                       ("[a] also lyricist of {S:o}?",
+                        "[a] also the lyricist?")),
+    ("P86", "P676"): (("did [a] also write the lyrics of {S:o}?",) * 2,
+                      ("did [v] also write the lyrics?",) * 2,
+                      ("[a] also lyricist of {S:o}?",
+                       "[a] also the lyricist?")),
+    ("P86", "P175"): (("did [a] also perform {S:o}?",) * 2,
+                      ("did [v] perform it too?",) * 2,
+                      ("[a] also performer of {S:o}?",
+                       "[a] also the performer?")),
+    ("P50", "P110"): (("did [a] also illustrate {S:o}?",) * 2,
+                      ("did [v] illustrate it as well?",) * 2,
+                      ("[a] also illustrator of {S:o}?",
+                       "[a] also the illustrator?")),
+    ("P112", "P169"): (("is [a] also the chief executive of {S:o}?",
+                        "was [a] also the chief executive of {S:o}?"),
+                       ("is [v] also [his] chief executive?",
+                        "was [v] also [his] chief executive?"),
+                       ("[a] also CEO of {S:o}?",
+                        "[a] also the CEO?")),
+    ("P112", "P488"): (("does [a] also chair {S:o}?", "did [a] also chair {S:o}?"),
+                       ("does [v] chair it too?", "did [v] chair it too?"),
+                       ("[a] also chairperson of {S:o}?",
+                        "[a] also the chair?")),
+    ("P35", "P6"): (("is [a] also the head of government of {S:o}?",
+                     "was [a] also the head of government of {S:o}?"),
+                    ("is [v] also the head of government?",
+                     "was [v] also the head of government?"),
+                    ("[a] also head of government of {S:o}?",
+                     "[a] also head of government?")),
+    ("P6", "P35"): (("is [a] also the head of state of {S:o}?",
+                     "was [a] also the head of state of {S:o}?"),
+                    ("is [v] also the head of state?", "was [v] also the head of state?"),
+                    ("[a] also head of state of {S:o}?",
+                     "[a] also head of state?")),
+    ("P19", "P20"): (("did {S} also die in [a]?",) * 2,
+                     ("did [he] also die there?",) * 2,
+                     ("{S} also died in [a]?",
+                      "[he] also died there?")),
+    ("P69", "P108"): (("did {S} also work at [a]?",) * 2,
+                      ("did [he] also work there?",) * 2,
+                      ("{S} also worked at [a]?",
+                       "[he] also worked there?")),
+    ("P108", "P69"): (("did {S} also study at [a]?",) * 2,
+                      ("did [he] also study there?",) * 2,
+                      ("{S} also studied at [a]?",
+                       "[he] also studied there?")),
+    ("P159", "P740"): (("was {S} also founded in [a]?",) * 2,
+                       ("was [he] founded there too?",) * 2,
+                       ("{S} also founded in [a]?",
+                        "[he] also founded there?")),
+}
+# The second property must be one the subject is known to hold some value of (else "no"
+# would only say the KG is silent), and for a place of death the subject must have died.
+ALSO_NEEDS_DEATH = frozenset({"P20"})
+# The first properties whose value the form refers back to as "there" (a place), not "he".
+ALSO_PLACES = frozenset({"P19", "P69", "P108", "P159"})
+
+
+def also_after(property_id: str) -> list[str]:
+    """The properties an "also" question may ask right after a question about this one."""
+    return [second for first, second in ALSO if first == property_id]
+
+
+def also_pattern(first: str, second: str, interaction: str, tense: str,
+                 refer_back: bool) -> str | None:
+    """The pattern of an "also" question (None: not curated). ``refer_back``: the spoken
+    form that says "he"/"there" for the value just named and the subject."""
+    forms = ALSO.get((first, second))
+    if forms is None:
+        return None
+    past = tense == "past"
+    if interaction != "voice":
+        return forms[2][refer_back]
+    return forms[1 if refer_back else 0][past]
+
+
+# -- "before" follow-ups: who held it before the holder just named ---------------------------
+# property -> (spoken, spoken referring back: [v] is the holder just named, [he] the
+# subject; typed). The named forms are BEFORE's.
+BEFORE_BACK: dict[str, tuple[str, str]] = {
+    "P6": ("and who held the office before [v]?", "{S} head of government before [a]"),
+    "P35": ("and who held the office before [v]?", "{S} head of state before [a]"),
+    "P26": ("who was [he] married to before [v]?", "{S} spouse before [a]"),
+    "P54": ("which team did [he] play for before that?", "{S} team before [a]"),
+    "P108": ("who did [he] work for before that?", "{S} employer before [a]"),
+    "P286": ("who was the coach before [v]?", "{S} head coach before [a]"),
+    "P488": ("and who was the chair before [v]?", "{S} chairperson before [a]"),
+    "P169": ("who ran [him] before [v]?", "{S} CEO before [a]"),
+    "P1037": ("and who was director before [v]?", "{S} director before [a]"),
+}
+# the holder just named is a thing ("before that"), not a person ("before her")
+BEFORE_THINGS = frozenset({"P54", "P108"})
+
+
+def before_pattern(property_id: str, interaction: str, refer_back: bool) -> str | None:
+    """The pattern of a "before" question; ``refer_back``: the spoken follow-up form."""
+    if property_id not in BEFORE:
+        return None
+    if interaction != "voice":
+        return BEFORE[property_id][1]
+    if refer_back and property_id in BEFORE_BACK:
+        return BEFORE_BACK[property_id][0]
+    return BEFORE[property_id][0]
+
+
+# -- a count, then the list: "How many children does she have?" "Two." "What are their
+# names?" --------------------------------------------------------------------------------
+# property -> spoken follow-ups that ask for the items just counted (present, past)
+LIST_AFTER_COUNT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "P40": (("what are their names?", "who are they?"),
+            ("what were their names?", "who were they?")),
+    "P3373": (("what are their names?", "who are they?"),
+              ("what were their names?", "who were they?")),
+    "P26": (("who were they?", "can you name them?"), ("who were they?", "can you name them?")),
+    "P166": (("which awards were they?", "can you name them?"),
+             ("which awards were they?", "can you name them?")),
+    "P1411": (("can you name them?", "what are they called?"),
+              ("can you name them?", "what were they called?")),
+    "P800": (("can you name them?", "what are they called?"),
+             ("can you name them?", "what were they called?")),
+    "P1412": (("which languages are they?", "can you name them?"),
+              ("which languages were they?", "can you name them?")),
+    "P37": (("which languages are they?", "can you name them?"),
+            ("which languages were they?", "can you name them?")),
+    "P47": (("can you name them?", "what are they called?"),
+            ("can you name them?", "what were they called?")),
+}
+
+
+def list_after_count(property_id: str, tense: str) -> tuple[str, ...]:
+    """The spoken follow-ups asking for the items a count question just counted."""
+    forms = LIST_AFTER_COUNT.get(property_id)
+    return forms[tense == "past"] if forms else ()
+
+
+# -- spans: how long something lasted, from two dates the KG holds ----------------------------
+# A follow-up that puts two dates together ("When did he die?" "26 March 1827." "How old was
+# he then?"): the answer is computed from the subject's own dates, both known to the day
+# (completed years) or both to the year only (the difference of the years), never from
+# dates of mixed precision. Each span: (start, end) as (property, qualifier or None), the
+# turn it follows, spoken forms (named, referring back), typed form, and the unit said (none:
+# the questions ask "how many years", so the answer is the number).
+SPANS: dict[str, tuple] = {
+    # a person's age at death, after the question about the death
+    "age": (("P569", None), ("P570", None), ("P570", "P20", "P509", "P1196"),
+            ("how old was {S} when [he] died?", "how old was [he] when [he] died?"),
+            "{S} age at death", None),
+    # how long a state, an organisation or a building lasted, after the question about
+    # its end
+    "existence": (("P571", None), ("P576", None), ("P576",),
+                  ("how many years did {S} exist?", "so how many years did [he] exist?"),
+                  "{S} years of existence", None),
+}
+# The length of a term, after the question about its end (the statement's P580 and P582):
+# property -> spoken forms (named [a] and the subject, referring back: [v] the holder or
+# [he] the subject), typed forms (naming the subject, referring to it).
+TERM_SPANS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "P6": (("how many years was [a] head of government of {S:o}?",
+            "so how many years was [v] in office?"), ("{S} [a] years in office",
+                                                "[a] years in office")),
+    "P35": (("how many years was [a] head of state of {S:o}?",
+             "so how many years was [v] in office?"), ("{S} [a] years in office",
+                                                 "[a] years in office")),
+    "P39": (("how many years did {S} hold the post of [a]?",
+             "how many years did [he] hold that post?"),
+            ("{S} [a] years in office", "[his] years as [a]")),
+    "P26": (("how many years was {S} married to [a]?", "how many years were they married?"),
+            ("{S} [a] years married", "years married to [a]")),
+    "P54": (("how many years did {S} play for [a]?", "how many years did [he] play there?"),
+            ("{S} years at [a]", "[his] years at [a]")),
+    "P108": (("how many years did {S} work for [a]?", "how many years did [he] work there?"),
+             ("{S} years at [a]", "[his] years at [a]")),
+    "P69": (("how many years did {S} study at [a]?", "how many years did [he] study there?"),
+            ("{S} years at [a]", "[his] years at [a]")),
+    "P488": (("how many years did [a] chair {S:o}?", "so how many years did [v] chair it?"),
+             ("{S} [a] years as chair", "[a] years as chair")),
+}
+
+
+def span_years(start: tuple[int, int | None, int | None, int],
+               end: tuple[int, int | None, int | None, int]) -> int | None:
+    """Whole years from one date to another, each (year, month, day, precision): completed
+    years when both are known to the day, the difference of the years when both are known
+    to the year only; None for mixed precisions, dates out of order, or years before 1."""
+    (y1, m1, d1, p1), (y2, m2, d2, p2) = start, end
+    if y1 < 1 or y2 < 1:
+        return None
+    if p1 == p2 == 11 and None not in (m1, d1, m2, d2):
+        years = y2 - y1 - (1 if (m2, d2) < (m1, d1) else 0)
+    elif p1 == p2 == 9:
+        years = y2 - y1
+    else:
+        return None
+    return years if years >= 0 else None
+
+
+def span_pattern(name: str, property_id: str, interaction: str, refer_back: bool
+                 ) -> str | None:
+    """The pattern of a span question (``SPANS`` by name, or a term's by property)."""
+    if name == "term":
+        forms = TERM_SPANS.get(property_id)
+        if forms is None:
+            return None
+        spoken, typed = forms
+        if interaction != "voice":
+            return typed[1 if refer_back else 0]
+    else:
+        spoken, typed = SPANS[name][3], SPANS[name][4]
+        if interaction != "voice":
+            return typed
+    return spoken[1 if refer_back else 0]
+
+
+# -- the second of a pair asked about the event just named: "When was he born?" "1770."
+# "Where was that?" (property asked, property before it) -> spoken forms; they name nothing,
+# so they fit every spoken configuration.
+PAIR_FOLLOW_UPS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("P19", "P569"): ("where was that?", "and where was that?"),
+    ("P20", "P570"): ("where was that?", "and where did that happen?"),
+    ("P569", "P19"): ("and when was that?", "when was that?"),
+    ("P570", "P20"): ("and when was that?", "when did that happen?"),
+}
+
+# Where in the country just named: "Which country is Targówek in?" "Poland." "Which part of
+# Poland is it in?" (property asked, the country's property before it) -> spoken patterns,
+# [v] the country just answered.
+WHERE_IN: dict[tuple[str, str], tuple[str, ...]] = {
+    (narrow, "P17"): ("which part of [v] is {S} in?", "in which part of [v] is {S}?")
+    for narrow in ("P131", "P276")
+}

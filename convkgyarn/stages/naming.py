@@ -188,6 +188,18 @@ def short_name(label: str, human: bool) -> str | None:
     return out
 
 
+def surname(name: str, family_name: str | None) -> str | None:
+    """How a personal name is said again later: by the family name Wikidata gives (P734),
+    when the name ends with it ("Hegel" for "Georg Wilhelm Friedrich Hegel", "Roth" for
+    "Veronica Roth"); None otherwise (no family name is guessed: many names have none, and
+    many put it first)."""
+    if not family_name or len(name.split()) < 2 or family_name.lower() == name.lower():
+        return None
+    if not name.endswith(" " + family_name) or not family_name[:1].isupper():
+        return None
+    return family_name
+
+
 # -- values in running text ----------------------------------------------------------------
 
 ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|officer|"

@@ -212,9 +212,9 @@ def voice_patterns(label: str, kind: str) -> tuple[str, str, str]:
 def past_patterns(present: tuple[str, str, str]) -> tuple[str, str, str]:
     """Three distinct past-tense questions from three present ones."""
     out = list(dict.fromkeys(to_past(p) for p in present))
-    m = re.fullmatch(r"(who|what) was the (.+) of \{S:o\}\?", out[0])
-    if m and len(out) < 3:  # "who was the spouse of X?" -> "who did X have as spouse?"
-        noun = m.group(2)
+    m = re.fullmatch(r"(who|what) was (?:the (.+) of \{S:o\}|\{S's\} (.+))\?", out[0])
+    if m and len(out) < 3:  # "who was X's spouse?" -> "who did X have as spouse?"
+        noun = m.group(2) or m.group(3)
         out.append(f"who did {{S}} have as {noun}?" if m.group(1) == "who"
                    else f"which {noun} did {{S}} have?")
     while len(out) < 3:
@@ -415,17 +415,11 @@ def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
 
 # -- tense ----------------------------------------------------------------------------------
 
-# "what is {S's} height?" -> "what was the height of {S:o}?"; only after a form of "to be"
-# or "of" (in "when did {S's} career end?" the words after the possessive hold a verb)
-_POSSESSIVE_NP = re.compile(r"\b(is|are|was|were|been|of) \{S's\} ([a-z][a-z ,/()-]*?)(\?|$)")
-
-
 def to_past(pattern: str) -> str:
-    """The past-tense form of a present question ("Who is {S's} spouse?" -> "Who was the
-    spouse of {S:o}?"); questions about events come back unchanged."""
-    out = _POSSESSIVE_NP.sub(lambda m: f"{m.group(1)} the {m.group(2)} of {{S:o}}{m.group(3)}",
-                             pattern)
-    out = re.sub(r"\bis\b", "was", out)
+    """The past-tense form of a present question ("Who is {S's} spouse?" -> "Who was {S's}
+    spouse?", "What posts has {S} served in?" -> "What posts did {S} serve in?"); questions
+    about events come back unchanged."""
+    out = re.sub(r"\bis\b", "was", pattern)
     out = re.sub(r"\bare\b", "were", out)
     out = re.sub(r"^(who|what) (\w+) (\{S:o\}|\[him\])",
                  lambda m: f"{m.group(1)} {_PAST_OF[m.group(2)]} {m.group(3)}"
@@ -434,13 +428,30 @@ def to_past(pattern: str) -> str:
     out = re.sub(r"\bdo (\{S\}|\[he\])", r"did \1", out)
     # "who has led ...?" -> "who led ...?" (participles that are also the simple past)
     out = re.sub(r"^(who|what) has (\w+ed|led|held|won|built|made|owned)\b", r"\1 \2", out)
-    out = re.sub(r"\bhas (\{S\}|\[he\]) been\b", r"had \1 been", out)
+    # "who has she been married to?" -> "who was she married to?"; "what posts has he
+    # served in?" -> "what posts did he serve in?" (of the dead, never "has he worked")
+    out = re.sub(r"\bhas (\{S\}|\[he\]) been\b", r"was \1", out)
+    out = re.sub(r"\bhas (\{S\}|\[he\]) (\w+)\b",
+                 lambda m: f"did {m.group(1)} {_BASE_OF[m.group(2)]}"
+                 if m.group(2) in _BASE_OF else m.group(0), out)
+    out = re.sub(r"^(who|what) has been\b", r"\1 was", out)
+    out = re.sub(r"^(who|which \w+) has (a|\{S:o\})\b", r"\1 had \2", out)
+    out = re.sub(r"\b(do|does) (people|they|the name of \{S:o\}|\{S's\} \w+)\b",
+                 r"did \2", out)
+    out = re.sub(r"\bpeople live\b", "people lived", out)
     out = re.sub(r"(\{S\}|\[he\]) has\b", r"\1 had", out)
     out = re.sub(r"(\{S\}|\[he\]) (\w+?)(e?s)( |\?|,)",
                  lambda m: f"{m.group(1)} {_PAST_OF[m.group(2) + m.group(3)]}{m.group(4)}"
                  if m.group(2) + m.group(3) in _PAST_OF else m.group(0), out)
     return out
 
+
+# Participles after "has {S}" in the lexicon, and the base form "did {S}" takes.
+_BASE_OF = {"received": "receive", "held": "hold", "served": "serve", "worked": "work",
+            "played": "play", "lived": "live", "had": "have", "partnered": "partner",
+            "used": "use", "won": "win", "made": "make", "written": "write",
+            "directed": "direct", "produced": "produce", "studied": "study",
+            "taught": "teach", "owned": "own", "led": "lead", "visited": "visit"}
 
 # Third-person verbs of the phrasing rules and the lexicon, and their past.
 _PAST_OF = {"contains": "contained", "shares": "shared", "owns": "owned", "uses": "used",

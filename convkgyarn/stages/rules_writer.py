@@ -113,6 +113,10 @@ def noun_queries(nouns: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))[:3]
 
 
+# Properties whose noun reads badly after "And its" (where a thing is: "And its country?")
+WHERE_NOUNS = frozenset({"P17", "P30", "P131", "P159", "P276", "P706", "P625", "P1376"})
+
+
 def _rng(*parts) -> random.Random:
     blob = "\x1f".join(map(str, parts)).encode()
     return random.Random(int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big"))
@@ -140,6 +144,11 @@ class RulesWriter:
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
                            for p in patterns], interaction)
         out["original"], out["deixis"] = originals, deixis
+        short = ellipsis_noun(fact) if interaction == "voice" and not fact.qualifier_id \
+            else None
+        if short and fact.tense == "present" and fact.property_id not in WHERE_NOUNS:
+            # "And her nationality?": how people go on (never "And its country?")
+            deixis = out["deixis"] = deixis[:2] + [f"and what's [his] {short}?"]
         if interaction == "voice":
             alts = [a for a in alternatives if a not in originals]
             out["disfluencies"] = [
@@ -153,7 +162,32 @@ class RulesWriter:
         ellipsis = self.ellipsis(fact, interaction)
         if ellipsis:
             out["ellipsis"] = ellipsis
+        follow = self.follow(fact, interaction)
+        if follow:
+            out["follow"] = follow
         return out
+
+    @staticmethod
+    def follow(fact: Fact, interaction: str) -> list[str]:
+        """Spoken follow-ups that ask the fact about what the turn before named (assembly
+        uses them only right after such a turn): "where was that?" after the date of the
+        same birth or death (``kinds.PAIR_FOLLOW_UPS``), "which part of [a] is it in?"
+        after the country (``kinds.WHERE_IN``, named and referring back), "what are their
+        names?" after the count of the same fact (``kinds.LIST_AFTER_COUNT``)."""
+        from convkgyarn.stages import kinds
+
+        if interaction != "voice" or fact.qualifier_id:
+            return []
+        out: list[str] = []
+        for (pid, _), forms in kinds.PAIR_FOLLOW_UPS.items():
+            if pid == fact.property_id:
+                out += forms
+        for (pid, _), forms in kinds.WHERE_IN.items():
+            if pid == fact.property_id and fact.tense == "present":
+                for deixis in (False, True):
+                    out += [render_pattern(f, fact.subject, deixis, interaction) for f in forms]
+        out += kinds.list_after_count(fact.property_id, fact.tense)
+        return list(dict.fromkeys(out))
 
     def ellipsis(self, fact: Fact, interaction: str) -> list[str]:
         """Follow-ups that leave the subject out: "[his] spouse?", "the population?" for a

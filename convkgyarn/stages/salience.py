@@ -25,8 +25,11 @@ they spoke. So each broad kind lists its facts in four tiers:
   location, country; club: sport, league, home ground, founded; event: when, where, who
   took part; building: architect, location, opened; natural feature: country, elevation,
   length, the range or the sea it belongs to.
-- CORE (70): what a curious person asks next. Person: birth and death (date and place),
-  nationality, spouse, education, awards, genre, instrument, employer, party; film:
+- CORE (70): what a curious person asks next. Person: what the occupation leads to (field
+  of work, employer, awards, movement, genre, instrument, team, league, party, teachers),
+  spouse, education; the stock biography (born, nationality, died: 55-62) after those, as
+  a reader's critique asked ("replace a stock biography field with a question that follows
+  from the occupation"); film:
   genre, country, language, screenwriter, composer, awards; country: language, borders,
   religion, anthem, founded; city: head of government, founded, twin towns, named after;
   organisation: members, parent, chairperson.
@@ -123,12 +126,12 @@ OCCUPATION_SHAPE = re.compile(r"\w\w+(ist|ian|ner|ter|ger|ker|ler|der|ser|tor|so
 
 TIERS: dict[str, dict[str, int]] = {
     "person": {
-        "P106": 90, "P800": 90, "P39": 85, "P641": 85, "P54": 80, "P463": 60, "P102": 70,
-        "P569": 75, "P19": 75, "P27": 72, "P570": 72, "P20": 65, "P26": 70, "P69": 65,
-        "P166": 70, "P1411": 55, "P136": 70, "P1303": 70, "P264": 60, "P108": 65,
-        "P413": 75, "P118": 65, "P1344": 50, "P607": 55, "P241": 55, "P410": 55,
-        "P101": 65, "P135": 60, "P737": 55, "P802": 50, "P1066": 50, "P184": 50,
-        "P185": 45, "P40": 55, "P22": 50, "P25": 50, "P3373": 45, "P451": 50, "P1038": 25,
+        "P106": 90, "P800": 90, "P39": 85, "P641": 60, "P54": 80, "P463": 66, "P102": 70,
+        "P569": 62, "P19": 60, "P27": 58, "P570": 60, "P20": 55, "P26": 70, "P69": 68,
+        "P166": 74, "P1411": 55, "P136": 72, "P1303": 72, "P264": 60, "P108": 72,
+        "P413": 75, "P118": 68, "P1344": 50, "P607": 55, "P241": 55, "P410": 55,
+        "P101": 74, "P135": 70, "P737": 66, "P802": 60, "P1066": 60, "P184": 62,
+        "P185": 55, "P40": 55, "P22": 50, "P25": 50, "P3373": 45, "P451": 50, "P1038": 25,
         "P140": 50, "P1412": 30, "P103": 40, "P6886": 40, "P551": 50, "P937": 50,
         "P509": 50, "P1196": 45, "P119": 45, "P2031": 55, "P2032": 50, "P2048": 45,
         "P1971": 40, "P412": 50, "P1050": 10, "P411": 50, "P1636": 20, "P53": 40,
@@ -184,7 +187,7 @@ TIERS: dict[str, dict[str, int]] = {
         "P414": 45, "P488": 55, "P740": 55, "P576": 55,
     },
     "country": {
-        "P36": 95, "P30": 88, "P38": 85, "P35": 85, "P6": 82, "P1082": 85, "P37": 85,
+        "P36": 95, "P30": 55, "P38": 85, "P35": 85, "P6": 82, "P1082": 85, "P37": 85,
         "P2046": 70, "P47": 72, "P571": 65, "P85": 60, "P1304": 45, "P610": 60,
         "P1589": 50, "P122": 65, "P140": 55, "P1622": 40, "P2131": 55, "P194": 50,
         "P208": 45, "P209": 45, "P463": 35, "P361": 30, "P421": 15, "P2250": 45,

@@ -39,6 +39,9 @@ PHENOMENA = {
 }
 # Written where they read well, never required: a fact without them is still complete.
 OPTIONAL_PHENOMENA = ("ellipsis",)
+# Follow-ups that ask a fact about what the turn before named ("where was that?", "which part
+# of [a] is it in?", "what are their names?"): the rules writer's on every path.
+RULES_PHENOMENA = ("follow",)
 ELLIPSIS_MAX_WORDS = {"voice": 7, "text": 5}
 VARIANTS = 3
 FACTS_PER_CALL = 5
@@ -53,6 +56,8 @@ def validate(fact: Fact, interaction: str, phenomenon: str, text: str) -> str | 
     allowed = {fact.subject_name, *REFERENCES}
     if fact.qualifier_id:
         allowed.add("a")
+    if phenomenon == "follow":  # "which part of [v] is it in?": the country just named
+        allowed.add("v")
     unknown = sorted({p for p in found if p not in allowed} - {fact.answer.strip("[]")})
     if unknown:
         return f"unknown placeholder(s): {', '.join('[' + u + ']' for u in unknown)}"
@@ -60,6 +65,8 @@ def validate(fact: Fact, interaction: str, phenomenon: str, text: str) -> str | 
         return f"the answer placeholder {fact.answer} appears in the question"
     has_subject = fact.subject in text
     has_reference = any(f"[{r}]" in text for r in REFERENCES)
+    if phenomenon == "follow":
+        return None if interaction == "voice" else "follow-ups are spoken"
     if phenomenon == "ellipsis":
         if has_subject:
             return f"an ellipsis variant names the subject {fact.subject}"
@@ -322,6 +329,10 @@ class GenerateTemplates(Stage):
                     fill = [t for t in rules.get(p, []) if t not in have][:VARIANTS - len(have)]
                     variants[p] = have + fill
                     writers[p] = (len(have), "rules-fallback")
+            follow = self.rules.write(fact, interaction).get("follow") \
+                if interaction == "voice" else None
+            if follow:  # the rules writer's follow-ups, on this path too
+                variants["follow"], writers["follow"] = follow, (0, "rules")
             out[fact] = (variants, writers, fact not in unusable)
         return out
 
@@ -384,7 +395,7 @@ class GenerateTemplates(Stage):
         templates, inputs = [], []
         for fact, (variants, writers, usable) in written.items():
             complete = usable
-            for phenomenon in PHENOMENA[interaction] + OPTIONAL_PHENOMENA:
+            for phenomenon in PHENOMENA[interaction] + OPTIONAL_PHENOMENA + RULES_PHENOMENA:
                 first_fallback, fallback = writers.get(phenomenon, (VARIANTS, None))
                 for i, text in enumerate(variants.get(phenomenon, [])):
                     reason = validate(fact, interaction, phenomenon, text)

@@ -47,7 +47,8 @@ def test_a_person_is_he_or_she():
 
 
 def _realiser(interaction: str = "voice") -> Realiser:
-    view = SimpleNamespace(type_labels={"Q1": "airline"}, placeholder=lambda t: "[airline]")
+    view = SimpleNamespace(type_labels={"Q1": "airline"}, placeholder=lambda t: "[airline]",
+                           family_names={})
     return Realiser(view, GenerateConfig(interaction=interaction))
 
 

@@ -75,9 +75,17 @@ def start(statement: Statement) -> str | None:
     """A statement's start time (``P580``) as comparable text, as SPARQL compares it
     (unknown month or day as the first); None without exactly one, or before year 1."""
     starts = [q for q in statement.qualifiers.get(START, ()) if q.kind == "time"]
-    if len(starts) != 1 or not starts[0].label or starts[0].label.startswith("-"):
+    if len(starts) != 1:
         return None
-    return re.sub(r"-00(?=[-T])", "-01", starts[0].label.lstrip("+"))
+    return comparable_time(starts[0].label)
+
+
+def comparable_time(text: str | None) -> str | None:
+    """A stored time as comparable text (unknown month or day as the first), None before
+    year 1."""
+    if not text or text.startswith("-"):
+        return None
+    return re.sub(r"-00(?=[-T])", "-01", text.lstrip("+"))
 
 
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
@@ -32,7 +32,7 @@ from convkgyarn.stages.assemble.view import KGView
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
-          ("P577", "P2047"))
+          ("P577", "P2047"), ("P571", "P112"), ("P106", "P800"))
 # Qualifier follow-ups a person asks about the statement just answered ("Who is her
 # spouse?" "Since when?"): the dates of an office, a marriage, a job, a team, a school, a
 # leader's term, an award's year. The data dates of figures ("As of when?" after a
@@ -56,11 +56,46 @@ TRIVIA = 20
 TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
                                "P2936", "P7959", "P5658", "P1454"})
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
+# Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
+# "In what country is New York City?" is not worth a turn.
+FAMOUS = 200
+KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30"})
+# Dates of a life known only to the decade or century say little: asked only to fill turns.
+LIFE_DATES = frozenset({"P569", "P570"})
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
+
+# When a thing began, by several properties: two of them in the same year are one answer
+# ("What year was Dosim Station established?" "2007." "When did it open?" "27 December 2007")
+FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
+# Where a thing is, from the broad to the narrow: asked in this order, and the continent not
+# at all when something narrower is known (the country says it).
+CONTINENT = "P30"
+LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
+NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
+# Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
+# to ask: a checklist of a life (born, where, nationality, died, where, of what) reads as a
+# form being filled.
+ASPECT_MAX = 2
+ASPECT_OF = {**{p: "life" for p in ("P569", "P19", "P27", "P570", "P20", "P509", "P1196",
+                                      "P119")},
+             **{p: "where" for p in LOCATION_LEVEL},
+             **{p: "family" for p in ("P22", "P25", "P3373", "P40")}}
+# Follow-ups (generate.follow_ups): what a side topic may be, by its broad kind
+# (salience.broad_kind), and the properties after which a city is one (a capital, a seat).
+THREAD_KINDS = frozenset({"person", "film", "series", "music", "book", "artwork", "game",
+                          "band", "club", "university", "company"})
+THREAD_VIA = frozenset({"P36", "P159"})
+# Roles whose question says what the person does: their occupation is not asked next.
+ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
+                             "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
+IMPLIED_BY_ROLE = frozenset({"P106"})
+# What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
+# the competition class of a sport they play
+IMPLIED_BY_OCCUPATION = frozenset({"P641", "P2094"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
@@ -135,6 +170,8 @@ class Planner:
         rng_facts = random.Random(seeded("facts", *fact_key))
         # hops and kinds draw from their own generator (made only when they are on)
         rng_hops = random.Random(seeded("hops", *fact_key)) if cfg.hops or cfg.kinds else None
+        if rng_hops is None and cfg.follow_ups:  # follow-ups draw from a generator of their own
+            rng_hops = random.Random(seeded("follow", *fact_key, cfg.follow_share))
         rng_style = random.Random(seeded("style", self.name, cfg.seed, entity_id, index))
 
         related = view.related.get(entity_id) if cfg.related and \
@@ -158,6 +195,12 @@ class Planner:
                           {e.id} | ({r_entity.id} if n_related else set()))
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
+            return None
+        if view.refreshes is None and not cfg.entities and all(
+                t.planned.property_id in LOCATION_LEVEL for t in turns):
+            # "Which country is it in?" "Which part of France?" "Which continent?": nothing
+            # but where it is reads as a gazetteer, not a conversation
+            self.left_out(entity_id, "nothing to ask but where it is")
             return None
         fact_set = hashlib.sha256("\x1e".join(
             f"{t.subject.id}\x1f{t.planned.property_id}\x1f{t.planned.qualifier_id}\x1f"
@@ -262,6 +305,11 @@ class Planner:
         """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
+        if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
+            return True  # "In what country is New York City?" "On what continent is China?"
+        if property_id in LIFE_DATES and all(
+                (st.value.precision or 0) < 9 for st in e.properties[property_id]):
+            return True  # "When was he born?" "The 20th century."
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
@@ -275,6 +323,9 @@ class Planner:
             values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
         else:
             values = tuple(s.value for s in answer_statements(e, stmts)[0])
+        if pt.qualifier_id is None and pt.property_id in FOUNDING_DATES and \
+                all(v.kind == "time" for v in values):  # founded 2007, opened 27 December
+            return frozenset(("founded", (v.label or "")[:4]) for v in values) or None  # 2007
         return frozenset(render(v) for v in values) or None
 
     def plan(self, e: EntityFacts, facts: list[Fact], turns: int, rng: random.Random,
@@ -294,10 +345,12 @@ class Planner:
             blocks.append(kept)
             spare += rest
         scored = []
+        narrower = {b[0].property_id for b in blocks} & NARROWER_THAN_CONTINENT
         for n, block in enumerate(blocks):
-            if self._trivia(e, block[0].property_id):
-                spare += block  # asked only to reach min_turns
-                continue
+            if self._trivia(e, block[0].property_id) or \
+                    (block[0].property_id == CONTINENT and narrower):
+                spare += block  # asked only to reach min_turns (a continent: the country or
+                continue        # the region asked says it)
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
@@ -317,20 +370,40 @@ class Planner:
                 continue  # one question per answer
             said.update(k for k in keys if k)
             fits.append(block)
+        aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
+        over: list[list[PlannedTurn]] = []
         for block in fits:
             if size + len(block) <= turns:
+                block_aspects = Counter(ASPECT_OF[t.property_id] for t in block
+                                        if t.qualifier_id is None and t.property_id in ASPECT_OF)
+                if any(aspects[a] + n > ASPECT_MAX for a, n in block_aspects.items()):
+                    over.append(block)  # "When did he die?" "Where?" "Of what?": a third
+                    continue            # question about his death only to fill the turns
+                aspects.update(block_aspects)
                 chosen.append(block)
                 size += len(block)
             if size == turns:
                 break
         if size < turns:
             for block in fits:  # fill the rest with the head of a block that did not fit
-                if block not in chosen:
+                if block not in chosen and block not in over:
                     part = block[:turns - size]
                     chosen.append(part)
                     size += len(part)
                 if size == turns:
                     break
+        for block in over:  # an aspect asked a third time rather than fewer turns
+            if size >= turns:
+                break
+            part = block[:turns - size]
+            chosen.append(part)
+            size += len(part)
+        located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
+        if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
+            ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
+                             key=lambda b: LOCATION_LEVEL[b[0].property_id])  # never the
+            for i, block in zip(located, ordered):  # country after the town it is in
+                chosen[i] = block
         least = min(self.cfg.min_turns, turns) if least is None else least
         for t in spare:  # an entity with few facts: a data date rather than no conversation
             if size >= least:
@@ -360,8 +433,10 @@ class Planner:
         """Realise the planned turns in order; with hops (or kinds) the conversation may move
         and refill its plan as it goes."""
         cfg = self.cfg
-        if not cfg.hops and not cfg.kinds:  # the plan as it is: no fact recurs in it
-            return self._walk_plan(plan, rng_style)
+        if not cfg.hops and not cfg.kinds:
+            if cfg.follow_ups and self.view.refreshes is None:
+                return self._walk_following(plan, rng_hops, rng_style, topics)
+            return self._walk_plan(plan, rng_style)  # the plan as it is: no fact recurs in it
         queue = deque(plan)
         turns: list[Turn] = []
         previous: Turn | None = None
@@ -392,7 +467,7 @@ class Planner:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
                 continue  # "this city's country?" "the country we came from": nothing new
-            if self._said_before(turn, turns):
+            if self._said_before(turn, turns) or self._implied(turn, turns):
                 continue
             turns.append(turn)
             previous = turn
@@ -422,10 +497,246 @@ class Planner:
                 break
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1,
                                 later=any(t.subject.id == ent.id for t in turns))
-            if turn is not None and not self._said_before(turn, turns):
+            if turn is not None and not self._said_before(turn, turns) and \
+                    not self._implied(turn, turns):
                 turns.append(turn)
                 previous = turn
         return turns
+
+    def _walk_following(self, plan: list[Step], rng: random.Random,
+                        rng_style: random.Random, topics: set[str]) -> list[Turn]:
+        """The plan, with the follow-ups people make (``follow_ups``). After an answer that
+        names one value, once the turns about its statement are asked ("Since when?"): who
+        held it before ("And who held the office before her?", ``before_turn``), a yes/no
+        question about it ("Did he also write the screenplay?", ``also_turn``), or, for a
+        person, work or organisation with facts of its own, a question or two about it
+        ("When was he born?", ``thread_target``) and then back to the plan. At most one of
+        each kind per conversation, each with the chance ``follow_share`` where it fits;
+        the turns they take are the plan's last (least salient). Draws happen only where a
+        follow-up fits, so a conversation with none is the plan as it is."""
+        cfg = self.cfg
+        queue = deque(plan)
+        turns: list[Turn] = []
+        previous: Turn | None = None
+        asked: set[tuple] = set()
+        done: set[str] = set()
+        while queue and len(turns) < cfg.turns:
+            ent, tid, pt, hop_from = queue.popleft()
+            fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
+            if fact in asked:
+                continue
+            if "count" not in done and len(turns) >= 1 and \
+                    cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
+                    rng.random() < cfg.follow_share:
+                # "How many children does she have?" "Two." "What are their names?"
+                done.add("count")
+                queue.appendleft((ent, tid, pt, hop_from))
+                queue.appendleft((ent, tid, replace(pt, kind="count"), hop_from))
+                continue
+            asked.add(fact)
+            turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
+                                later=any(t.subject.id == ent.id for t in turns))
+            if turn is None:
+                continue
+            if hop_from is not None and set(turn.answer_ids) <= topics | {
+                    i for t in turns for i in t.answer_ids}:
+                continue  # "What is he known for?" "That film."; "the town's country?" "The
+                # United Kingdom" (said already)
+            if self._said_before(turn, turns) or self._implied(turn, turns):
+                continue
+            turns.append(turn)
+            previous = turn
+            if cfg.turns - len(turns) < 1 or hop_from is not None or \
+                    turn.planned.kind != "fact":
+                continue
+            if turn.planned.qualifier_id is not None:  # "When did that end?" "2022."
+                if "span" not in done:                  # "So how long was he in office?"
+                    steps = self.span_turn(ent, tid, turn, asked)
+                    if steps and rng.random() < cfg.follow_share:
+                        queue.appendleft(steps[0])
+                        done.add("span")
+                continue
+            # the turns about the same statement come first ("Since when?")
+            at = 0
+            while at < len(queue) and queue[at][0].id == ent.id and \
+                    queue[at][2].property_id == pt.property_id and \
+                    queue[at][2].qualifier_id is not None:
+                at += 1
+            for kind in ("span", "before", "also", "thread"):
+                if kind in done:
+                    continue
+                steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
+                                       cfg.turns - len(turns) - at,
+                                       {(q[0].id, q[2].property_id) for q in queue})
+                if steps and rng.random() < cfg.follow_share:
+                    for i, step in enumerate(steps):
+                        queue.insert(at + i, step)
+                    if kind == "thread":
+                        topics.add(steps[0][0].id)
+                    done.add(kind)
+                    break
+        return turns
+
+    def counts_first(self, e: EntityFacts, pt: PlannedTurn) -> bool:
+        """Whether a fact may be asked as a count first, then as the list it counted: a
+        plain fact of a property ``kinds.LIST_AFTER_COUNT`` asks, answered with two values
+        or more, as many as its count question counts (the list is the count's items)."""
+        if pt.kind != "fact" or pt.qualifier_id is not None or \
+                pt.property_id not in kinds.LIST_AFTER_COUNT:
+            return False
+        stmts = e.properties.get(pt.property_id, ())
+        chosen, tense = answer_statements(e, stmts)
+        values = {s.value.value_id for s in chosen}
+        if len(values) < 2 or None in values:
+            return False
+        every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
+        return len(values) == (every if e.gone or not now or tense == "past" else now)
+
+    def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
+                  topics: set[str], rng: random.Random, left: int,
+                  pending: set = frozenset()) -> list[Step]:
+        """The steps of one kind of follow-up that fits after ``turn`` (none if it does not
+        fit or no turn is left for it)."""
+        if left < 1:
+            return []
+        if kind == "before":
+            return self.before_turn(e, type_id, turn, asked)
+        if kind == "span":
+            return self.span_turn(e, type_id, turn, asked, pending)
+        if kind == "also":
+            found = self.also_turn(e, type_id, turn, asked)
+            return [found] if found else []
+        target = self.thread_target(turn, topics)
+        if target is None:
+            return []
+        t_entity, t_type, t_facts = target
+        size = 2 if left >= 3 and rng.random() < 0.5 else 1
+        return [(t_entity, t_type, p, turn.number) for p in self.plan(
+            t_entity, self.thread_facts(t_entity, t_facts, turn), size, rng)]
+
+    def span_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
+                  pending: set = frozenset()) -> list[Step]:
+        """"How old was he when he died?" after his death, "How many years did it exist?"
+        after its end, "So how many years was he in office?" after the end of a term
+        (``kinds.SPANS``, ``kinds.TERM_SPANS``): when the subject's own dates give the
+        answer (``Realiser.span``), and the start is not still to be asked (its founding
+        after how long it lasted reads backwards)."""
+        pt = turn.planned
+        if pt.qualifier_id == "P582":
+            if pt.property_id not in kinds.TERM_SPANS:
+                return []
+            st = e.properties[pt.property_id][pt.statement_index]
+            planned = PlannedTurn(e.id, pt.property_id, "P582", pt.statement_index, "span",
+                                  st.value, span="term")
+        elif pt.qualifier_id is None:
+            name = next((n for n, spec in kinds.SPANS.items() if pt.property_id in spec[2]
+                         and (n != "age" or e.human)
+                         and (e.id, spec[0][0]) not in pending), None)
+            if name is None:
+                return []
+            planned = PlannedTurn(e.id, kinds.SPANS[name][1][0], None, 0, "span", span=name)
+        else:
+            return []
+        if (e.id, planned.property_id, planned.qualifier_id, "span") in asked or \
+                self.realiser.span(e, planned) is None:
+            return []
+        return [(e, type_id, planned, None)]
+
+    def before_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> list[Step]:
+        """"Who held the office before her?": the turn named the one current holder of a
+        property ``kinds.BEFORE`` asks, and the subject's statements name who held it right
+        before (``Realiser.predecessor``)."""
+        pt = turn.planned
+        if pt.property_id not in kinds.BEFORE or len(turn.answer.values) != 1 or \
+                turn.answer.tense != "present" or (e.id, pt.property_id, None, "before") in asked:
+            return []
+        value = turn.answer.values[0]
+        if not value.value_id:
+            return []
+        planned = PlannedTurn(e.id, pt.property_id, None, 0, "before", value)
+        if self.realiser.predecessor(e, planned) is None:
+            return []
+        return [(e, type_id, planned, None)]
+
+    def also_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> Step | None:
+        """An "also" question that fits right after ``turn`` (``kinds.ALSO``): the turn named
+        one value, and the subject holds some value of a property curated after the turn's
+        (so "no" says the KG knows other values, not that it is silent), every one sayable;
+        a place of death only of a subject who died. The first that fits, in the table's
+        order."""
+        pt = turn.planned
+        if pt.kind != "fact" or pt.qualifier_id is not None or turn.subject.id != e.id or \
+                len(turn.answer.values) != 1 or not turn.answer.values[0].value_id:
+            return None
+        value = turn.answer.values[0]
+        for second in kinds.also_after(pt.property_id):
+            stmts = e.properties.get(second)
+            if not stmts or (e.id, second, None, "verify") in asked or \
+                    (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
+                    any(s.unsayable for s in stmts):
+                continue
+            if (e.id, second, None, "fact") in asked and \
+                    value.value_id in {s.value.value_id for s in stmts}:
+                continue  # already answered with it
+            return (e, type_id, PlannedTurn(e.id, second, None, 0, "verify", value,
+                                            pt.property_id, turn.answer.tense == "past"),
+                    None)
+        return None
+
+    def thread_target(self, turn: Turn, topics: set[str]):
+        """The person, work or organisation ``turn`` answered with, when a conversation may
+        turn to it for a question or two (``THREAD_KINDS``; a city only as a capital or a
+        seat): one value, not a topic yet, with facts of its own."""
+        pt = turn.planned
+        values = turn.hop_values
+        if pt.qualifier_id is not None or len(values) != 1 or not values[0].value_id or \
+                values[0].value_id in topics:
+            return None
+        target = self.view.entity(values[0].value_id)
+        if target is None:
+            return None
+        t_type, t_facts = self.view.best_type(target)
+        if t_type is None or not t_facts:
+            return None
+        kind = "person" if target.human else salience.broad_kind(
+            self.view.type_labels.get(t_type), False)
+        if kind not in THREAD_KINDS and not (kind == "city" and pt.property_id in THREAD_VIA):
+            return None
+        return target, t_type, t_facts
+
+    @staticmethod
+    def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn) -> list[Fact]:
+        """The facts a side topic may ask: not what the question that led to it implies
+        (the occupation of the film's director), nor a qualifier follow-up."""
+        implied = IMPLIED_BY_ROLE if turn.planned.property_id in ROLE_PROPERTIES else ()
+        return [(p, q) for p, q in facts if q is None and p not in implied]
+
+    def _implied(self, turn: Turn, turns: list[Turn]) -> bool:
+        """A fact every answer of which an earlier answer of the conversation already says
+        in its own name ("What sport is he known for?" "Association football", after "What
+        does he do?" "Association football player"): left out, with its reason."""
+        if turn.planned.kind != "fact" or not turn.answer.values or \
+                any(v.value_id is None for v in turn.answer.values):
+            return False
+        if turn.planned.property_id in IMPLIED_BY_OCCUPATION and turn.subject.human and any(
+                t.subject.id == turn.subject.id and t.planned.property_id == "P106"
+                for t in turns):  # "sport cyclist", then "Which sport is she in?"
+            self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
+                      "an earlier answer of the conversation says it", "the occupation")
+            return True
+        earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
+                   for v in t.answer.values if v.value_id and v.value_id not in
+                   turn.answer_ids]
+        labels = [(v.label or "").lower() for v in turn.answer.values]
+        if not earlier or any(len(label) < 4 for label in labels):
+            return False
+        if all(any(re.search(rf"(?<!\w){re.escape(label)}(?!\w)", said) for said in earlier)
+               for label in labels):
+            self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
+                      "an earlier answer of the conversation says it",
+                      ", ".join(v.label or "" for v in turn.answer.values))
+            return True
+        return False
 
     def _said_before(self, turn: Turn, turns: list[Turn]) -> bool:
         """One question per answer: a turn about a subject whose answer an earlier turn

@@ -18,16 +18,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.kg.queries import before_query, count_query, turn_query, verify_query
-from convkgyarn.kg.render import Value, machine, render, year_question_fits
+from convkgyarn.kg.queries import (
+    before_query, count_query, span_query, turn_query, verify_query)
+from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
 from convkgyarn.stages import kinds, lexicon, phrasing
-from convkgyarn.stages.assemble.facts import answer_statements, start
+from convkgyarn.stages.assemble.facts import answer_statements, comparable_time, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    awkward_possessive, contains, named, references, with_article)
-from convkgyarn.stages.naming import short_name
+    awkward_possessive, contains, named, pronoun, references, with_article, work_named)
+from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
 
@@ -39,6 +40,11 @@ YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # follow-ups that say a statement still holds ("since when has that been the case?")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
+PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
+# a question that says there are several ("who are the heads of state", "what were the
+# official languages"): read as wrong when one value answers it
+PLURAL_FOR_ONE = re.compile(r"\b(are|were) (the|its|his|her|their|[a-z]+'s?) ([a-z]+ )?"
+                            r"[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
 
 
@@ -56,6 +62,61 @@ def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
             previous.planned.statement_index == pt.statement_index
     return (turn.answer.statement_id in (previous.statement_id or "").split(",")
             and len(previous.answer.values) == 1)
+
+
+def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
+    """A time value as (year, month, day, precision), None before the common era or when
+    its text is not a date."""
+    parsed = parse_time(value.label or "")
+    if parsed is None or parsed[3]:
+        return None
+    return parsed[0], parsed[1], parsed[2], value.precision or 0
+
+
+def opening(question: str) -> tuple[str, ...]:
+    """The first two words of a question, as a reader hears its frame ("and what's",
+    "what is", "when was")."""
+    words = re.findall(r"[a-z']+", question.lower())
+    words = [w for w in words if w not in ("okay", "alright", "um", "uh", "so")]
+    return tuple(words[:2])
+
+
+PAIR_SHARE = 0.6  # the share of pair follow-ups asked about the event ("Where was that?")
+
+
+def where_in(turn: Turn, previous: Turn | None) -> tuple[str, str] | None:
+    """(property, "P17") when the turn asks a narrower place of a thing right after the one
+    country it is in ("Which part of Poland is it in?"), in the present tense."""
+    pt = turn.planned
+    if previous is None or pt.kind != "fact" or pt.qualifier_id is not None or \
+            turn.answer.tense != "present" or previous.planned.kind != "fact" or \
+            previous.planned.qualifier_id is not None or \
+            previous.subject.id != turn.subject.id or len(previous.answer.values) != 1 or \
+            turn.subject.human:
+        return None
+    key = (pt.property_id, previous.planned.property_id)
+    return key if key in kinds.WHERE_IN else None
+
+
+def pair_of(turn: Turn, previous: Turn | None) -> tuple[str, str] | None:
+    """(property, the property before it) when the turn asks the second of a pair about the
+    event the previous turn named ("When was he born?" then "Where was that?"); else None."""
+    pt = turn.planned
+    if previous is None or pt.kind != "fact" or pt.qualifier_id is not None or \
+            previous.planned.kind != "fact" or previous.planned.qualifier_id is not None or \
+            previous.subject.id != turn.subject.id:
+        return None
+    pair = (pt.property_id, previous.planned.property_id)
+    return pair if pair in kinds.PAIR_FOLLOW_UPS else None
+
+
+def follows_its_count(turn: Turn, previous: Turn | None) -> bool:
+    """A list question right after the count of the same fact ("How many children does she
+    have?" "Two." "What are their names?")."""
+    pt = turn.planned
+    return previous is not None and pt.kind == "fact" and pt.qualifier_id is None and \
+        previous.planned.kind == "count" and previous.subject.id == turn.subject.id and \
+        previous.planned.property_id == pt.property_id
 
 
 def seeded(*parts) -> int:
@@ -130,6 +191,19 @@ class Realiser:
         rng = random.Random(seeded("kind", self.cfg.seed, e.id, pt.property_id, pt.kind))
         stmts = e.properties[pt.property_id]
         tense = "past" if e.gone else "present"
+        if pt.kind == "verify" and pt.after is not None:  # "also": is the value just named
+            # among the answers?
+            chosen, tense = answer_statements(e, stmts)
+            if pt.past:  # "Was he also the head of state?" after a term that ended
+                chosen, tense = list(stmts), "past"
+            held = [s for s in chosen if s.value.value_id == pt.slot.value_id]
+            if held:
+                return Answer((Value("string", "yes"),), held[0].statement_id, tense, pt.slot)
+            # "no": the statements that hold others are its evidence
+            return Answer((Value("string", "no"),), ",".join(s.statement_id for s in chosen),
+                          tense, pt.slot)
+        if pt.kind == "span":
+            return self.span(e, pt)
         if pt.kind == "count":  # every item it holds now; in the past, every one it held
             every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
             if e.gone or not now:
@@ -154,6 +228,8 @@ class Realiser:
             if false is None:
                 return None
             return Answer((Value("string", "no"),), "", tense, false)
+        if pt.slot is not None:  # "Who was mayor before her?": the holder just named
+            return self.predecessor(e, pt)
         # before: a statement with a start time, and the one that started last before it
         dated = [(begin, s) for s in stmts if s.value.value_id
                  for begin in [start(s)] if begin is not None]
@@ -170,6 +246,55 @@ class Realiser:
         return Answer((before[0].value,), ",".join(o.statement_id for o in before), "past",
                       ref.value)
 
+    def span(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """How long something lasted, from two of the subject's own dates
+        (``kinds.SPANS``, ``kinds.TERM_SPANS``): an age at death, the years a state
+        existed, the length of a term; None unless each date is one value known to the day
+        or each to the year (``kinds.span_years``)."""
+        if pt.span == "term":
+            st = e.properties[pt.property_id][pt.statement_index]
+            begin, end = st.qualifiers.get("P580", ()), st.qualifiers.get("P582", ())
+            sids = st.statement_id
+            unit = None
+        else:
+            (p_start, _), (p_end, _), *_, unit = kinds.SPANS[pt.span]
+            starts, ends = e.properties.get(p_start, ()), e.properties.get(p_end, ())
+            if len(starts) != 1 or len(ends) != 1:
+                return None
+            begin, end = (starts[0].value,), (ends[0].value,)
+            sids = f"{starts[0].statement_id},{ends[0].statement_id}"
+        if len(begin) != 1 or len(end) != 1 or begin[0].kind != "time" or \
+                end[0].kind != "time":
+            return None
+        years = kinds.span_years(*(dated(v) for v in (begin[0], end[0]))) \
+            if dated(begin[0]) and dated(end[0]) else None
+        if years is None:
+            return None
+        value = Value("quantity", str(years), None, None, *(unit or (None, None)))
+        return Answer((value,), sids, "past", pt.slot)
+
+    def predecessor(self, e: EntityFacts, pt: PlannedTurn) -> Answer | None:
+        """Who held the property right before the value the turn before named: among the
+        subject's statements of any rank but deprecated with one start time
+        (``view.successions``), the value that started last before the named one's start,
+        if exactly one did and it can be said (the turn's query states the same rule)."""
+        held = [(comparable_time(begin), sid, v, why) for sid, v, begin, why in
+                self.view.successions.get((e.id, pt.property_id), ())]
+        held = [h for h in held if h[0] is not None]
+        mine = [h for h in held if h[2].value_id == pt.slot.value_id]
+        if len(mine) != 1:
+            return None  # no start, or held twice: "before her" is unclear
+        begin, ref_sid = mine[0][0], mine[0][1]
+        earlier = [h for h in held if h[0] < begin and h[2].value_id != pt.slot.value_id]
+        if not earlier:
+            return None
+        latest = max(h[0] for h in earlier)
+        before = [h for h in earlier if h[0] == latest]
+        if len({h[2].value_id for h in before}) != 1 or before[0][3] is not None:
+            return None  # two started the same day, or one nobody can say
+        return Answer((before[0][2],), ",".join(h[1] for h in before), "past", pt.slot,
+                      reference=ref_sid)
+
     # -- how it is asked
     def phrase(self, turn: Turn, ctx: TurnContext) -> Turn | Drop:
         """The question from a template of the turn's phenomenon: the first variant, from a
@@ -179,6 +304,25 @@ class Realiser:
             return self._phrase_kind(turn)
         e, type_id, pt, ans = turn.subject, turn.type_id, turn.planned, turn.answer
         phen = turn.phenomenon
+        where = where_in(turn, ctx.previous) if self.cfg.interaction == "voice" else None
+        if where is not None:  # "Which part of Poland is it in?"
+            found = self._where_in(turn, where, ctx)
+            if found is not None:
+                return found
+        pair = pair_of(turn, ctx.previous) if self.cfg.interaction == "voice" else None
+        if pair is not None and ctx.rng.random() < PAIR_SHARE:  # "Where was that?"
+            options = [o for o in self._follow(turn) if o.text.rstrip("?").split(" ")[-1]
+                       in ("that", "happen")]
+            if options:
+                option = options[ctx.rng.randrange(len(options))]
+                return self._phrased(turn, option, option.text,
+                                     tuple(render(v, option.text) for v in ans.values), False)
+        if follows_its_count(turn, ctx.previous) and self.cfg.interaction == "voice":
+            options = [o for o in self._follow(turn) if "[" not in o.text]
+            if options:
+                option = options[ctx.rng.randrange(len(options))]
+                return self._phrased(turn, option, option.text, tuple(
+                    render(v, option.text) for v in ans.values), False)
         if follows_its_statement(turn, ctx.previous):
             options = self.anaphoric(turn)
             if options:
@@ -191,9 +335,21 @@ class Realiser:
         if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
         first = ctx.rng.randrange(len(options)) if options else 0
+        options = options[first:] + options[:first]
+        if ctx.previous is not None and len(options) > 1:
+            # "And what's its population?" "And what's its official language?": a variant
+            # that opens as the question before did goes last
+            frame = opening(ctx.previous.question)
+            options = [o for o in options if opening(o.text) != frame] + \
+                [o for o in options if opening(o.text) == frame]
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
-        for option in options[first:] + options[:first]:
+        plural = None  # "Who are the heads of state of Mali?" for one: another if there is
+        # an answer that has ended is asked without "X's" where a variant can (a reader, and
+        # a checker, hear "Chile's head of government" as the present one)
+        ended = ans.tense == "past" and pt.qualifier_id is None and any(
+            s.ended for s in e.properties.get(pt.property_id, ()))
+        for option in options:
             question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
                                  slot_person, noun=turn.reference_noun,
                                  later=turn.later_mention)
@@ -210,7 +366,13 @@ class Realiser:
                     not phen.endswith("disfluencies"):
                 doubled = doubled or (option, question, said)
                 continue
+            if (len(ans.values) == 1 and PLURAL_FOR_ONE.search(question)) or \
+                    (ended and PRESENT_LOOKING.search(question)):
+                plural = plural or (option, question, said)
+                continue
             return self._phrased(turn, option, question, said, slot_person)
+        if plural is not None:
+            return self._phrased(turn, *plural, slot_person)
         if doubled is not None:
             return self._phrased(turn, *doubled, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
@@ -238,6 +400,44 @@ class Realiser:
                 for i, o in enumerate(options)]
         return found
 
+    def _where_in(self, turn: Turn, key: tuple[str, str], ctx: TurnContext) -> Turn | None:
+        """A narrower place asked within the country just answered (``kinds.WHERE_IN``),
+        the country filled in as [a]; None when no form fits the answer."""
+        e, pt, ans, phen = turn.subject, turn.planned, turn.answer, turn.phenomenon
+        country = ctx.previous.answer.values[0]
+        deixis = phen.startswith("deixis")
+        options = [o for o in self._follow(turn) if "[v]" in o.text and
+                   (("[he]" in o.text) == deixis)]
+        if not options:
+            return None
+        option = options[ctx.rng.randrange(len(options))]
+        question = self.fill(option.text, e, turn.type_id, ans.tense, None, False,
+                             noun=turn.reference_noun, later=turn.later_mention)
+        at = question.index("[v]")
+        question = question.replace("[v]", with_article(render(country), question[:at][-6:],
+                                                        False), 1)
+        said = tuple(render(v, question) for v in ans.values)
+        if any(contains(question, a) for a in said):
+            return None
+        return self._phrased(turn, option, question, said, False)
+
+    def _follow(self, turn: Turn) -> list[TemplateOption]:
+        """The fact's stored follow-ups (phenomenon ``follow``: "where was that?", "which
+        part of [a] is it in?", "what are their names?"), said with a filler in a disfluent
+        configuration (the template stays the stored one)."""
+        pt, phen = turn.planned, turn.phenomenon
+        options = self.view.options(turn.type_id, pt.property_id, None, turn.answer.tense,
+                                    "follow")
+        if not phen.endswith("disfluencies"):
+            return options
+        key = ("follow", turn.type_id, pt.property_id, turn.answer.tense, phen)
+        found = self._kind_templates.get(key)
+        if found is None:
+            found = self._kind_templates[key] = [
+                replace(o, text=phrasing.disfluent(o.text, random.Random(seeded(*key, i))))
+                for i, o in enumerate(options)]
+        return found
+
     def _anaphoric_forms(self, qualifier_id: str, tense: str) -> list[TemplateOption]:
         """The built-in forms, where the templates hold none (an LLM writer need not write
         elliptic variants): the rules writer's own, under an id of their text."""
@@ -255,14 +455,39 @@ class Realiser:
 
     def _phrase_kind(self, turn: Turn) -> Turn | Drop:
         e, pt, ans = turn.subject, turn.planned, turn.answer
-        options = self.kind_templates(turn.type_id, pt, ans.tense, turn.phenomenon)
+        slot_person = self._slot_person(ans, pt)
+        # "Did he also write the screenplay?": the value just named said as "he" or "she"
+        # (or "there" in the form), where the configuration refers back and it is clear
+        back = None
+        if pt.kind == "span" and (pt.span != "term" or self.cfg.interaction != "voice"):
+            # "How old was he when he died?"; typed, "[a] years in office"
+            back = "" if turn.phenomenon.startswith("deixis") and (
+                self.cfg.interaction == "voice" or pt.span == "term") else None
+        elif pt.after is not None and self.cfg.interaction != "voice":
+            # a typed "also" query refers to the subject by its deixis form, naming [a]
+            back = "" if turn.phenomenon.startswith("deixis") else None
+        elif pt.slot is not None and turn.phenomenon.startswith("deixis"):
+            if slot_person:  # "he" or "she" (a person of unknown gender is named, and so
+                back = pronoun(self.view.gender_of(ans.slot_value))  # is one whose pronoun
+                if e.human and back == pronoun(e.gender):  # the subject's would be too:
+                    back = None  # "Who was he married to before him?")
+            elif (pt.after in kinds.ALSO_PLACES if pt.after is not None
+                  else pt.property_id in kinds.BEFORE_THINGS):
+                back = ""  # a place or team: the form says "there" or "that"
+        refer_back = back is not None
+        options = self.kind_templates(turn.type_id, pt, ans.tense, turn.phenomenon,
+                                      refer_back)
         if not options:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"no {pt.kind} question pattern for the fact")
-        slot_person = self._slot_person(ans, pt)
         question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
                              slot_person, noun=turn.reference_noun,
                              later=turn.later_mention)
+        if refer_back and back:
+            question = re.sub(r"\[v\]", back, question)
+        if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
+            return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
+                        f"the {pt.kind} query would be too long to type")
         said = tuple(render(v, question) for v in ans.values)
         if pt.kind == "before" and any(contains(question, a) for a in said):
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
@@ -284,17 +509,30 @@ class Realiser:
                                                                   pt.property_id)
 
     def kind_templates(self, type_id: str, pt: PlannedTurn, tense: str,
-                       phen: str) -> list[TemplateOption]:
+                       phen: str, refer_back: bool = False) -> list[TemplateOption]:
         """Templates of a kind of question: the curated pattern, with its deixis and
-        disfluent forms, made once per (type, property, kind, tense, phenomenon)."""
-        key = (type_id, pt.property_id, pt.kind, tense, phen)
+        disfluent forms, made once per (type, property, kind, tense, phenomenon; for an
+        "also" question the property before it, and whether it refers back)."""
+        key = (type_id, pt.property_id, pt.kind, tense, phen, pt.after, pt.span, refer_back)
         found = self._kind_templates.get(key)
         if found is None:
             cfg = self.cfg
-            pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
+            deixis = phen.startswith("deixis")
+            if pt.after is not None:  # "also": its curated forms, the spoken one referring
+                pattern = kinds.also_pattern(pt.after, pt.property_id, cfg.interaction,
+                                             tense, refer_back)  # back when it can
+                deixis = deixis and not refer_back  # a form that refers back says [he]
+            elif pt.kind == "before" and pt.slot is not None:
+                pattern = kinds.before_pattern(pt.property_id, cfg.interaction, refer_back)
+                deixis = deixis and not refer_back
+            elif pt.kind == "span":
+                pattern = kinds.span_pattern(pt.span, pt.property_id, cfg.interaction,
+                                             refer_back)
+                deixis = deixis and not refer_back
+            else:
+                pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
             found = []
             if pattern:
-                deixis = phen.startswith("deixis")
                 text = render_pattern(pattern, self.view.placeholder(type_id), deixis,
                                       cfg.interaction)
                 if phen.endswith("disfluencies"):
@@ -319,7 +557,11 @@ class Realiser:
                                       tense, noun)
             if self.cfg.interaction == "voice":
                 label = (short_name(e.label, e.human) or e.label) if later else e.label
+                if later and e.human:
+                    label = surname(label, self.view.family_names.get(e.id)) or label
                 name = named(label, e.human)
+                if not later:  # "the film Cluny Brown": a work's title says not what it is
+                    name = work_named(name, self.view.type_labels.get(type_id), e.human)
             else:
                 name = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
@@ -361,6 +603,16 @@ class Realiser:
             text = count_query(e.id, pt.property_id, ans.tense)
         elif pt.kind == "verify":
             text = verify_query(e.id, pt.property_id, ans.slot_value.value_id, ans.tense)
+        elif pt.kind == "span":
+            if pt.span == "term":
+                st = e.properties[pt.property_id][pt.statement_index]
+                text = span_query(e.id, ("P580", "P582"), statement_id=st.statement_id,
+                                  property_id=pt.property_id)
+            else:
+                (p_start, _), (p_end, _), *_, unit = kinds.SPANS[pt.span]
+                text = span_query(e.id, (p_start, p_end), unit=unit[0] if unit else None)
+        elif ans.reference:  # the follow-up: holders of any rank but deprecated
+            text = before_query(e.id, pt.property_id, ans.reference, any_rank=True)
         else:
             ref = next(s.statement_id for s in e.properties[pt.property_id]
                        if s.value == ans.slot_value and start(s) is not None)

@@ -51,6 +51,7 @@ class EntityFacts:
     human: bool
     gone: bool  # died, or dissolved / abolished / demolished
     properties: Mapping[str, tuple[Statement, ...]]
+    sitelinks: int = 0  # how well known it is (Wikipedia articles about it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,12 @@ class PlannedTurn:
     qualifier_id: str | None
     statement_index: int  # which statement a qualifier question is about
     kind: str = "fact"  # or count, verify, before (convkgyarn.stages.kinds)
+    # an "also" question (kind verify): the value the turn before answered with, and that
+    # turn's property ("Who directed it?" "Did he also write the screenplay?")
+    slot: Value | None = None
+    after: str | None = None
+    past: bool = False  # that turn was asked in the past tense: so is this one
+    span: str | None = None  # kind span: which (kinds.SPANS, or "term")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,7 @@ class Answer:
     slot_value: Value | None = None  # [a]: the statement's value, in qualifier questions
     left_out: int = 0  # ended values not asked about in a present-tense question
     outdated: tuple[Value, ...] = ()  # what held before, not now
+    reference: str | None = None  # "before" follow-up: the statement of the holder named
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,6 +216,10 @@ class KGView:
         # (entity, property, value): a value an ended statement below the best rank held
         # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
         self.held_before: set[tuple[str, str, str]] = set()
+        # (entity, property) -> (statement, value, start time, why unsayable) of every
+        # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
+        self.successions: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+        self.family_names: dict[str, str] = {}
         self.changes: dict[tuple[str, str], FactChange] = {}
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
@@ -274,8 +278,9 @@ class KGView:
         info = {r[0]: r[1:] for r in con.execute(
             "SELECT e.id, e.label, (SELECT min(g.value_id) FROM statements g WHERE "
             "g.entity_id = e.id AND g.property_id = 'P21' AND g.truthy), EXISTS (SELECT 1 "
-            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)) "
-            "FROM entities e JOIN _wanted w ON w.id = e.id", [list(GONE)]).fetchall()}
+            "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)), "
+            "coalesce(e.sitelinks, 0) FROM entities e JOIN _wanted w ON w.id = e.id",
+            [list(GONE)]).fetchall()}
         types: dict[str, list[str]] = defaultdict(list)
         for eid, tid in con.execute(
                 "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
@@ -345,6 +350,27 @@ class KGView:
                 "WHERE s.truthy AND s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) "
                 "GROUP BY 1, 2", [END, list(kinds.COUNT)]).fetchall():
             self.item_counts[(eid, pid)] = (every, current)
+        # people's family names (P734), for later mentions ("Hegel" for "Georg Wilhelm
+        # Friedrich Hegel"): one value with an English label only
+        self.family_names.update(con.execute(
+            "SELECT s.entity_id, min(l.label) FROM statements s JOIN _wanted w ON w.id = "
+            "s.entity_id JOIN labels l ON l.id = s.value_id WHERE s.property_id = 'P734' AND "
+            "s.truthy GROUP BY 1 HAVING count(DISTINCT s.value_id) = 1").fetchall())
+        # who held an office in turn (every statement not deprecated, with one start time,
+        # for the properties a "before" question asks): the follow-up "Who was mayor
+        # before her?" reads the holders Wikidata keeps at normal rank beside the current one
+        for eid, pid, sid, vid, label, begin in con.execute(
+                "SELECT s.entity_id, s.property_id, s.statement_id, s.value_id, l.label, "
+                "min(q.value_text) FROM _batch_statements s JOIN _batch_qualifiers q ON "
+                "q.statement_id = s.statement_id AND q.entity_id = s.entity_id AND "
+                "q.qualifier_property_id = 'P580' AND q.value_type = 'time' LEFT JOIN "
+                "_batch_labels l ON l.id = s.value_id WHERE s.rank <> 'deprecated' AND "
+                "s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) GROUP BY 1, 2, 3, 4, 5 "
+                "HAVING count(*) = 1 ORDER BY 1, 2, 3", [list(kinds.BEFORE)]).fetchall():
+            value = Value("wikibase-item", label, vid)
+            self.successions[(eid, pid)].append(
+                (sid, value, begin, unsayable(value, info.get(eid, (None,))[0],
+                                              self.max_label)))
         self.held_before.update(con.execute(
             "SELECT DISTINCT s.entity_id, s.property_id, s.value_id FROM _batch_statements s "
             "WHERE NOT s.truthy AND s.value_id IS NOT NULL AND EXISTS (SELECT 1 FROM "
@@ -375,7 +401,7 @@ class KGView:
                 ) -> EntityFacts | None:
         if info is None:
             return None
-        label, gender, gone = info
+        label, gender, gone, sitelinks = info
         if len(label) > self.max_label:
             self.load_drops[eid].append(Drop(eid, "label too long to ask about",
                                              f"{len(label):,} characters"))
@@ -388,7 +414,7 @@ class KGView:
                           unsayable(value, label, self.max_label))
                 for sid, value, ended in rows)
         return EntityFacts(eid, label, gender, tuple(types), HUMAN in types, bool(gone),
-                           properties)
+                           properties, sitelinks)
 
     def _load_subjects(self) -> None:
         con, cfg = self.con, self.cfg
@@ -396,7 +422,13 @@ class KGView:
             self.related.update(con.execute(
                 "SELECT r.entity_id, r.related_id FROM related_entities r JOIN _wanted w "
                 "ON w.id = r.entity_id").fetchall())
-        if cfg.hops:  # items their facts name that are subjects of a type with templates
+        if cfg.hops or (cfg.follow_ups and self.refreshes is None):
+            # items their facts name that are subjects of a type with templates (follow-ups
+            # turn only to an item answered alone: facts of at most two values)
+            single = "" if cfg.hops else (
+                "AND (s.entity_id, s.property_id) IN (SELECT entity_id, property_id FROM "
+                "statements x JOIN _wanted u ON u.id = x.entity_id WHERE x.truthy GROUP BY 1, 2 "
+                "HAVING count(*) <= 2) ")
             self.answered += [r[0] for r in con.execute(
                 "SELECT DISTINCT s.value_id FROM statements s JOIN _wanted w ON w.id = "
                 "s.entity_id JOIN entity_types t ON t.entity_id = s.value_id WHERE s.truthy "
@@ -404,7 +436,7 @@ class KGView:
                 "AND (s.entity_id, s.property_id) IN (SELECT e.entity_id, f.property_id FROM "
                 "entity_types e JOIN _wanted v ON v.id = e.entity_id JOIN (SELECT DISTINCT "
                 "type_id, property_id FROM templates WHERE interaction = ?) f ON f.type_id = "
-                "e.type_id) ORDER BY 1",
+                "e.type_id) " + single + "ORDER BY 1",
                 [cfg.interaction, cfg.interaction]).fetchall()]
         if cfg.homonyms or cfg.entities:
             return

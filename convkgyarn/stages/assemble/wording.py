@@ -107,3 +107,20 @@ def contains(question: str, label: str) -> bool:
             return True
         begin = q.find(needle, begin + 1)
     return False
+
+
+# Works whose title alone says nothing of what they are: their first mention says it ("the
+# film Cluny Brown", "the painting Old Hindu"), as people introduce a title they name.
+WORK_KINDS = frozenset({"film", "series", "music", "book", "artwork", "game"})
+
+
+def work_named(name: str, type_label: str | None, human: bool) -> str:
+    """A work's name with its plain noun before it on first mention ("the film Cluny
+    Brown"); any other name as it is (as is a title that already says it: "Symphony No. 5",
+    "The Film X")."""
+    if human or broad_kind(type_label, False) not in WORK_KINDS:
+        return name
+    noun = thing_noun(type_label)
+    if noun is None or noun in name.lower() or name.lower().startswith("the "):
+        return name
+    return f"the {noun} {name}"

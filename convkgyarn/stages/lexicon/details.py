@@ -99,7 +99,7 @@ ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]]
     "P582": (("when did that end?", "and when did that end?", "when was that over?"),
              ("until when?", "until when exactly?", "end date?")),
     "P585": (("when was that?", "and when was that?", "in what year was that?"),
-             ("date?", "the date?", "year?")),
+             ("as of when?", "as of which year?", "year of that?")),
 }
 # A start that still holds is asked "since when?" ("Who leads it?" "Satya Nadella." "Since
 # when?"); "when did that start?" is kept for what has ended.
