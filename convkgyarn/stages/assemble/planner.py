@@ -210,8 +210,8 @@ class Planner:
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
-        if view.refreshes is None and all(t.planned.property_id in LOCATION_LEVEL
-                                          for t in turns):
+        if view.refreshes is None and not cfg.entities and all(
+                t.planned.property_id in LOCATION_LEVEL for t in turns):
             # "Which country is it in?" "Which part of France?" "Which continent?": nothing
             # but where it is reads as a gazetteer, not a conversation
             self.left_out(entity_id, "nothing to ask but where it is")

@@ -199,7 +199,9 @@ class Realiser:
             held = [s for s in chosen if s.value.value_id == pt.slot.value_id]
             if held:
                 return Answer((Value("string", "yes"),), held[0].statement_id, tense, pt.slot)
-            return Answer((Value("string", "no"),), "", tense, pt.slot)
+            # "no": the statements that hold others are its evidence
+            return Answer((Value("string", "no"),), ",".join(s.statement_id for s in chosen),
+                          tense, pt.slot)
         if pt.kind == "span":
             return self.span(e, pt)
         if pt.kind == "count":  # every item it holds now; in the past, every one it held
