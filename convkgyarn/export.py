@@ -196,6 +196,7 @@ class Summary:
         self.conversations = self.turns = self.followups = self.hops = self.ellipses = 0
         self.topics = 0
         self.configurations: Counter = Counter()
+        self.languages: Counter = Counter()
         self.types: Counter = Counter()
         self.predicates: Counter = Counter()
         self.phenomena: Counter = Counter()
@@ -209,6 +210,7 @@ class Summary:
             self.dump_date = rec["provenance"]["dump_date"]
         self.conversations += 1
         self.configurations[rec["config"]["name"]] += 1
+        self.languages[rec.get("language") or "en"] += 1
         self.runs.setdefault(rec["config"]["name"], set()).add(rec["provenance"]["run_id"])
         self.types[rec["provenance"]["entity_type"]] += 1
         self.writers.update(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
@@ -247,6 +249,7 @@ class Summary:
             "conversations": self.conversations,
             "turns": self.turns,
             "configurations": dict(sorted(self.configurations.items())),
+            "languages": dict(sorted(self.languages.items())),
             "runs": {name: sorted(runs) for name, runs in sorted(self.runs.items())},
             "types": _labelled(self.types, labels, "conversations"),
             "predicates": _labelled(self.predicates, labels, "turns"),

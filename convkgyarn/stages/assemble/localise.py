@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from functools import lru_cache
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.render import Value, year_question_fits
@@ -33,6 +34,20 @@ from convkgyarn.stages.salience import broad_kind
 ENGLISH_NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
 # the English phenomenon -> the stored one it is phrased from (typos are added after)
 BASE_PHENOMENON = {"typos": "original", "deixis_typos": "deixis", "ellipsis_typos": "ellipsis"}
+
+
+@lru_cache(maxsize=1 << 14)
+def simplified(text: str) -> str:
+    """Chinese text in simplified characters (OpenCC's traditional-to-simplified table: 倫敦
+    -> 伦敦; simplified text and other scripts stay as they are)."""
+    return _t2s().convert(text)
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
 
 
 def seeded(*parts) -> random.Random:
@@ -57,7 +72,11 @@ class Localiser:
 
     def label(self, entity_id: str) -> str | None:
         found = self.view.local_label(self.code, entity_id)
-        return found.label if found is not None else None
+        if found is None:
+            return None
+        if self.code == "zh":  # questions are in simplified script; Wikidata's "zh" and
+            return simplified(found.label)  # zh-hant labels are often traditional
+        return found.label
 
     def names(self, entity_id: str) -> bool:
         """Whether the language has a name of its own for the entity (its label in the
