@@ -45,11 +45,11 @@ def tool(name: str, *args: str) -> dict:
 
 FLOW = ["type_deixis", "restated_value", "same_answer", "doubled_word", "text_filler_start"]
 OURS = ["same_answer_any", "data_date", "trivia_opener", "long_name_repeated",
-        "type_reference"]
+        "type_reference", "built_on"]
 READ_SHORT = {"type_deixis": "tdeix", "restated_value": "restate", "same_answer": "same",
               "doubled_word": "dbl", "text_filler_start": "filler",
               "same_answer_any": "same*", "data_date": "ddate", "trivia_opener": "trivia",
-              "long_name_repeated": "longnm", "type_reference": "this"}
+              "long_name_repeated": "longnm", "type_reference": "this", "built_on": "built"}
 
 
 def readability(export: Path, dump: Path, labels: list[Path], tmp: Path) -> None:

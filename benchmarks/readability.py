@@ -12,6 +12,11 @@ per configuration of an export, with examples:
   (``naming.short_name``: "Sir John Ramsden, 5th Baronet") in three questions or more.
 - ``type_reference``: follow-ups that point back with "this <type>" ("this college town");
   flow_defects counts multi-word type labels only, this counts any "this <noun>".
+- ``built_on`` (a share to raise, not a defect): conversations with a turn that builds on
+  an earlier answer, as readers found the best conversations do: a yes/no, count, "before"
+  or span question, a date of the statement just named ("Since when?"), a side topic
+  (``hop_from``), or a question about what the turn before named ("Where was that?",
+  "Which part of Poland is it in?", "What are their names?").
 
 Each detector reads only the exported records, so it can be run on any export:
 ``python benchmarks/readability.py EXPORT.jsonl`` prints one JSON line per configuration.
@@ -45,6 +50,22 @@ def value_kind(turn: dict) -> str:
     return "thing"
 
 
+REFERS_BACK = re.compile(r"\b(that|they|them|their)\b", re.I)
+
+
+def builds_on(t: dict, before: dict | None) -> bool:
+    """Whether a turn builds on the answer before it (see ``built_on``)."""
+    if before is None:
+        return False
+    if t.get("question_kind", "fact") != "fact" or t.get("hop_from") is not None:
+        return True
+    if t.get("qualifier_property_id") and t["property_id"] == before["property_id"]:
+        return True
+    q = t["question"].lower()
+    return bool(REFERS_BACK.search(q)) or any(
+        len(a) >= 3 and a.lower() in q for a in before.get("answer") or [])
+
+
 def detect(records: list[dict], type_labels: dict[str, str] | None = None) -> dict[str, dict]:
     """Counts, shares and examples per configuration (``type_labels``: id -> label, for
     the opener check; without it the opener is judged by its property alone)."""
@@ -74,6 +95,8 @@ def detect(records: list[dict], type_labels: dict[str, str] | None = None) -> di
                 seen.setdefault(key, t)
         c["same_answer_any"] += repeated
         by_turn = {t["turn"]: t for t in turns}
+        if any(builds_on(t, by_turn.get(t["turn"] - 1)) for t in turns[1:]):
+            c["built_on"] += 1
         for t in turns[1:]:
             c["follow_ups"] += 1
             if THIS_REFERENCE.search(t["question"]):
@@ -112,6 +135,7 @@ def detect(records: list[dict], type_labels: dict[str, str] | None = None) -> di
             "long_name_repeated": round(c["long_name_repeated"] / conv, 4),
             "data_date": round(c["data_date"] / follow, 4),
             "type_reference": round(c["type_reference"] / follow, 4),
+            "built_on": round(c["built_on"] / conv, 4),
             "examples": {k: v for k, v in examples[config].items()},
         }
     return out

@@ -264,9 +264,36 @@ class RelatedConfig(_Strict):
         return self.method or ("pbg" if self.pretrained is not None else "shared")
 
 
+# Languages conversations can be made in on the rules path (convkgyarn.languages.CODES
+# holds the same; a test keeps them equal): English is the pivot every plan is made in.
+LANGUAGES = ("en", "de", "ja", "zh")
+
+
+def _languages(codes: list[str]) -> list[str]:
+    """Known codes, each once, in the order given (lower case)."""
+    out: list[str] = []
+    for code in codes:
+        code = code.strip().lower()
+        if code not in LANGUAGES:
+            raise ValueError(f"unknown language {code!r}: conversations can be made in "
+                             f"{', '.join(LANGUAGES)}")
+        if code not in out:
+            out.append(code)
+    if not out:
+        raise ValueError("give at least one language")
+    return out
+
+
 class TemplatesConfig(_Strict):
     interactions: list[Literal["voice", "text"]] = ["voice", "text"]
     llm_rounds: int = Field(3, ge=1, description="requests per fact before the rules fallback")
+    languages: list[str] = Field(["en"], description="languages templates are written in "
+                                 "(generate adds those its configurations ask for)")
+
+    @field_validator("languages")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        return _languages(v)
 
 
 class GenerateConfig(_Strict):
@@ -327,12 +354,21 @@ class GenerateConfig(_Strict):
         "role before someone)")
     kind_share: float = Field(0.3, ge=0, le=1, description="with kinds: the chance that a "
                               "fact one of them fits is asked that way")
+    languages: list[str] = Field(["en"], description="languages the conversations are made "
+                                 "in, each plan once per language over the same statements "
+                                 "(en, de, ja, zh; a configuration other than English alone "
+                                 "is named by its languages, voice-deixis-en-de)")
     answer_style: Literal["short", "sentence"] = Field(
         "short", description="sentence: each turn also carries the answer as one sentence "
         "grounded in the fact (answer_sentence)")
     changed_since: str | None = Field(None, description="stale-knowledge probes: ask only "
                                       "facts a refresh changed since this snapshot (a refresh "
                                       "id, 'last', or a dump date YYYY-MM-DD)")
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, v: list[str]) -> list[str]:
+        return _languages(v)
 
     @model_validator(mode="after")
     def _options_fit_the_interaction(self) -> "GenerateConfig":
@@ -382,6 +418,8 @@ class GenerateConfig(_Strict):
                 parts.append(f"share{self.kind_share:g}")
         if self.answer_style == "sentence":
             parts.append("sentences")
+        if self.languages != ["en"]:  # the set of languages decides which turns all can say
+            parts += self.languages
         if self.changed_since is not None:
             parts.append("changes")
             if self.changed_since != "last":

@@ -72,6 +72,7 @@ class RunStaging:
         self.con = con
         self.run = run
         self.conversations = 0
+        self.plans = 0  # conversations per language: one plan says them all
         self.turns = 0
         self.queries = 0
         self.drops = 0
@@ -86,9 +87,10 @@ class RunStaging:
         self.close()
 
     def add(self, conversations: list[dict], turns: list[dict],
-            queries: dict[str, str] | None = None) -> None:
+            queries: dict[str, str] | None = None, plans: int | None = None) -> None:
         """Stage conversations (dicts of the conversation columns) and their turns (dicts of
-        the turn columns, with ``conversation_id``); ``queries``: query id -> SPARQL."""
+        the turn columns, with ``conversation_id``); ``queries``: query id -> SPARQL;
+        ``plans``: how many plans they say (one conversation each, by default)."""
         for row in (*conversations, *turns):
             row["run_id"] = self.run.run_id
         for table, rows in (("conversations", conversations), ("turns", turns)):
@@ -99,6 +101,7 @@ class RunStaging:
                 {"query_id": q, "sparql": text} for q, text in queries.items()]))
             self.queries += len(queries)
         self.conversations += len(conversations)
+        self.plans += len(conversations) if plans is None else plans
         self.turns += len(turns)
 
     def add_drops(self, rows: list[dict]) -> None:

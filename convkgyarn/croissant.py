@@ -46,6 +46,8 @@ CONVERSATION_FIELDS = (
     ("conversation_id", "sc:Text", "conversation_id", False),
     ("config", "sc:Text", "config.name", False),
     ("seed", "sc:Integer", "seed", False),
+    ("language", "sc:Text", "language", False),
+    ("fact_set_id", "sc:Text", "fact_set_id", False),
     ("entity_id", "sc:Text", "entity.id", False),
     ("entity_label", "sc:Text", "entity.label", False),
     ("entity_types", "sc:Text", "entity.types", True),
@@ -72,8 +74,12 @@ DESCRIPTIONS = {
     "conversation_id": "Stable id of the conversation.",
     "config": "The configuration: interaction (voice or text) with its phenomena.",
     "seed": "The generation seed.",
+    "language": "The language the conversation is said in (BCP-47: en, de, ja, zh).",
+    "fact_set_id": "The facts of the conversation's plan: the same for the plan's "
+                   "conversations in every language (and, with same facts, every "
+                   "configuration).",
     "entity_id": "Wikidata id of the entity the conversation is about.",
-    "entity_label": "Its English label.",
+    "entity_label": "Its label in the conversation's language.",
     "entity_types": "Its types (Wikidata ids of P31, and P106 for people).",
     "turns": "The turns in order.",
     "turn": "Turn number, from 1.",

@@ -70,13 +70,16 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
     where, params = "", [runs]
     if after is not None:
         where = (" AND (config_name > ? OR (config_name = ? AND (ordinal > ? OR (ordinal = ? "
-                 "AND run_id > ?))))")
-        params += [after[0], after[0], after[1], after[1], after[2]]
+                 "AND (run_id > ? OR (run_id = ? AND coalesce(language, 'en') > ?))))))")
+        params += [after[0], after[0], after[1], after[1], after[2], after[2], after[3]]
+    # one plan's conversations in several languages share its ordinal: they follow each
+    # other, by language code
     convs = con.execute(
         "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
-        "related_entity_id, related_entity_label, entity_type, config_name, ordinal FROM "
+        "related_entity_id, related_entity_label, entity_type, config_name, ordinal, "
+        "coalesce(language, 'en') AS lang, fact_set_id FROM "
         f"conversations WHERE list_contains(?, run_id){where} "
-        "ORDER BY config_name, ordinal, run_id LIMIT ?", params + [size]).fetchall()
+        "ORDER BY config_name, ordinal, run_id, lang LIMIT ?", params + [size]).fetchall()
     if not convs:
         return [], None
     turns: dict[tuple[str, str], list[dict]] = {}
@@ -109,7 +112,8 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
         for t in conv:
             t["sparql"] = queries.get(t["sparql"])
     out = []
-    for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype, _, _) in convs:
+    for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype, _, _, lang,
+         fact_set) in convs:
         _, _, dump_date, version, name = run_info[run_id]
         conv_turns = turns.get((run_id, cid), [])
         # the writer, model and prompt of each turn's template as it was when the turn was
@@ -124,6 +128,8 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
             "conversation_id": cid,
             "config": {"name": name, **configs[run_id]},
             "seed": seed,
+            "language": lang,
+            "fact_set_id": fact_set,
             "entity": {"id": eid, "label": elabel, "types": etypes},
             "related_entity": {"id": rid, "label": rlabel} if rid else None,
             "turns": conv_turns,
@@ -131,7 +137,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
                            "entity_type": etype, "templates": used},
         })
     last = convs[-1]
-    return out, ((last[9], last[10], last[1]) if len(convs) == size else None)
+    return out, ((last[9], last[10], last[1], last[11]) if len(convs) == size else None)
 
 
 def write_jsonl(recs: Iterable[dict], path: Path, *, force: bool = False,
@@ -190,6 +196,7 @@ class Summary:
         self.conversations = self.turns = self.followups = self.hops = self.ellipses = 0
         self.topics = 0
         self.configurations: Counter = Counter()
+        self.languages: Counter = Counter()
         self.types: Counter = Counter()
         self.predicates: Counter = Counter()
         self.phenomena: Counter = Counter()
@@ -203,6 +210,7 @@ class Summary:
             self.dump_date = rec["provenance"]["dump_date"]
         self.conversations += 1
         self.configurations[rec["config"]["name"]] += 1
+        self.languages[rec.get("language") or "en"] += 1
         self.runs.setdefault(rec["config"]["name"], set()).add(rec["provenance"]["run_id"])
         self.types[rec["provenance"]["entity_type"]] += 1
         self.writers.update(tp["writer"] + (f" ({tp['model']})" if tp.get("model") else "")
@@ -241,6 +249,7 @@ class Summary:
             "conversations": self.conversations,
             "turns": self.turns,
             "configurations": dict(sorted(self.configurations.items())),
+            "languages": dict(sorted(self.languages.items())),
             "runs": {name: sorted(runs) for name, runs in sorted(self.runs.items())},
             "types": _labelled(self.types, labels, "conversations"),
             "predicates": _labelled(self.predicates, labels, "turns"),
@@ -439,7 +448,10 @@ LLM cost recorded for this project (USD from the configured price table):
 
 ## Record format
 
-One record per conversation: `conversation_id`, `config`, `seed`, `entity` (`id`, `label`,
+One record per conversation: `conversation_id`, `config`, `seed`, `language` (BCP-47; a
+configuration made in several languages has one conversation per language for each plan,
+over the same statements turn by turn), `fact_set_id` (the plan's facts: equal across a
+plan's languages), `entity` (`id`, `label` in that language,
 `types`), `related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
 `{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`

@@ -99,6 +99,8 @@ CONVERSATION = pa.schema([
     ("conversation_id", pa.string()),
     ("config", CONFIG),
     ("seed", pa.int64()),
+    ("language", pa.string()),      # BCP-47: the language the conversation is said in
+    ("fact_set_id", pa.string()),   # the plan's facts: the same in each of its languages
     ("entity", pa.struct([("id", pa.string()), ("label", pa.string()),
                           ("types", pa.list_(pa.string()))])),
     ("related_entity", pa.struct([("id", pa.string()), ("label", pa.string())])),

@@ -80,6 +80,13 @@ def generation_stages(ctx: Context, configs: Sequence[GenerateConfig],
         update={"include": sorted(set(ctx.config.types.include) | set(asked))})
     stages: list[Stage] = [ExtractPredicates(ctx), SelectTypes(ctx, types_cfg),
                            SelectPredicates(ctx), GenerateTemplates(ctx)]
+    # templates in the languages besides English the configurations ask for
+    languages = list(dict.fromkeys([*ctx.config.templates.languages,
+                                    *(code for c in configs for code in c.languages)]))
+    if any(code != "en" for code in languages):
+        from convkgyarn.stages.localise import LocaliseTemplates
+        stages.append(LocaliseTemplates(ctx, ctx.config.templates.model_copy(
+            update={"languages": languages})))
     if any(c.related for c in configs):
         stages.append(BuildRelated(ctx))
     stages += [AssembleConversations(ctx, c, keep_previous) for c in configs]

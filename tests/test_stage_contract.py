@@ -182,3 +182,24 @@ def test_the_diff_counts_and_the_changed_entities_come_from_one_set_of_predicate
         assert refresh.DIFF_SQL[name] == f"SELECT count(*) FROM ({sql})"
         assert f"({sql}) AS {name}(e)" in refresh.CHANGED_ENTITIES_SQL
     assert set(refresh.DIFF_SQL) == set(refresh.ENTITY_CHANGES) | set(refresh.OTHER_CHANGES)
+
+
+def test_the_language_stages_touch_exactly_what_they_declare(shared_data, tmp_path):
+    """Templates in other languages, and assembly in several languages (issue #35), on real
+    entities with German labels."""
+    from convkgyarn.stages.assemble import AssembleConversations
+    from convkgyarn.stages.localise import LocaliseTemplates
+    from convkgyarn.stages.predicates import ExtractPredicates, SelectPredicates
+    from convkgyarn.stages.templates import GenerateTemplates
+    from convkgyarn.stages.types import SelectTypes
+
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"],
+               languages=["de"])
+        for make in (ExtractPredicates, SelectTypes, SelectPredicates, GenerateTemplates):
+            make(p.ctx).run()
+        check(LocaliseTemplates(recording_context(p, **{"templates.languages": ["en", "de"]})))
+        check(AssembleConversations(recording_context(p), GenerateConfig(
+            conversations=10, deixis=True, languages=["en", "de"])))

@@ -79,6 +79,10 @@ def generate(
         "--kind", show_default=_default("kinds"),
         help="More kinds of question (repeat): count, verify (yes/no), before "
         "(who held it before).")] = None,
+    languages: Annotated[Optional[list[str]], typer.Option(
+        "--language", show_default=_default("languages"),
+        help="Make each conversation in these languages too (repeat: en, de, ja, zh), over "
+        "the same statements turn by turn; load their labels with kg load --language.")] = None,
     answer_style: Annotated[Optional[str], typer.Option(
         show_default=_default("answer_style"),
         help="short (the values) or sentence (also a grounded sentence per turn).")] = None,
@@ -129,7 +133,7 @@ def generate(
                  "follow_ups": follow_ups, "hops": hops,
                  "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
-                 "answer_style": answer_style,
+                 "languages": languages, "answer_style": answer_style,
                  "turns": turns, "min_turns": min_turns,
                  "conversations": conversations, "types": types, "entities": entities,
                  "seed": seed, "same_facts": same_facts, "changed_since": changed_since}

@@ -144,8 +144,10 @@ class RulesWriter:
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
                            for p in patterns], interaction)
         out["original"], out["deixis"] = originals, deixis
-        short = ellipsis_noun(fact) if interaction == "voice" and not fact.qualifier_id \
-            else None
+        # a curated noun only: "And what's the institute's students count?" read as a
+        # label pasted in (a rater's example)
+        short = lexicon.ELLIPSIS_NOUNS.get(fact.property_id) \
+            if interaction == "voice" and not fact.qualifier_id else None
         if short and fact.tense == "present" and fact.property_id not in WHERE_NOUNS:
             # "And her nationality?": how people go on (never "And its country?")
             deixis = out["deixis"] = deixis[:2] + [f"and what's [his] {short}?"]

@@ -133,6 +133,45 @@ def template_id(fact: Fact, interaction: str, phenomenon: str, variant: int, tex
     return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
 
 
+def selected_facts(con) -> list[Fact]:
+    """Every selected (type, property[, qualifier]) in the tenses the KG needs: the past
+    too when some entity of the type has the fact ended (an end time) or is itself
+    gone (died, dissolved)."""
+    rows = con.execute(
+        """
+        WITH gone AS (SELECT DISTINCT entity_id FROM statements
+                      WHERE property_id IN ('P570', 'P576') AND truthy),
+        ended AS (SELECT DISTINCT entity_id, property_id FROM qualifiers
+                  WHERE qualifier_property_id = 'P582'),
+        past AS (SELECT DISTINCT t.type_id, s.property_id FROM statements s
+                 JOIN entity_types t ON t.entity_id = s.entity_id
+                 WHERE s.entity_id IN (SELECT entity_id FROM gone)
+                    OR (s.entity_id, s.property_id) IN (SELECT * FROM ended)),
+        humans AS (SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'),
+        person_share AS (SELECT property_id, avg(CAST(value_id IN (SELECT entity_id FROM
+                         humans) AS DOUBLE)) AS share, count(*) AS n
+                         FROM statements WHERE value_id IN (SELECT id FROM entities)
+                         GROUP BY 1)
+        SELECT s.type_id, s.property_id, coalesce(p.label, s.property_id), p.datatype,
+               s.qualifier_property_id, coalesce(q.label, s.qualifier_property_id),
+               ps.share, ps.n, (s.type_id, s.property_id) IN (SELECT * FROM past)
+        FROM selected_predicates s
+        LEFT JOIN property_info p ON p.id = s.property_id
+        LEFT JOIN property_info q ON q.id = s.qualifier_property_id
+        LEFT JOIN person_share ps ON ps.property_id = s.property_id
+        ORDER BY 1, 2, 5 NULLS FIRST
+        """).fetchall()
+    labels = type_labels(con, sorted({r[0] for r in rows}))
+    out = []
+    for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
+        kind = value_kind(dtype, plabel, share if n and n >= 3 else None)
+        tenses = ("present", "past") if past and not qid else ("present",)
+        out += [Fact(type_id, labels[type_id] or "entity", pid, plabel, dtype, qid, qlabel,
+                     kind, tense)
+                for tense in tenses]
+    return out
+
+
 # -- the stage ------------------------------------------------------------------------------
 
 class GenerateTemplates(Stage):
@@ -164,42 +203,8 @@ class GenerateTemplates(Stage):
         return self.client.model.model if self.client else None
 
     def facts(self) -> list[Fact]:
-        """Every selected (type, property[, qualifier]) in the tenses the KG needs: the past
-        too when some entity of the type has the fact ended (an end time) or is itself
-        gone (died, dissolved)."""
-        rows = self.con.execute(
-            """
-            WITH gone AS (SELECT DISTINCT entity_id FROM statements
-                          WHERE property_id IN ('P570', 'P576') AND truthy),
-            ended AS (SELECT DISTINCT entity_id, property_id FROM qualifiers
-                      WHERE qualifier_property_id = 'P582'),
-            past AS (SELECT DISTINCT t.type_id, s.property_id FROM statements s
-                     JOIN entity_types t ON t.entity_id = s.entity_id
-                     WHERE s.entity_id IN (SELECT entity_id FROM gone)
-                        OR (s.entity_id, s.property_id) IN (SELECT * FROM ended)),
-            humans AS (SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'),
-            person_share AS (SELECT property_id, avg(CAST(value_id IN (SELECT entity_id FROM
-                             humans) AS DOUBLE)) AS share, count(*) AS n
-                             FROM statements WHERE value_id IN (SELECT id FROM entities)
-                             GROUP BY 1)
-            SELECT s.type_id, s.property_id, coalesce(p.label, s.property_id), p.datatype,
-                   s.qualifier_property_id, coalesce(q.label, s.qualifier_property_id),
-                   ps.share, ps.n, (s.type_id, s.property_id) IN (SELECT * FROM past)
-            FROM selected_predicates s
-            LEFT JOIN property_info p ON p.id = s.property_id
-            LEFT JOIN property_info q ON q.id = s.qualifier_property_id
-            LEFT JOIN person_share ps ON ps.property_id = s.property_id
-            ORDER BY 1, 2, 5 NULLS FIRST
-            """).fetchall()
-        labels = type_labels(self.con, sorted({r[0] for r in rows}))
-        out = []
-        for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
-            kind = value_kind(dtype, plabel, share if n and n >= 3 else None)
-            tenses = ("present", "past") if past and not qid else ("present",)
-            out += [Fact(type_id, labels[type_id] or "entity", pid, plabel, dtype, qid, qlabel,
-                         kind, tense)
-                    for tense in tenses]
-        return out
+        """Every selected fact in the tenses the KG needs (``selected_facts``)."""
+        return selected_facts(self.con)
 
     def input_hash(self, fact: Fact, interaction: str) -> str:
         # the decisive key holds the model, prompts, config and code (the rules writer's

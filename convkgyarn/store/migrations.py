@@ -207,8 +207,8 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     _rebuild(con, "conversations",
              "SELECT run_id, conversation_id, config_name, seed, entity_id, entity_label, "
              "entity_type, entity_types, related_entity_id, related_entity_label, fact_set_id, "
-             "ordinal, NULL, NULL FROM {old} QUALIFY row_number() OVER (PARTITION BY run_id, "
-             "conversation_id) = 1")
+             "ordinal, NULL, NULL, NULL FROM {old} QUALIFY row_number() OVER (PARTITION BY "
+             "run_id, conversation_id) = 1")  # the language: English (set by schema 8)
     # 0.1.0 keyed turns by conversation alone: each goes to the latest run holding that id,
     # and a turn number stored twice is kept once
     _rebuild(con, "turns",
@@ -298,6 +298,16 @@ def _to_v7(con: duckdb.DuckDBPyConnection) -> None:
                 f"({schema.TABLES['entity_labels'].strip()})")
 
 
+def _to_v8(con: duckdb.DuckDBPyConnection) -> None:
+    """After 0.6.0: conversations in several languages (issue #35). A conversation records
+    its language (every earlier one is English), and templates in languages besides English
+    have tables of their own (``local_templates``, ``local_template_inputs``)."""
+    con.execute("ALTER TABLE conversations ADD COLUMN IF NOT EXISTS language VARCHAR")
+    con.execute("UPDATE conversations SET language = 'en' WHERE language IS NULL")
+    for table in ("local_templates", "local_template_inputs"):
+        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({schema.TABLES[table].strip()})")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
@@ -306,7 +316,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
                             "them; rejects of single values name their field", _to_v5),
               Migration(6, "0.6.0: stages record their input keys", _to_v6),
               Migration(7, "after 0.6.0: labels in languages besides English (entity_labels), "
-                            "loads record the languages they kept", _to_v7))
+                            "loads record the languages they kept", _to_v7),
+              Migration(8, "after 0.6.0: conversations in several languages; templates in "
+                            "languages besides English", _to_v8))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

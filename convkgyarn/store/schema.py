@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -101,6 +101,19 @@ TABLES: dict[str, str] = {
     "template_inputs": """
         type_id VARCHAR, property_id VARCHAR, qualifier_property_id VARCHAR, tense VARCHAR,
         interaction VARCHAR, input_hash VARCHAR, complete BOOLEAN, run_id VARCHAR""",
+    # -- templates in languages besides English (issue #35): the same facts and phenomena,
+    # in each language's placeholders (convkgyarn.languages); one row per variant, and
+    # local_template_inputs marks finished (fact, interaction, language)s
+    "local_templates": """
+        template_id VARCHAR PRIMARY KEY, language VARCHAR, type_id VARCHAR,
+        property_id VARCHAR, qualifier_property_id VARCHAR, tense VARCHAR,
+        interaction VARCHAR, phenomenon VARCHAR, variant INTEGER, text VARCHAR,
+        writer VARCHAR, model VARCHAR, prompt_hash VARCHAR, input_hash VARCHAR,
+        run_id VARCHAR, created_at TIMESTAMP""",
+    "local_template_inputs": """
+        language VARCHAR, type_id VARCHAR, property_id VARCHAR, qualifier_property_id VARCHAR,
+        tense VARCHAR, interaction VARCHAR, input_hash VARCHAR, complete BOOLEAN,
+        run_id VARCHAR""",
     # -- conversations
     "generation_runs": """
         run_id VARCHAR PRIMARY KEY, config_name VARCHAR, config JSON, seed INTEGER,
@@ -111,7 +124,7 @@ TABLES: dict[str, str] = {
         run_id VARCHAR, conversation_id VARCHAR, config_name VARCHAR, seed INTEGER,
         entity_id VARCHAR, entity_label VARCHAR, entity_type VARCHAR, entity_types VARCHAR[],
         related_entity_id VARCHAR, related_entity_label VARCHAR, fact_set_id VARCHAR,
-        ordinal INTEGER, turns_asked INTEGER, short_reason VARCHAR,
+        ordinal INTEGER, turns_asked INTEGER, short_reason VARCHAR, language VARCHAR,
         PRIMARY KEY (run_id, conversation_id)""",
     "turns": """
         run_id VARCHAR, conversation_id VARCHAR, turn INTEGER, question VARCHAR,

@@ -221,6 +221,27 @@ def test_the_detectors_find_each_defect():
     assert found["same_answer_any"] == 1 and found["trivia_opener"] == 1
     assert found["long_name_repeated"] == 1 and found["data_date"] == 0.25
     assert found["type_reference"] == 0.25
+    assert found["built_on"] == 1  # "When was that figure from?" builds on the answer
+
+
+def test_built_on_counts_the_conversations_that_build_on_an_answer():
+    """A checklist builds on nothing; "Where was that?", "Which part of Poland is it in?",
+    a yes/no and a side topic each build on the answer before."""
+    checklist = _record("voice", [
+        {"question": "When was he born?", "answer": ["1770"], "property_id": "P569"},
+        {"question": "What was his nationality?", "answer": ["Germany"],
+         "property_id": "P27"}])
+    follow_ups = [_record("voice", [
+        {"question": "When was he born?", "answer": ["1770"], "property_id": "P569"}, t])
+        for t in ({"question": "Where was that?", "answer": ["Bonn"], "property_id": "P19"},
+                  {"question": "Did he also die there?", "answer": ["no"],
+                   "property_id": "P20", "question_kind": "verify"},
+                  {"question": "Which part of 1770 is it in?", "answer": ["x"],
+                   "property_id": "P131"},
+                  {"question": "When was she born?", "answer": ["1777"],
+                   "property_id": "P569", "hop_from": 1})]
+    assert detect([checklist])["voice"]["built_on"] == 0
+    assert detect(follow_ups)["voice"]["built_on"] == 1
 
 
 # -- real data: the issue's targets ---------------------------------------------------------

@@ -27,6 +27,7 @@ from convkgyarn.stages.assemble import transforms
 from convkgyarn.stages.assemble.facts import answer_statements
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
+from convkgyarn.stages.assemble.localise import Localiser
 from convkgyarn.stages.assemble.realiser import Realiser, seeded
 from convkgyarn.stages.assemble.view import KGView
 
@@ -93,6 +94,9 @@ THREAD_VIA = frozenset({"P36", "P159"})
 ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
                              "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
 IMPLIED_BY_ROLE = frozenset({"P106"})
+# The follow-ups every language of a multilingual configuration can say (a side topic is
+# plain facts; the kinds of question have forms in English only, so far)
+LOCALISED_FOLLOW_UPS = frozenset({"thread"})
 # What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
 # the competition class of a sport they play
 IMPLIED_BY_OCCUPATION = frozenset({"P641", "P2094"})
@@ -120,6 +124,10 @@ class Planner:
         self.cfg = cfg
         self.name = cfg.name
         self.realiser = Realiser(view, cfg)
+        # generate --language: the other languages every turn is said in as well
+        self.localisers = [Localiser(view, cfg, code) for code in cfg.languages
+                           if code != "en"]
+        self._conversation: tuple[str, int] = ("", 0)
         self._shapes: dict[tuple, list[tuple]] = {}
         self._salient: dict[tuple, tuple[int, bool]] = {}
 
@@ -135,9 +143,15 @@ class Planner:
     # -- one conversation
     def conversation(self, entity_id: str, index: int) -> Conversation | None:
         cfg, view = self.cfg, self.view
+        self._conversation = (entity_id, index)
         e = view.entity(entity_id)
         if e is None:
             view.trace.lasting = True
+            return None
+        unnamed = [loc.english_name for loc in self.localisers if not loc.names(entity_id)]
+        if unnamed:  # a Japanese conversation about "Cluny Macpherson" in Latin letters
+            self.left_out(entity_id, "no name of its own in a language asked for",
+                          ", ".join(unnamed))
             return None
         type_id, facts = view.best_type(e)
         if type_id is None:
@@ -211,9 +225,14 @@ class Planner:
         if len(turns) < cfg.turns:
             short = (f"{len(facts)} askable facts" if len(facts) < cfg.turns - n_related
                      else f"{len(plan) - len(turns)} planned turns could not be phrased")
+        labels = {}
+        for localiser in self.localisers:  # the subject as each language names it
+            labels[localiser.code] = (
+                localiser.label(e.id) or e.label,
+                (localiser.label(r_entity.id) or r_entity.label) if n_related else None)
         return Conversation(conv_id, self.name, cfg.seed, e, type_id,
                             r_entity if n_related else None, fact_set, cfg.turns, short,
-                            tuple(turns))
+                            tuple(turns), labels)
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[Fact], rng: random.Random,
@@ -525,7 +544,7 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
-            if "count" not in done and len(turns) >= 1 and \
+            if "count" not in done and not self.localisers and len(turns) >= 1 and \
                     cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
                     rng.random() < cfg.follow_share:
                 # "How many children does she have?" "Two." "What are their names?"
@@ -550,7 +569,8 @@ class Planner:
                     turn.planned.kind != "fact":
                 continue
             if turn.planned.qualifier_id is not None:  # "When did that end?" "2022."
-                if "span" not in done:                  # "So how long was he in office?"
+                if "span" not in done and (not self.localisers or   # "So how long ...?"
+                                           "span" in LOCALISED_FOLLOW_UPS):
                     steps = self.span_turn(ent, tid, turn, asked)
                     if steps and rng.random() < cfg.follow_share:
                         queue.appendleft(steps[0])
@@ -563,7 +583,7 @@ class Planner:
                     queue[at][2].qualifier_id is not None:
                 at += 1
             for kind in ("span", "before", "also", "thread"):
-                if kind in done:
+                if kind in done or (self.localisers and kind not in LOCALISED_FOLLOW_UPS):
                     continue
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
                                        cfg.turns - len(turns) - at,
@@ -696,7 +716,8 @@ class Planner:
         if target is None:
             return None
         t_type, t_facts = self.view.best_type(target)
-        if t_type is None or not t_facts:
+        if t_type is None or not t_facts or \
+                not all(loc.names(target.id) for loc in self.localisers):
             return None
         kind = "person" if target.human else salience.broad_kind(
             self.view.type_labels.get(t_type), False)
@@ -768,6 +789,15 @@ class Planner:
         if isinstance(turn, Drop):
             self.view.trace.drops.append(turn)
             return None
+        if self.localisers:  # the same turn in every language, or in none
+            locales = {}
+            for localiser in self.localisers:
+                local = localiser.turn(turn, previous, self._conversation[1])
+                if isinstance(local, Drop):
+                    self.view.trace.drops.append(local)
+                    return None
+                locales[localiser.code] = local
+            turn = replace(turn, locales=locales)
         return turn
 
     def refill(self, turns: list[Turn], topics: set[str], came_from: dict, asked: set,

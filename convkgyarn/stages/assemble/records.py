@@ -11,6 +11,7 @@ and a step that cannot go on returns a ``Drop`` with its reason instead of a rec
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,6 +117,20 @@ class Drop:
 
 
 @dataclass(frozen=True, slots=True)
+class LocalTurn:
+    """A turn said in a language besides English (issue #35): the same planned fact and
+    answer values, the question and the answer as that language says them, and the stored
+    template (``local_templates``) or curated form they come from."""
+
+    language: str
+    question: str
+    said: tuple[str, ...]
+    template: TemplateOption
+    question_before_typo: str | None = None
+    outdated: tuple[str, ...] = ()  # the values that held before, as said
+
+
+@dataclass(frozen=True, slots=True)
 class Turn:
     """A turn as it goes through the realiser and the transforms, then becomes a row.
 
@@ -141,6 +156,8 @@ class Turn:
     change: FactChange | None = None  # stale-knowledge probes
     reference_noun: bool = False  # deixis says "the city", not "it" (transforms.deixis)
     later_mention: bool = False  # the subject was named before: its short name will do
+    # the turn in the configuration's other languages (generate --language), by code
+    locales: Mapping[str, LocalTurn] = field(default_factory=dict)
 
     # -- what the planner reads of an earlier turn
     @property
@@ -185,6 +202,19 @@ class Turn:
                 "hop_from": self.hop_from, "question_kind": self.planned.kind,
                 "answer_sentence": self.sentence}
 
+    def local_row(self, conversation_id: str, language: str) -> dict[str, Any]:
+        """The stored columns of the turn as said in ``language`` (English: ``row``)."""
+        row = self.row(conversation_id)
+        if language == "en":
+            return row
+        local, t = self.locales[language], self.locales[language].template
+        row.update({"question": local.question,
+                    "question_before_typo": local.question_before_typo,
+                    "answer": list(local.said), "outdated_answer": list(local.outdated),
+                    "template_id": t.template_id, "writer": t.writer, "model": t.model,
+                    "prompt_hash": t.prompt_hash, "answer_sentence": None})
+        return row
+
     def change_json(self) -> str:
         """When a probe's fact changed: between which dumps, and since when its current
         values hold where the KG says (their start time)."""
@@ -218,14 +248,27 @@ class Conversation:
     turns_asked: int
     short_reason: str | None
     turns: tuple[Turn, ...]
+    # generate --language: the subject's and the related entity's labels per language
+    labels: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
 
-    def row(self, ordinal: int) -> dict[str, Any]:
-        """The stored columns of the conversation (``conversations``)."""
-        return {"conversation_id": self.conversation_id, "config_name": self.config_name,
+    def local_id(self, language: str) -> str:
+        """The conversation's id in a language: English keeps the plan's id; each other
+        language's is derived from it (the same fact set, another conversation)."""
+        if language == "en":
+            return self.conversation_id
+        return hashlib.sha256(f"{self.conversation_id}\x1f{language}".encode()
+                              ).hexdigest()[:16]
+
+    def row(self, ordinal: int, language: str = "en") -> dict[str, Any]:
+        """The stored columns of the conversation (``conversations``) in a language."""
+        label, related = self.labels.get(language) or (
+            self.subject.label, self.related.label if self.related else None)
+        return {"conversation_id": self.local_id(language), "config_name": self.config_name,
                 "seed": self.seed, "entity_id": self.subject.id,
-                "entity_label": self.subject.label, "entity_type": self.entity_type,
+                "entity_label": label, "entity_type": self.entity_type,
                 "entity_types": list(self.subject.types),
                 "related_entity_id": self.related.id if self.related else None,
-                "related_entity_label": self.related.label if self.related else None,
+                "related_entity_label": related,
                 "fact_set_id": self.fact_set_id, "ordinal": ordinal,
-                "turns_asked": self.turns_asked, "short_reason": self.short_reason}
+                "turns_asked": self.turns_asked, "short_reason": self.short_reason,
+                "language": language}

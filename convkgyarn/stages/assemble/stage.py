@@ -286,7 +286,9 @@ class AssembleConversations(Stage):
         when the configuration asks for them."""
         return ("templates", "entities", "entity_types", "kg_meta", "labels", "load_files",
                 "property_info", "qualifiers", "statements", "refresh_runs", "fact_changes"
-                ) + (("related_entities",) if self.config.related else ())
+                ) + (("related_entities",) if self.config.related else ()) + (
+                    ("local_templates", "labels_by_language")
+                    if self.config.languages != ["en"] else ())
 
     def __init__(self, ctx, config: GenerateConfig, keep_previous: bool = False) -> None:
         super().__init__(ctx, config)
@@ -309,6 +311,11 @@ class AssembleConversations(Stage):
         inputs = self.con.execute(
             "SELECT coalesce(string_agg(template_id, ',' ORDER BY template_id), '') FROM templates"
         ).fetchall()[0][0]
+        if self.config.languages != ["en"]:  # and the templates of its other languages
+            inputs += "|" + self.con.execute(
+                "SELECT coalesce(string_agg(template_id, ',' ORDER BY template_id), '') FROM "
+                "local_templates WHERE list_contains(?, language)",
+                [self.config.languages]).fetchall()[0][0]
         related = self.con.execute(
             "SELECT coalesce(string_agg(entity_id || '>' || related_id, ',' ORDER BY entity_id),"
             " '') FROM related_entities").fetchall()[0][0] if self.config.related else ""
@@ -353,7 +360,7 @@ class AssembleConversations(Stage):
             staging.commit(self.keep_previous)
             stats["store_seconds"] += time.perf_counter() - t0
             self.report_progress(StepProgress(f"assemble {self.config_name}",
-                                              staging.conversations, cfg.conversations,
+                                              staging.plans, cfg.conversations,
                                               "conversations", finished=True))
         except BaseException:
             self._dropped.clear()  # a run that did not finish records no drops of its own
@@ -378,9 +385,9 @@ class AssembleConversations(Stage):
         # a pool that fits in one batch is loaded once, and every pass reads it again
         whole = subjects.count <= self.assembly.batch_subjects
         batch = None
-        while staging.conversations < wanted:
-            left = wanted - staging.conversations
-            rate = staging.conversations / seen if seen and staging.conversations else \
+        while staging.plans < wanted:
+            left = wanted - staging.plans
+            rate = staging.plans / seen if seen and staging.plans else \
                 FIRST_YIELD
             size = min(self.assembly.batch_subjects,
                        max(MIN_BATCH, math.ceil(left / rate * 1.2)))
@@ -407,7 +414,7 @@ class AssembleConversations(Stage):
                     left_out.append((pos, trace.drops))
                 if conv is not None:
                     kept.append(conv)
-                    if staging.conversations + len(kept) == wanted:
+                    if staging.plans + len(kept) == wanted:
                         end = pos
                         break
             log.replay(subjects.skipped(position, end))  # visited, as if in order
@@ -421,7 +428,7 @@ class AssembleConversations(Stage):
             stats["reloads"] += batch.reloads - reloads
             stats["subjects"] += len(ids)
             self.report_progress(StepProgress(f"assemble {self.config_name}",
-                                              staging.conversations, wanted, "conversations"))
+                                              staging.plans, wanted, "conversations"))
             stats["short"] += sum(c.short_reason is not None for c in kept)
             self._flush_dropped()  # staged batch by batch, stored with the run
 
@@ -435,13 +442,18 @@ class AssembleConversations(Stage):
         self._dropped.clear()
 
     def stage_rows(self, staging: RunStaging, kept: list[Conversation]) -> None:
+        """Each plan's conversation in each of the configuration's languages (its rows in
+        the order of the languages asked for)."""
         convs, turns, queries = [], [], {}
-        for conv in kept:
-            convs.append(conv.row(staging.conversations + len(convs)))
+        for n, conv in enumerate(kept):
+            for language in self.config.languages:
+                convs.append(conv.row(staging.plans + n, language))
+                cid = conv.local_id(language)
+                for t in conv.turns:
+                    turns.append(t.local_row(cid, language))
             for t in conv.turns:
-                turns.append(t.row(conv.conversation_id))
                 queries[t.query_id] = t.sparql
-        staging.add(convs, turns, queries)
+        staging.add(convs, turns, queries, plans=len(kept))
 
     def run_record(self) -> RunRecord:
         con = self.con

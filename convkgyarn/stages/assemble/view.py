@@ -44,6 +44,17 @@ TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
 
 
+def label_chain(language: str) -> tuple[str, ...] | None:
+    """Where a label in ``language`` comes from, in order (None: the KG layer's default
+    chain, the language, mul, English). Chinese questions are written in simplified
+    characters, so a Chinese label is taken in simplified script first, then as Wikidata's
+    plain ``zh`` (often traditional), then in traditional script."""
+    if language == "zh":
+        return ("zh-hans", "zh-cn", "zh-sg", "zh-my", "zh", "zh-hant", "zh-tw", "zh-hk",
+                "zh-mo", "mul", "en")
+    return None
+
+
 class Missing(Exception):
     """A conversation needs an entity its batch has not loaded."""
 
@@ -77,6 +88,9 @@ class RunLookups:
         self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
+        # generate --language: the configuration's languages besides English
+        self.languages = [code for code in cfg.languages if code != "en"]
+        self._local: dict[str, dict[tuple, list[TemplateOption]]] = {}
         # properties whose values are people (by the KG where it knows, else by the label)
         self.person_properties = {pid for pid, dtype, label, share, n in con.execute(
             "SELECT p.id, p.datatype, p.label, avg(CAST(s.value_id IN (SELECT entity_id FROM "
@@ -158,6 +172,30 @@ class RunLookups:
             self._cached -= sum(map(len, self._templates.pop(oldest)[0].values()))
         return {t: self._templates[t] for t in type_ids}
 
+    def local_templates(self, type_ids: list[str]) -> dict[tuple, list[TemplateOption]]:
+        """The templates of types in the configuration's other languages, by (language,
+        type, property, qualifier, tense, phenomenon); read once per type per run (they are
+        bounded by the schema, as the English ones are)."""
+        missing = [t for t in type_ids if t not in self._local]
+        if missing and self.languages:
+            found: dict[str, dict[tuple, list[TemplateOption]]] = {t: {} for t in missing}
+            for tid, lang, type_id, pid, qid, tense, phen, text, writer, model, ph in \
+                    self.con.execute(
+                        "SELECT template_id, language, type_id, property_id, "
+                        "qualifier_property_id, tense, phenomenon, text, writer, model, "
+                        "prompt_hash FROM local_templates WHERE interaction = ? AND "
+                        "list_contains(?, type_id) AND list_contains(?, language) ORDER BY "
+                        "language, type_id, property_id, qualifier_property_id, tense, "
+                        "phenomenon, variant", [self.interaction, missing, self.languages]
+                    ).fetchall():
+                found[type_id].setdefault((lang, type_id, pid, qid, tense, phen), []).append(
+                    TemplateOption(tid, text, writer, model, ph))
+            self._local.update(found)
+        out: dict[tuple, list[TemplateOption]] = {}
+        for t in type_ids:
+            out.update(self._local.get(t, {}))
+        return out
+
     def type_labels(self, type_ids: list[str]) -> dict[str, str | None]:
         """The lower-case English labels of types, as subjects are named in templates."""
         new = [t for t in type_ids if t not in self._type_labels]
@@ -220,6 +258,10 @@ class KGView:
         # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
         self.successions: dict[tuple[str, str], list[tuple]] = defaultdict(list)
         self.family_names: dict[str, str] = {}
+        # generate --language: templates and labels in the other languages
+        self.local: dict[tuple, list[TemplateOption]] = {}
+        self.local_labels: dict[str, dict[str, object]] = {code: {} for code in
+                                                          run.languages}
         self.changes: dict[tuple[str, str], FactChange] = {}
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
@@ -245,6 +287,8 @@ class KGView:
                         self.con.execute(f"DROP TABLE IF EXISTS {table}")
             self._fetch_templates({t for eid in new if self._facts.get(eid)
                                    for t in self._facts[eid].types})
+            if self.run.languages:
+                self._load_local_labels(new)
         asked = list(dict.fromkeys(i for i in ids if i not in self._subjects)) \
             if subjects else []
         if asked:
@@ -464,6 +508,48 @@ class KGView:
                         for v in json.loads(values))
             self.changes[(eid, pid)] = FactChange(refresh_id, old, old_date, new_date)
 
+    def _load_local_labels(self, ids: list[str]) -> None:
+        """The labels, in each of the configuration's other languages, of these entities and
+        of every item and unit their statements and qualifiers name (with the fallback chain
+        of ``kg.languages.labels_in_language``: the language, its variants, mul, English)."""
+        from convkgyarn.kg.languages import labels_in_language
+
+        wanted = set(ids)
+        for eid in ids:
+            e = self._facts.get(eid)
+            if e is None:
+                continue
+            for stmts in e.properties.values():
+                for st in stmts:
+                    for v in (st.value, *(q for qs in st.qualifiers.values() for q in qs)):
+                        wanted.update(i for i in (v.value_id, v.unit_id) if i)
+            for (owner, _), held in self.successions.items():
+                if owner == eid:
+                    wanted.update(v.value_id for _, v, _, _ in held if v.value_id)
+        for code in self.run.languages:
+            known = self.local_labels[code]
+            todo = [i for i in wanted if i not in known]
+            found = labels_in_language(self.con, todo, code, chain=label_chain(code)) \
+                if todo else {}
+            for i in todo:
+                known[i] = found.get(i)
+
+    def local_label(self, language: str, entity_id: str):
+        """An entity's label in a language (``LocalLabel``: the label and the language that
+        gave it), None when no language of the chain has one."""
+        labels = self.local_labels[language]
+        if entity_id not in labels:
+            from convkgyarn.kg.languages import labels_in_language
+            labels[entity_id] = labels_in_language(self.con, [entity_id], language,
+                                                   chain=label_chain(language)).get(entity_id)
+        return labels[entity_id]
+
+    def local_options(self, language: str, type_id: str, pid: str, qid: str | None,
+                      tense: str, phenomenon: str) -> list[TemplateOption]:
+        """A fact's templates in a language, in its tense (else in the present)."""
+        return self.local.get((language, type_id, pid, qid, tense, phenomenon)) or \
+            self.local.get((language, type_id, pid, qid, "present", phenomenon), [])
+
     def _fetch_templates(self, type_ids: set[str]) -> None:
         """The templates of these types for the configuration's interaction."""
         new = sorted(type_ids - self._fetched_types)
@@ -474,6 +560,8 @@ class KGView:
             self.templates.update(templates)
             if facts:
                 self.facts_by_type[type_id] = facts
+        if self.run.languages:
+            self.local.update(self.run.local_templates(new))
         self.type_labels.update(self.run.type_labels([t for t in new
                                                       if t in self.facts_by_type]))
 
@@ -507,13 +595,19 @@ class KGView:
         for t in e.types:
             by_property = self.facts_by_type.get(t, {})
             facts = sorted((f for pid in e.properties if pid in by_property
-                            for f in by_property[pid] if has(f)),
+                            for f in by_property[pid] if has(f) and self._said_in_all(t, f)),
                            key=lambda f: (f[0], f[1] or ""))
             key = (len(facts), self.type_labels.get(t) is not None)
             if key > best_key and facts:
                 best, best_facts, best_key = t, facts, key
         self.type_drops[e.id] = drops
         return best, best_facts
+
+    def _said_in_all(self, type_id: str, fact: tuple[str, str | None]) -> bool:
+        """With several languages: whether every one has templates for the fact (a fact
+        one of them cannot phrase is asked in none)."""
+        return all(self.local_options(code, type_id, fact[0], fact[1], "present", "original")
+                   for code in self.run.languages)
 
     def is_person(self, value: Value, property_id: str | None = None) -> bool:
         """A person by the KG, or (for a value the KG does not hold) by its property."""

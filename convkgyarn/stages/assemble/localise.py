@@ -1,0 +1,175 @@
+"""A turn said in another language (issue #35): the English turn is the plan's pivot, and
+each of the configuration's other languages says the same planned fact, with the same
+answer values, from its own stored templates (``local_templates``).
+
+A turn one language cannot say (no template for the fact, a value with no label in any
+language of its fallback chain, a unit it cannot write, a kind of question it has no form
+for) is left out of every language, with the reason: the conversations of one plan ask the
+same statements turn by turn, or the turn is not asked. A value with no label in the
+language is said with the label the fallback chain finds (the language's variants, then
+``mul``, then English), the same way in every language, never as a raw id.
+
+What the English turn decided carries over: its phenomenon (original, deixis, disfluent,
+elliptic; a typo added afterwards), whether it refers to the subject by a noun ("the
+city": ``Turn.reference_noun``), a change of subject (a transition). Each language draws
+its own choices (which variant, where the typo goes) from a generator seeded by the plan,
+the turn and the language, so a language's conversation does not change when another
+language is added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import lru_cache
+
+from convkgyarn.config import GenerateConfig
+from convkgyarn.kg.render import Value, year_question_fits
+from convkgyarn.languages import Subject, language as language_of
+from convkgyarn.stages.assemble.realiser import follows_its_statement
+from convkgyarn.stages.assemble.records import Drop, LocalTurn, TemplateOption, Turn
+from convkgyarn.stages.assemble.view import KGView
+from convkgyarn.stages.salience import broad_kind
+
+ENGLISH_NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
+# the English phenomenon -> the stored one it is phrased from (typos are added after)
+BASE_PHENOMENON = {"typos": "original", "deixis_typos": "deixis", "ellipsis_typos": "ellipsis"}
+
+
+@lru_cache(maxsize=1 << 14)
+def simplified(text: str) -> str:
+    """Chinese text in simplified characters (OpenCC's traditional-to-simplified table: 倫敦
+    -> 伦敦; simplified text and other scripts stay as they are)."""
+    return _t2s().convert(text)
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def seeded(*parts) -> random.Random:
+    blob = "\x1f".join(map(str, parts)).encode()
+    return random.Random(int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big"))
+
+
+class Localiser:
+    """Turns of one configuration in one language besides English, over a batch's view."""
+
+    def __init__(self, view: KGView, cfg: GenerateConfig, code: str) -> None:
+        self.view = view
+        self.cfg = cfg
+        self.code = code
+        self.lang = language_of(code)
+        self.english_name = ENGLISH_NAMES.get(code, code)
+
+    def drop(self, turn: Turn, why: str) -> Drop:
+        pt = turn.planned
+        return Drop(f"{turn.subject.id}/{pt.property_id}/{pt.qualifier_id or ''}",
+                    f"not asked in any language: {self.english_name} {why}", self.code)
+
+    def label(self, entity_id: str) -> str | None:
+        found = self.view.local_label(self.code, entity_id)
+        if found is None:
+            return None
+        if self.code == "zh":  # questions are in simplified script; Wikidata's "zh" and
+            return simplified(found.label)  # zh-hant labels are often traditional
+        return found.label
+
+    def names(self, entity_id: str) -> bool:
+        """Whether the language has a name of its own for the entity (its label in the
+        language or one of its variants, not one the fallback chain found in another):
+        a conversation is about something each of its languages can name."""
+        found = self.view.local_label(self.code, entity_id)
+        return found is not None and (found.language == self.code or
+                                      found.language.startswith(self.code + "-"))
+
+    def subject(self, turn: Turn) -> Subject | None:
+        e = turn.subject
+        label = self.label(e.id)
+        if label is None:
+            return None
+        type_label = self.view.type_labels.get(turn.type_id)
+        return Subject(label, e.human, e.gender, "person" if e.human else
+                       broad_kind(type_label, False), type_label)
+
+    def value_subject(self, value: Value) -> Subject | None:
+        """A value named in a question (a qualifier question's statement value) as the
+        language declines it."""
+        if value.value_id is None:
+            return None
+        label = self.label(value.value_id)
+        if label is None:
+            return None
+        person = self.view.is_person(value)
+        return Subject(label, person, self.view.gender_of(value) if person else None)
+
+    def say(self, value: Value, question: str) -> str | None:
+        """A value as the language says it in answer to the question."""
+        label = None
+        if value.value_id:
+            label = self.label(value.value_id)
+            if label is None:
+                return None
+        elif value.unit_id:
+            label = self.label(value.unit_id)
+        year = self.lang.asks_year(question) and year_question_fits(value)
+        return self.lang.render(value, label, year_only=year)
+
+    def turn(self, turn: Turn, previous: Turn | None, index: int) -> LocalTurn | Drop:
+        """The turn in this language, or the reason it cannot be said."""
+        pt = turn.planned
+        if pt.kind != "fact":
+            return self.drop(turn, f"has no form for a {pt.kind} question")
+        subject = self.subject(turn)
+        if subject is None:
+            return self.drop(turn, "has no label for the subject")
+        phen = BASE_PHENOMENON.get(turn.phenomenon, turn.phenomenon)
+        if follows_its_statement(turn, previous) and self.view.local_options(
+                self.code, turn.type_id, pt.property_id, pt.qualifier_id, turn.answer.tense,
+                "ellipsis"):
+            phen = "ellipsis"  # "Since when?": "Seit wann ist das so?", "いつからですか？"
+        options = self.view.local_options(self.code, turn.type_id, pt.property_id,
+                                          pt.qualifier_id, turn.answer.tense, phen)
+        if not options and phen != "original":  # no such variant: asked in full
+            phen = "deixis" if phen.startswith("deixis") else "original"
+            options = self.view.local_options(self.code, turn.type_id, pt.property_id,
+                                              pt.qualifier_id, turn.answer.tense, phen)
+        if not options:
+            return self.drop(turn, "has no template for the fact")
+        rng = seeded("locale", self.code, self.cfg.seed, turn.subject.id, index, turn.number)
+        option = options[rng.randrange(len(options))]
+        reference = None
+        if phen.startswith("deixis") or phen == "ellipsis":
+            reference = "noun" if turn.reference_noun else (
+                self.lang.default_reference(subject) or "noun")
+        value = None
+        if turn.answer.slot_value is not None:
+            value = self.value_subject(turn.answer.slot_value)
+            if value is None:
+                return self.drop(turn, "has no label for the value the question names")
+        filled = self.lang.fill(option.text, subject, reference, value)
+        question, protected = filled.text, filled.protected
+        if "[" in question:
+            return self.drop(turn, f"left a placeholder unfilled in {option.text!r}")
+        said = []
+        for v in turn.answer.values:
+            text = self.say(v, question)
+            if text is None:
+                return self.drop(turn, "cannot say an answer value")
+            said.append(text)
+        outdated = tuple(x for x in (self.say(v, question) for v in turn.answer.outdated) if x)
+        before_typo = None
+        if turn.question_before_typo is not None:  # the English turn took a typo: so does
+            typed, edit = self.lang.typo(question, rng, protected)  # this one
+            if edit is not None:
+                before_typo, question = question, typed
+        if self.cfg.interaction == "voice" and previous is not None and \
+                previous.subject.id != turn.subject.id:
+            question = self.lang.with_transition(question, rng)
+        template = TemplateOption(option.template_id, option.text, option.writer,
+                                  option.model, option.prompt_hash)
+        return LocalTurn(self.code, question, tuple(said), template, before_typo, outdated)
+
