@@ -8,10 +8,12 @@ import random
 import re
 
 from convkgyarn.languages.base import Edit, Language, Segment, Subject
-from convkgyarn.languages.de import grammar, lexicon, text, typos
+from convkgyarn.languages.de import grammar, kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
 PLACE_KINDS = frozenset({"country", "city", "region", "building", "natural"})
+# places of work and study: "an der Universität" referred to is "dort", not "daran"
+INSTITUTION_KINDS = PLACE_KINDS | {"university", "company", "organisation", "club"}
 _LOWER_START = re.compile(
     r"^(Wann|Wo|Wer|Was|Wie|Welche[rsnm]?|Wen|Wem|Wessen|Woran|Wonach|Woher|Wofür|Wozu|"
     r"Wovon|Womit|Worum|Weißt|In|Aus|Zu|Auf|An|Mit|Für|Von|Bei|Um|Bis|Seit|Ab|Als|Hat|"
@@ -93,7 +95,8 @@ class German(Language):
                 lambda m: f"{grammar.plural_verb(m.group(1))} {m.group(2) or ''}"
                           f"[S{m.group(3) or ''}]", template)
         if isinstance(value, Subject) and value.sex == "f":  # "die Bürgermeisterin von Rennes"
-            template = _ROLE.sub(lambda m: f"[S's:f.{m.group(1)}:{m.group(2)}in]", template)
+            template = _ROLE.sub(lambda m: f"[S's:f.{m.group(1)}:"
+                                           f"{grammar.feminine(m.group(2))}]", template)
         if self._mode(subject, reference) == "pronoun":  # "befindet sie sich", not "sich sie"
             template = re.sub(r"\bsich \[S(:nom)?\]", r"[S\1] sich", template)
         return super().fill(template, subject, reference, value)
@@ -105,8 +108,15 @@ class German(Language):
             gender_case, _, noun = rest.partition(":")
             gender, case = gender_case.split(".")
             return self._possessed(subject, self._mode(subject, reference), gender, case, noun)
+        if head == "role":  # "Regierungschef", "Regierungschefin" for a woman named
+            return [(grammar.feminine(rest) if value is not None and value.sex == "f"
+                     else rest, False)]
+        if head == "v":
+            return self._value_reference(self._value(value), rest or "nom", None)
         if head in grammar.PREPOSITIONS:
             who = rest or "S"
+            if who == "v":
+                return self._value_reference(self._value(value), "dat", head)
             if who == "a":
                 return [(grammar.name(self._value(value).label,
                                       self._value(value).human).after(head), True)]
@@ -120,6 +130,20 @@ class German(Language):
         if head == "S":
             return self._phrase(subject, self._mode(subject, reference), case)
         raise ValueError(f"unknown German placeholder [{name}]")
+
+    def _value_reference(self, value: Subject, case: str,
+                         preposition: str | None) -> list[Segment]:
+        """The value the turn before named, referred back to: a person by er/sie (named
+        when the gender is unknown), a place or institution after a preposition by "dort",
+        another thing by the pronoun of its gender."""
+        if preposition is not None and not value.human:
+            return [("dort", False)]
+        gender = value.sex if value.human else self.pronoun_gender(value)
+        if gender is None:
+            name = grammar.name(value.label, value.human)
+            return [(name.after(preposition) if preposition else name.phrase(case), True)]
+        pronoun = grammar.PRONOUN[gender][grammar.CASES.index(case)]
+        return [(f"{preposition} {pronoun}" if preposition else pronoun, False)]
 
     @staticmethod
     def _value(value: Subject | None) -> Subject:
@@ -160,9 +184,11 @@ class German(Language):
                        preposition: str) -> list[Segment]:
         if mode is None:
             return [(grammar.name(subject.label, subject.human).after(preposition), True)]
-        if mode != "noun" and preposition == "in" and not subject.human and \
-                subject.kind in PLACE_KINDS:
-            return [("dort", False)]
+        if mode != "noun" and not subject.human:
+            if preposition == "in" and subject.kind in PLACE_KINDS or \
+                    preposition in ("an", "bei") and subject.kind in INSTITUTION_KINDS:
+                return [("dort", False)]  # "Wie viele Leute studieren dort?"
+            return [(grammar.PRONOMINAL_ADVERBS[preposition], False)]
         if mode == "noun":
             return [(f"{preposition} {self._noun(subject).phrase('dat')}", False)]
         gender = self.pronoun_gender(subject)
@@ -232,6 +258,14 @@ class German(Language):
                     f"Und was ist mit [S's:{gender}.dat:{noun}]?"]
         return [f"und was ist mit {dative} {noun}?", f"und {art} {noun} auch?",
                 f"und was ist mit [S's:{gender}.dat:{noun}]?"]
+
+    # -- follow-ups that build on the answer
+    def follow_up_forms(self, kind, key, subject_kind):
+        by_kind = kinds.BY_KIND.get(kind, {}).get((key, subject_kind))
+        return by_kind or kinds.TABLES[kind].get(key)
+
+    def yes_no(self, answer: bool) -> str:
+        return "ja" if answer else "nein"
 
     # -- surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

@@ -30,6 +30,11 @@ WEAK_ENDING = {"m": ("e", "en", "en", "en"), "f": ("e", "e", "en", "en"),
 CONTRACTIONS = {("in", "dem"): "im", ("von", "dem"): "vom", ("zu", "dem"): "zum",
                 ("an", "dem"): "am", ("bei", "dem"): "beim", ("zu", "der"): "zur"}
 PREPOSITIONS = frozenset({"in", "von", "zu", "an", "bei", "mit", "aus", "nach", "seit"})
+# a thing after a preposition is a pronominal adverb, never "in ihm" ("Wer spielt darin
+# mit?", "das Drehbuch dazu")
+PRONOMINAL_ADVERBS = {"in": "darin", "von": "davon", "zu": "dazu", "an": "daran",
+                      "bei": "dabei", "mit": "damit", "aus": "daraus", "nach": "danach",
+                      "seit": "seitdem"}
 
 # Proper names that take the definite article, with their gender.
 NAMES: dict[str, str] = {n: g for g, names in {
@@ -256,6 +261,20 @@ def reference_noun(kind: str, type_label: str | None) -> Noun | None:
     if head and head[-1] in TYPE_NOUNS and kind not in ("country", "person"):
         return TYPE_NOUNS[head[-1]]
     return KIND_NOUNS.get(kind)
+
+
+# roles whose holder is named: their feminine form, for a woman ("Regierungschefin"); an
+# adjectival noun drops its strong ending ("Vorsitzender" -> "Vorsitzende")
+FEMININE_ROLES = {"Vorsitzender": "Vorsitzende", "Staatsoberhaupt": "Staatsoberhaupt",
+                  "Stadtoberhaupt": "Stadtoberhaupt"}
+
+
+def feminine(role: str) -> str:
+    """A role noun for a woman: "Bürgermeister" -> "Bürgermeisterin", "Vorsitzender" ->
+    "Vorsitzende"; a neuter role ("Staatsoberhaupt") stays."""
+    if role in FEMININE_ROLES:
+        return FEMININE_ROLES[role]
+    return role if role.endswith("in") else role + "in"
 
 
 def possessive(owner_gender: str, possessed: str, case: str) -> str:
