@@ -12,8 +12,11 @@ from convkgyarn.languages.de import grammar, kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
 PLACE_KINDS = frozenset({"country", "city", "region", "building", "natural"})
-# places of work and study: "an der Universität" referred to is "dort", not "daran"
-INSTITUTION_KINDS = PLACE_KINDS | {"university", "company", "organisation", "club"}
+# works and events: after a preposition, referred to by a pronominal adverb ("Wer spielt
+# darin mit?", "das Drehbuch dazu"); any other thing is a place "in", "an", "bei" which
+# is "dort" ("Wie viele Leute studieren dort?", "Wer hat dort den Vorsitz?")
+WORK_KINDS = frozenset({"film", "series", "music", "book", "artwork", "game", "event",
+                        "case", "element"})
 _LOWER_START = re.compile(
     r"^(Wann|Wo|Wer|Was|Wie|Welche[rsnm]?|Wen|Wem|Wessen|Woran|Wonach|Woher|Wofür|Wozu|"
     r"Wovon|Womit|Worum|Weißt|In|Aus|Zu|Auf|An|Mit|Für|Von|Bei|Um|Bis|Seit|Ab|Als|Hat|"
@@ -109,14 +112,19 @@ class German(Language):
             gender, case = gender_case.split(".")
             return self._possessed(subject, self._mode(subject, reference), gender, case, noun)
         if head == "role":  # "Regierungschef", "Regierungschefin" for a woman named
-            return [(grammar.feminine(rest) if value is not None and value.sex == "f"
-                     else rest, False)]
+            role, _, owner = rest.partition(":")
+            woman = value is not None and value.sex == "f"
+            noun = grammar.feminine(role) if woman else role
+            if owner != "S":
+                return [(noun, False)]
+            gender = "f" if woman else grammar.ROLE_GENDERS.get(role, "m")
+            return self._possessed(subject, self._mode(subject, reference), gender, "kw", noun)
         if head == "v":
-            return self._value_reference(self._value(value), rest or "nom", None)
+            return self._value_reference(self._value(value, "v"), rest or "nom", None)
         if head in grammar.PREPOSITIONS:
             who = rest or "S"
             if who == "v":
-                return self._value_reference(self._value(value), "dat", head)
+                return self._value_reference(self._value(value, "v"), "dat", head)
             if who == "a":
                 return [(grammar.name(self._value(value).label,
                                       self._value(value).human).after(head), True)]
@@ -146,9 +154,11 @@ class German(Language):
         return [(f"{preposition} {pronoun}" if preposition else pronoun, False)]
 
     @staticmethod
-    def _value(value: Subject | None) -> Subject:
+    def _value(value: Subject | None, placeholder: str = "a") -> Subject:
         if value is None:
-            raise ValueError("this template names the statement's value ([a]): give value=")
+            what = "names" if placeholder == "a" else "refers back to"
+            raise ValueError(f"this template {what} the statement's value ([{placeholder}]): "
+                             "give value=")
         return value
 
     def _phrase(self, subject: Subject, mode: str | None, case: str) -> list[Segment]:
@@ -185,10 +195,9 @@ class German(Language):
         if mode is None:
             return [(grammar.name(subject.label, subject.human).after(preposition), True)]
         if mode != "noun" and not subject.human:
-            if preposition == "in" and subject.kind in PLACE_KINDS or \
-                    preposition in ("an", "bei") and subject.kind in INSTITUTION_KINDS:
+            if preposition in ("in", "an", "bei") and subject.kind not in WORK_KINDS:
                 return [("dort", False)]  # "Wie viele Leute studieren dort?"
-            return [(grammar.PRONOMINAL_ADVERBS[preposition], False)]
+            return [(grammar.PRONOMINAL_ADVERBS[preposition], False)]  # "darin", "dazu"
         if mode == "noun":
             return [(f"{preposition} {self._noun(subject).phrase('dat')}", False)]
         gender = self.pronoun_gender(subject)

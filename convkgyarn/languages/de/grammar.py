@@ -77,6 +77,7 @@ HEADS: dict[str, tuple[str, str]] = {
     "Revolution": ("f", "Revolution"), "Krieg": ("m", "Krieges"),
     "Weltkrieg": ("m", "Weltkriegs"), "Schlacht": ("f", "Schlacht"),
     "Preis": ("m", "Preises"), "Orden": ("m", "Ordens"), "Medaille": ("f", "Medaille"),
+    "Pakt": ("m", "Pakts"), "Bund": ("m", "Bundes"),
     # English heads of names German keeps ("die Harvard University")
     "University": ("f", "University"), "College": ("n", "College"),
     "School": ("f", "School"), "Institute": ("n", "Institute"), "Navy": ("f", "Navy"),
@@ -96,6 +97,9 @@ COMPOUND_HEADS: dict[str, tuple[str, str]] = {
     "stadion": ("n", "s"), "bahnhof": ("m", "s"), "gesellschaft": ("f", ""),
     "stiftung": ("f", ""), "kommission": ("f", ""), "meisterschaft": ("f", ""),
 }
+# heads that also head a name as the end of a compound ("Amerikanische Jungferninseln",
+# "Tschechische Republik" is a plain head)
+COMPOUND_TAILS = ("Inseln", "Insel", "Republik", "Pakt", "Meer", "Gebirge")
 # first words of names of awards that German uses with the article ("den Oscar für ...")
 FIRST_WORDS: dict[str, tuple[str, str]] = {
     "Oscar": ("m", "Oscars"), "Grammy": ("m", "Grammys"), "Emmy": ("m", "Emmys"),
@@ -208,6 +212,11 @@ def name(label: str, human: bool = False) -> Name:
                 _adjective_stem(w) or _invariant(w) for w in words[:i])):
             gender, genitive = HEADS[bare]
             return Name(label, gender, i, i, genitive)
+        tail = next((t for t in COMPOUND_TAILS if bare.endswith(t.lower())
+                     and len(bare) > len(t) + 2), None)
+        if i > 0 and tail is not None:  # after adjectives: "Amerikanische Jungferninseln"
+            gender, genitive = HEADS[tail]
+            return Name(label, gender, i, i, bare[:-len(tail)] + genitive.lower())
         if _adjective_stem(word) is None and not _invariant(word):
             break
     if words[0] in FIRST_WORDS:
@@ -267,6 +276,7 @@ def reference_noun(kind: str, type_label: str | None) -> Noun | None:
 # adjectival noun drops its strong ending ("Vorsitzender" -> "Vorsitzende")
 FEMININE_ROLES = {"Vorsitzender": "Vorsitzende", "Staatsoberhaupt": "Staatsoberhaupt",
                   "Stadtoberhaupt": "Stadtoberhaupt"}
+ROLE_GENDERS = {"Staatsoberhaupt": "n", "Stadtoberhaupt": "n"}  # any other role: m
 
 
 def feminine(role: str) -> str:

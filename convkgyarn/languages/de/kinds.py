@@ -19,9 +19,10 @@ def _also(spoken: str, back: str, typed: str, typed_back: str) -> F:
     return F((spoken,), (back,), (typed,), (typed_back,))
 
 
-def _also_role(spoken: str, back: str, role: str, of: str = "[von:S]") -> F:
+def _also_role(spoken: str, back: str, role: str, of: str | None = None) -> F:
     """Typed: "[a] auch Drehbuchautorin von Titanic?", the role agreeing with [a]."""
-    return _also(spoken, back, f"[a] auch [role:{role}] {of}?", f"[a] auch [role:{role}]?")
+    typed = f"[a] auch [role:{role}] {of}?" if of else f"[a] auch [role:{role}:S]?"
+    return _also(spoken, back, typed, f"[a] auch [role:{role}]?")
 
 
 ALSO: dict[tuple[str, str], F] = {
@@ -50,9 +51,8 @@ ALSO: dict[tuple[str, str], F] = {
                                  "{Hat|Hatte} [v:nom] auch den Vorsitz?", "Vorsitzender"),
     ("P35", "P6"): _also_role("{Ist|War} [a:nom] auch [S's:m.nom:Regierungschef]?",
                               "{Ist|War} [v:nom] auch [role:Regierungschef]?", "Regierungschef"),
-    ("P6", "P35"): _also("{Ist|War} [a:nom] auch [S's:n.nom:Staatsoberhaupt]?",
-                         "{Ist|War} [v:nom] auch Staatsoberhaupt?",
-                         "[a] auch Staatsoberhaupt [von:S]?", "[a] auch Staatsoberhaupt?"),
+    ("P6", "P35"): _also_role("{Ist|War} [a:nom] auch [S's:n.nom:Staatsoberhaupt]?",
+                              "{Ist|War} [v:nom] auch Staatsoberhaupt?", "Staatsoberhaupt"),
     # the value is a place or an institution: "dort"
     ("P19", "P20"): _also("Ist [S:nom] auch [in:a] gestorben?",
                           "Ist [S:nom] auch [in:v] gestorben?",
@@ -69,14 +69,12 @@ ALSO: dict[tuple[str, str], F] = {
 }
 # a city's head of government is its mayor
 ALSO_BY_KIND: dict[tuple[tuple[str, str], str], F] = {
-    (("P35", "P6"), "city"): F(("{Ist|War} [a:nom] auch [S's:m.nom:Bürgermeister]?",),
-                               ("{Ist|War} [v:nom] auch [role:Bürgermeister]?",),
-                               ("[a] auch [role:Bürgermeister] [von:S]?",),
-                               ("[a] auch [role:Bürgermeister]?",)),
-    (("P6", "P35"), "city"): F(("{Ist|War} [a:nom] auch [S's:n.nom:Stadtoberhaupt]?",),
-                               ("{Ist|War} [v:nom] auch Stadtoberhaupt?",),
-                               ("[a] auch Stadtoberhaupt [von:S]?",),
-                               ("[a] auch Stadtoberhaupt?",)),
+    (("P35", "P6"), "city"): _also_role("{Ist|War} [a:nom] auch [S's:m.nom:Bürgermeister]?",
+                                        "{Ist|War} [v:nom] auch [role:Bürgermeister]?",
+                                        "Bürgermeister"),
+    (("P6", "P35"), "city"): _also_role("{Ist|War} [a:nom] auch [S's:n.nom:Stadtoberhaupt]?",
+                                        "{Ist|War} [v:nom] auch Stadtoberhaupt?",
+                                        "Stadtoberhaupt"),
 }
 
 # -- before: who held it before [a] (the later holder); past in either tense ----------------
@@ -171,8 +169,7 @@ COUNT: dict[str, F] = {
     "P166": _count("Wie viele Auszeichnungen hat [S:nom] {schon |}bekommen?",
                    "Auszeichnungen"),
     "P1411": _count("Wie viele Nominierungen hat [S:nom] {schon |}bekommen?", "Nominierungen"),
-    "P800": _count("Wie viele bedeutende Werke {hat [S:nom]|hat [S:nom] geschaffen}?",
-                   "Hauptwerke"),
+    "P800": _count("Wie viele bedeutende Werke hat [S:nom] geschaffen?", "Hauptwerke"),
     "P1412": _count("Wie viele Sprachen {spricht|sprach} [S:nom]?", "Sprachen"),
     "P161": _count("Wie viele Darsteller {hat|hatte} [S:nom]?", "Darsteller"),
     "P37": _count("Wie viele Amtssprachen {hat|hatte} [S:nom]?", "Amtssprachen"),
@@ -208,8 +205,8 @@ PAIR: dict[tuple[str, str], F] = {
 
 # -- where in the country just named ([a], always named) ------------------------------------
 WHERE_IN: dict[tuple[str, str], F] = {
-    (narrow, "P17"): F(("In welchem Teil [a:gen] {liegt|lag} [S:nom]?",
-                        "Wo [in:a] {liegt|lag} [S:nom]?"))
+    (narrow, "P17"): F(("Wo [in:a] {liegt|lag} [S:nom]?",
+                        "In welchem Teil [a:gen] {liegt|lag} [S:nom]?"))
     for narrow in ("P131", "P276")
 }
 
