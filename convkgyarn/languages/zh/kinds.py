@@ -116,8 +116,11 @@ SPANS_BY_KIND: dict[tuple[object, str], F] = {
 
 
 # -- count: how many ------------------------------------------------------------------------
-def _count(question: str, noun: str) -> F:
-    """Typed: "[S]子女数量", and "那[S的]子女数量呢" about the subject of the talk."""
+def _count(question: str, noun: str, typed: str | None = None) -> F:
+    """Typed: "[S]子女数量", and "那[S的]子女数量呢" about the subject of the talk (or a
+    typed question: "[S]会几种语言", "那[S]会几种语言呢")."""
+    if typed:
+        return F((question,), typed=(f"[S]{typed}",), typed_back=(f"那[S]{typed}呢",))
     return F((question,), typed=(f"[S]{noun}",), typed_back=(f"那[S的]{noun}呢",))
 
 
@@ -128,7 +131,7 @@ COUNT: dict[str, F] = {
     "P166": _count("[S]获得过多少个奖项？", "获奖数量"),
     "P1411": _count("[S]获得过多少次提名？", "提名次数"),
     "P800": _count("[S]有多少部代表作？", "代表作数量"),
-    "P1412": _count("[S]会说几种语言？", "掌握语言数量"),
+    "P1412": _count("[S]会说几种语言？", "", typed="会几种语言"),
     "P161": _count("[S]有多少位演员参演？", "演员人数"),
     "P37": _count("[S]{有|曾有}几种官方语言？", "官方语言数量"),
     "P47": _count("[S]{与|曾与}多少个地区相邻？", "相邻地区数量"),
