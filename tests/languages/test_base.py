@@ -333,3 +333,44 @@ def test_every_follow_up_fills_for_real_subjects(code, shared_data, english_labe
 def _names(subject: Subject, span: str) -> bool:
     """Whether a protected span is the name (German declines it: "Polens", "der Schweiz")."""
     return subject.label.split()[-1][:4] in span
+
+
+@st.composite
+def filled_follow_ups(draw):
+    code = draw(st.sampled_from(["de", "ja", "zh"]))
+    lang = language(code)
+    kind, key = draw(st.sampled_from(ALL_FOLLOW_UPS))
+    interaction = draw(st.sampled_from(["voice", "text"]))
+    tense = draw(st.sampled_from(["present", "past"]))
+    back = draw(st.booleans())
+    subject_kind = draw(st.sampled_from(["person", "country", "city", "film", "other"]))
+    forms = lang.follow_ups(kind, key, interaction, tense, back, subject_kind)
+    if not forms:
+        return None
+    form = draw(st.sampled_from(forms))
+    subject = Subject(draw(st.sampled_from(NAMES[code])), human=subject_kind == "person",
+                      gender=draw(st.sampled_from([None, "Q6581097", "Q6581072"])),
+                      kind=subject_kind)
+    value = Subject(draw(st.sampled_from(NAMES[code])), human=draw(st.booleans()),
+                    gender=draw(st.sampled_from([None, "Q6581097", "Q6581072"])),
+                    kind=draw(st.sampled_from(["person", "city", "country", "university"])))
+    reference = draw(st.sampled_from([None, *REFERENCE_MODES]))
+    return lang, form, subject, reference, value
+
+
+@settings(max_examples=400, deadline=None)
+@given(filled_follow_ups())
+def test_follow_ups_fill_completely_and_once(case):
+    """Any follow-up, any subject and value (a man, a woman, a person of unknown gender, a
+    place), any reference: nothing left to fill, and filling the result again changes
+    nothing; the names filled in are protected."""
+    if case is None:
+        return
+    lang, form, subject, reference, value = case
+    filled = lang.fill(form, subject, reference, value)
+    assert not PLACEHOLDER.search(filled.text) and "{" not in filled.text
+    assert lang.fill(filled.text, subject, reference).text == filled.text
+    assert all(end > start for start, end in filled.protected)
+    if re.search(r"\[(a\b|a:|\w+:a\])", form):
+        assert any(value.label.split()[-1][:3] in filled.text[a:b]
+                   for a, b in filled.protected), (form, filled)
