@@ -159,7 +159,10 @@ FOLLOW_UP_KEYS = {
     "verify": ["P26", "P19", "P20", "P27", "P22", "P25", "P40", "P69", "P166", "P102", "P57",
                "P50", "P161", "P36", "P38", "P30", "P17", "P495"],
 }
-SPOKEN_ONLY = ("list", "pair", "where_in")  # the English asks these only when spoken
+SPOKEN_ONLY = ("list", "pair", "where_in")
+WH_START = {"de": re.compile(r"(wer|wen|wem|wessen|was|wann|wo|wie|welche\w*|wo[fr]\w*)\b"),
+            "ja": re.compile(r"(誰|何|いつ|どこ|どの|どんな|いくつ)"),
+            "zh": re.compile(r"(谁|什么|哪|几|多少|怎么)")}  # the English asks these only when spoken
 ALL_FOLLOW_UPS = [(k, key) for k, keys in FOLLOW_UP_KEYS.items() for key in keys]
 
 
@@ -190,6 +193,10 @@ def test_every_follow_up_key_has_its_forms(code):
                 assert spoken, (code, kind, key, tense, refer_back)
                 assert bool(typed) == (kind not in SPOKEN_ONLY), (code, kind, key)
                 assert lang.follow_up(kind, key, "voice", tense, refer_back) == spoken[0]
+                for form in typed:  # a keyword query: no question word first, short
+                    words = PLACEHOLDER.sub("", form).strip().lower()
+                    assert not WH_START[code].match(words), form
+                    assert len(form.split()) <= 8, form
                 for form in spoken + typed:
                     assert not re.search(r"[{}|]", form), form
                     assert not re.search(r"\[(?!S|a|v|in:|an:|bei:|von:|mit:|zu:|aus:|role:)",
