@@ -159,10 +159,11 @@ FOLLOW_UP_KEYS = {
     "verify": ["P26", "P19", "P20", "P27", "P22", "P25", "P40", "P69", "P166", "P102", "P57",
                "P50", "P161", "P36", "P38", "P30", "P17", "P495"],
 }
-SPOKEN_ONLY = ("list", "pair", "where_in")
+SPOKEN_ONLY = ("list", "pair", "where_in")  # the English asks these only when spoken
+# question words a typed keyword query does not start with
 WH_START = {"de": re.compile(r"(wer|wen|wem|wessen|was|wann|wo|wie|welche\w*|wo[fr]\w*)\b"),
             "ja": re.compile(r"(誰|何|いつ|どこ|どの|どんな|いくつ)"),
-            "zh": re.compile(r"(谁|什么|哪|几|多少|怎么)")}  # the English asks these only when spoken
+            "zh": re.compile(r"(谁|什么|哪|几|多少|怎么)")}
 ALL_FOLLOW_UPS = [(k, key) for k, keys in FOLLOW_UP_KEYS.items() for key in keys]
 
 
