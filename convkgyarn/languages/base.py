@@ -24,6 +24,8 @@ FEMALE = frozenset({"Q6581072", "Q1052281"})  # female, trans woman
 VOICE_PHENOMENA = ("original", "deixis", "disfluencies", "deixis_disfluencies", "ellipsis")
 TEXT_PHENOMENA = ("original", "deixis", "ellipsis")
 REFERENCE_MODES = ("pronoun", "noun", "zero")
+# the kinds of follow-up question the English planner asks (``stages.kinds``)
+FOLLOW_UP_KINDS = ("also", "before", "span", "count", "list", "pair", "where_in", "verify")
 # what people ask about each kind of subject: the false starts of self-repairs
 TOPICS: dict[str, tuple[str, ...]] = {
     "person": ("P569", "P19", "P106", "P27", "P26", "P166", "P69", "P570"),
@@ -90,6 +92,28 @@ class Edit:
 Segment = tuple[str, bool]  # (text, protected)
 
 
+@dataclass(frozen=True)
+class FollowUpForms:
+    """The stored forms of one kind of follow-up question for one key, in a language's
+    placeholder syntax, ``{present|past}`` alternations unresolved: spoken forms that name
+    the value ([a]), spoken forms that refer back to it ([v], "dort", "そこ", "那里") and to
+    the subject, typed forms naming the subject, typed forms leaving it out. An empty
+    ``back`` or ``typed_back`` falls back to ``spoken`` or ``typed``; an empty ``typed``
+    means there is no typed form (the English has none)."""
+
+    spoken: tuple[str, ...]
+    back: tuple[str, ...] = ()
+    typed: tuple[str, ...] = ()
+    typed_back: tuple[str, ...] = ()
+
+    def pick(self, interaction: str, tense: str, refer_back: bool) -> tuple[str, ...]:
+        if interaction == "voice":
+            forms = (refer_back and self.back) or self.spoken
+        else:
+            forms = (refer_back and self.typed_back) or self.typed
+        return tuple(dict.fromkeys(resolve_tense(f, tense) for f in forms))
+
+
 def seeded_rng(*parts) -> random.Random:
     blob = "\x1f".join(map(str, parts)).encode()
     return random.Random(int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big"))
@@ -140,6 +164,11 @@ class Language:
         """Whether a question asks for a year ("in welchem Jahr", "何年", "哪一年"): its
         answer is then the year alone (``render(..., year_only=True)``)."""
         return self.year_words.search(question) is not None
+
+    def yes_no(self, answer: bool) -> str:
+        """What a person answers to a yes/no question (a verify or "also" question), as
+        the answer of the turn."""
+        raise NotImplementedError
 
     def year_question_fits(self, value: Value) -> bool:
         """Whether a year question can be answered by this value (language-independent:
@@ -267,6 +296,35 @@ class Language:
             if patterns:
                 out.append(resolve_tense(patterns[0], "present"))
         return out
+
+    # -- follow-ups that build on the answer (the English ``stages.kinds``)
+    def follow_up_forms(self, kind: str, key, subject_kind: str) -> FollowUpForms | None:
+        """The stored forms of a kind of follow-up for a key, or None (not phrased)."""
+        return None
+
+    def follow_ups(self, kind: str, key, interaction: str, tense: str,
+                   refer_back: bool = False, subject_kind: str = "other") -> tuple[str, ...]:
+        """The variants of a kind of follow-up question (``FOLLOW_UP_KINDS``) for a key as
+        the English tables key it: also (first property, second property); before, count,
+        list, verify: the property; span: "age", "existence" or ("term", property); pair:
+        (property, property before); where_in: (property, "P17"). ``refer_back`` picks the
+        forms that lean on the turn before (its value as ``[v]``, "da", "その前", "那");
+        fill them with a reference for the subject. Empty when the language has no such
+        form (see the package docstring for what is left out and why)."""
+        if kind not in FOLLOW_UP_KINDS:
+            raise ValueError(f"kind must be one of {FOLLOW_UP_KINDS}, not {kind!r}")
+        if interaction not in ("voice", "text"):
+            raise ValueError(f"interaction must be 'voice' or 'text', not {interaction!r}")
+        if tense not in ("present", "past"):
+            raise ValueError(f"tense must be 'present' or 'past', not {tense!r}")
+        forms = self.follow_up_forms(kind, key, subject_kind)
+        return forms.pick(interaction, tense, refer_back) if forms else ()
+
+    def follow_up(self, kind: str, key, interaction: str, tense: str,
+                  refer_back: bool = False, subject_kind: str = "other") -> str | None:
+        """The first of ``follow_ups`` (the form the English tables put first), or None."""
+        forms = self.follow_ups(kind, key, interaction, tense, refer_back, subject_kind)
+        return forms[0] if forms else None
 
     # -- spoken and typed surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

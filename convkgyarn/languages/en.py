@@ -1,7 +1,9 @@
 """English through the same interface where that is cheap: values (``kg.render``), lists,
 references and ``[he]``-style placeholders. English templates stay with the rules writer
 (``stages.rules_writer``, a layer above this package) and its lexicon; ``templates``
-returns None here so that no caller takes this adapter for the English writer."""
+returns None here so that no caller takes this adapter for the English writer. So do the
+follow-ups (``follow_ups`` is empty): their English forms are ``stages.kinds``, which this
+layer may not import; ``yes_no`` is the planner's "yes"/"no"."""
 
 from __future__ import annotations
 
@@ -62,6 +64,9 @@ class English(Language):
 
     def phrased(self) -> frozenset[str]:
         return frozenset()
+
+    def yes_no(self, answer: bool) -> str:
+        return "yes" if answer else "no"
 
     def templates(self, *args, **kwargs):
         return None

@@ -139,3 +139,118 @@ def subjects(facts, lang: str) -> list[RealFact]:
             best[label] = (f.sitelinks, f.entity)
     keep = {entity for _, entity in best.values()}
     return [f for f in facts if f.entity in keep and lang in f.labels]
+
+
+# -- follow-ups that build on the answer: real subjects and values for every key ------------
+# what the value of each property is, for a stand-in when the real value has no label in the
+# language (the dump holds the labels of its own entities only)
+VALUE_CLASS = {**{p: "person" for p in "P57 P58 P175 P86 P50 P112 P35 P6 P26 P286 P488 P169 "
+                  "P1037 P22 P25 P40 P161".split()},
+               **{p: "city" for p in ("P19", "P20", "P159", "P36")},
+               **{p: "country" for p in ("P17", "P27", "P495")},
+               "P69": "university", "P108": "university", "P54": "team", "P38": "currency",
+               "P102": "party"}
+# real entities of the dump that stand in for a value of a class
+STAND_INS = {"team": ("Q193749",), "currency": ("Q4916",), "party": ("Q29552",)}
+
+
+_ENTITIES: dict[int, dict[str, RealFact]] = {}
+
+
+def _entities(facts) -> dict[str, RealFact]:
+    """Entity id -> one of its facts (its labels, kind and gender), once per loaded dump."""
+    found = _ENTITIES.get(id(facts))
+    if found is None:
+        found = _ENTITIES[id(facts)] = {}
+        for f in facts:
+            found.setdefault(f.entity, f)
+    return found
+
+
+def stand_ins(facts, lang: str, cls: str | None) -> list[Subject]:
+    """Real entities of the dump, with a label in ``lang``, that can stand in for a value of
+    a class: a man and a woman, the most linked city, country and university, Legia Warsaw,
+    the euro, the Democratic Party."""
+    ents = sorted(_entities(facts).values(), key=lambda e: -e.sitelinks)
+    ents = [e for e in ents if lang in e.labels]
+    if cls == "person":
+        men = [e for e in ents if e.human and e.gender == "Q6581097"]
+        women = [e for e in ents if e.human and e.gender == "Q6581072"]
+        return [e.subject(lang) for e in (men[:1] + women[:1])]
+    if cls in STAND_INS:
+        return [e.subject(lang) for e in ents if e.entity in STAND_INS[cls]]
+    if cls is None:  # an award, a position, a continent: the dump has none with labels
+        return []
+    return [e.subject(lang) for e in ents if e.kind == cls][:1]
+
+
+def value_subject(fact: RealFact, facts, lang: str, english: dict) -> Subject | None:
+    """The fact's value as a ``Subject`` in ``lang`` (its own label, with its gender when the
+    dump holds it), else its English label (the loader's fallback chain), else None."""
+    if not fact.value.value_id:
+        return None
+    target = _entities(facts).get(fact.value.value_id)
+    if lang in fact.value_labels:
+        if target is not None:
+            return Subject(fact.value_labels[lang], target.human, target.gender, target.kind,
+                           target.type_label)
+        return Subject(fact.value_labels[lang])
+    label = english.get(fact.value.value_id)
+    return Subject(label, VALUE_CLASS.get(fact.property_id) == "person") if label else None
+
+
+@dataclass(frozen=True)
+class FollowUpCase:
+    """A real subject a follow-up can be asked about, the values it can name ([a], [v]):
+    the real one and stand-ins of its class (a man and a woman for a person)."""
+
+    subject: Subject
+    subject_kind: str
+    values: tuple[Subject, ...]
+
+
+def follow_up_cases(facts, lang: str, english: dict, kind: str, key,
+                    limit: int = 3) -> list[FollowUpCase]:
+    """Up to ``limit`` real subjects (of different kinds first) for a kind of follow-up and
+    its key, each with the values it names (none for count, list and pair)."""
+    if kind == "also":
+        prop, needs = key[0], key[0]
+    elif kind == "span":
+        prop = {"age": "P570", "existence": "P576"}.get(key) or key[1]
+        needs = None if key in ("age", "existence") else key[1]
+    elif kind == "pair":
+        prop, needs = key, None
+    elif kind == "where_in":
+        prop, needs = key, "P17"
+    else:
+        prop = key
+        needs = key if kind in ("before", "verify") else None
+    props = set(prop) if isinstance(prop, tuple) else {prop}
+    own = subjects(facts, lang)
+    held: dict[str, set[str]] = {}
+    for f in own:
+        held.setdefault(f.entity, set()).add(f.property_id)
+    cases: dict[str, FollowUpCase] = {}
+    kinds_seen: set[str] = set()
+    # facts whose own value can be said first, then the most linked subjects
+    for f in sorted(own, key=lambda f: (value_subject(f, facts, lang, english) is None,
+                                        -f.sitelinks, f.entity)):
+        if f.entity in cases or not props <= held[f.entity]:
+            continue
+        if needs is not None and f.property_id != needs:
+            continue
+        if needs is None and f.property_id not in props:
+            continue
+        values: list[Subject] = []
+        if needs is not None:
+            real = value_subject(f, facts, lang, english)
+            values = ([real] if real else []) + stand_ins(facts, lang, VALUE_CLASS.get(needs))
+            if not values:
+                continue
+        if f.kind in kinds_seen and len(kinds_seen) < limit and len(cases) >= 1:
+            continue  # another kind of subject first
+        kinds_seen.add(f.kind)
+        cases[f.entity] = FollowUpCase(f.subject(lang), f.kind, tuple(values))
+        if len(cases) >= limit:
+            break
+    return list(cases.values())

@@ -8,10 +8,15 @@ import random
 import re
 
 from convkgyarn.languages.base import Edit, Language, Segment, Subject
-from convkgyarn.languages.de import grammar, lexicon, text, typos
+from convkgyarn.languages.de import grammar, kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
 PLACE_KINDS = frozenset({"country", "city", "region", "building", "natural"})
+# works and events: after a preposition, referred to by a pronominal adverb ("Wer spielt
+# darin mit?", "das Drehbuch dazu"); any other thing is a place "in", "an", "bei" which
+# is "dort" ("Wie viele Leute studieren dort?", "Wer hat dort den Vorsitz?")
+WORK_KINDS = frozenset({"film", "series", "music", "book", "artwork", "game", "event",
+                        "case", "element"})
 _LOWER_START = re.compile(
     r"^(Wann|Wo|Wer|Was|Wie|Welche[rsnm]?|Wen|Wem|Wessen|Woran|Wonach|Woher|Wofür|Wozu|"
     r"Wovon|Womit|Worum|Weißt|In|Aus|Zu|Auf|An|Mit|Für|Von|Bei|Um|Bis|Seit|Ab|Als|Hat|"
@@ -93,7 +98,8 @@ class German(Language):
                 lambda m: f"{grammar.plural_verb(m.group(1))} {m.group(2) or ''}"
                           f"[S{m.group(3) or ''}]", template)
         if isinstance(value, Subject) and value.sex == "f":  # "die Bürgermeisterin von Rennes"
-            template = _ROLE.sub(lambda m: f"[S's:f.{m.group(1)}:{m.group(2)}in]", template)
+            template = _ROLE.sub(lambda m: f"[S's:f.{m.group(1)}:"
+                                           f"{grammar.feminine(m.group(2))}]", template)
         if self._mode(subject, reference) == "pronoun":  # "befindet sie sich", not "sich sie"
             template = re.sub(r"\bsich \[S(:nom)?\]", r"[S\1] sich", template)
         return super().fill(template, subject, reference, value)
@@ -105,8 +111,20 @@ class German(Language):
             gender_case, _, noun = rest.partition(":")
             gender, case = gender_case.split(".")
             return self._possessed(subject, self._mode(subject, reference), gender, case, noun)
+        if head == "role":  # "Regierungschef", "Regierungschefin" for a woman named
+            role, _, owner = rest.partition(":")
+            woman = value is not None and value.sex == "f"
+            noun = grammar.feminine(role) if woman else role
+            if owner != "S":
+                return [(noun, False)]
+            gender = "f" if woman else grammar.ROLE_GENDERS.get(role, "m")
+            return self._possessed(subject, self._mode(subject, reference), gender, "kw", noun)
+        if head == "v":
+            return self._value_reference(self._value(value, "v"), rest or "nom", None)
         if head in grammar.PREPOSITIONS:
             who = rest or "S"
+            if who == "v":
+                return self._value_reference(self._value(value, "v"), "dat", head)
             if who == "a":
                 return [(grammar.name(self._value(value).label,
                                       self._value(value).human).after(head), True)]
@@ -121,10 +139,26 @@ class German(Language):
             return self._phrase(subject, self._mode(subject, reference), case)
         raise ValueError(f"unknown German placeholder [{name}]")
 
+    def _value_reference(self, value: Subject, case: str,
+                         preposition: str | None) -> list[Segment]:
+        """The value the turn before named, referred back to: a person by er/sie (named
+        when the gender is unknown), a place or institution after a preposition by "dort",
+        another thing by the pronoun of its gender."""
+        if preposition is not None and not value.human:
+            return [("dort", False)]
+        gender = value.sex if value.human else self.pronoun_gender(value)
+        if gender is None:
+            name = grammar.name(value.label, value.human)
+            return [(name.after(preposition) if preposition else name.phrase(case), True)]
+        pronoun = grammar.PRONOUN[gender][grammar.CASES.index(case)]
+        return [(f"{preposition} {pronoun}" if preposition else pronoun, False)]
+
     @staticmethod
-    def _value(value: Subject | None) -> Subject:
+    def _value(value: Subject | None, placeholder: str = "a") -> Subject:
         if value is None:
-            raise ValueError("this template names the statement's value ([a]): give value=")
+            what = "names" if placeholder == "a" else "refers back to"
+            raise ValueError(f"this template {what} the statement's value ([{placeholder}]): "
+                             "give value=")
         return value
 
     def _phrase(self, subject: Subject, mode: str | None, case: str) -> list[Segment]:
@@ -160,9 +194,10 @@ class German(Language):
                        preposition: str) -> list[Segment]:
         if mode is None:
             return [(grammar.name(subject.label, subject.human).after(preposition), True)]
-        if mode != "noun" and preposition == "in" and not subject.human and \
-                subject.kind in PLACE_KINDS:
-            return [("dort", False)]
+        if mode != "noun" and not subject.human:
+            if preposition in ("in", "an", "bei") and subject.kind not in WORK_KINDS:
+                return [("dort", False)]  # "Wie viele Leute studieren dort?"
+            return [(grammar.PRONOMINAL_ADVERBS[preposition], False)]  # "darin", "dazu"
         if mode == "noun":
             return [(f"{preposition} {self._noun(subject).phrase('dat')}", False)]
         gender = self.pronoun_gender(subject)
@@ -232,6 +267,14 @@ class German(Language):
                     f"Und was ist mit [S's:{gender}.dat:{noun}]?"]
         return [f"und was ist mit {dative} {noun}?", f"und {art} {noun} auch?",
                 f"und was ist mit [S's:{gender}.dat:{noun}]?"]
+
+    # -- follow-ups that build on the answer
+    def follow_up_forms(self, kind, key, subject_kind):
+        by_kind = kinds.BY_KIND.get(kind, {}).get((key, subject_kind))
+        return by_kind or kinds.TABLES[kind].get(key)
+
+    def yes_no(self, answer: bool) -> str:
+        return "ja" if answer else "nein"
 
     # -- surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

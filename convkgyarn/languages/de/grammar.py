@@ -30,6 +30,11 @@ WEAK_ENDING = {"m": ("e", "en", "en", "en"), "f": ("e", "e", "en", "en"),
 CONTRACTIONS = {("in", "dem"): "im", ("von", "dem"): "vom", ("zu", "dem"): "zum",
                 ("an", "dem"): "am", ("bei", "dem"): "beim", ("zu", "der"): "zur"}
 PREPOSITIONS = frozenset({"in", "von", "zu", "an", "bei", "mit", "aus", "nach", "seit"})
+# a thing after a preposition is a pronominal adverb, never "in ihm" ("Wer spielt darin
+# mit?", "das Drehbuch dazu")
+PRONOMINAL_ADVERBS = {"in": "darin", "von": "davon", "zu": "dazu", "an": "daran",
+                      "bei": "dabei", "mit": "damit", "aus": "daraus", "nach": "danach",
+                      "seit": "seitdem"}
 
 # Proper names that take the definite article, with their gender.
 NAMES: dict[str, str] = {n: g for g, names in {
@@ -72,6 +77,7 @@ HEADS: dict[str, tuple[str, str]] = {
     "Revolution": ("f", "Revolution"), "Krieg": ("m", "Krieges"),
     "Weltkrieg": ("m", "Weltkriegs"), "Schlacht": ("f", "Schlacht"),
     "Preis": ("m", "Preises"), "Orden": ("m", "Ordens"), "Medaille": ("f", "Medaille"),
+    "Pakt": ("m", "Pakts"), "Bund": ("m", "Bundes"),
     # English heads of names German keeps ("die Harvard University")
     "University": ("f", "University"), "College": ("n", "College"),
     "School": ("f", "School"), "Institute": ("n", "Institute"), "Navy": ("f", "Navy"),
@@ -91,6 +97,9 @@ COMPOUND_HEADS: dict[str, tuple[str, str]] = {
     "stadion": ("n", "s"), "bahnhof": ("m", "s"), "gesellschaft": ("f", ""),
     "stiftung": ("f", ""), "kommission": ("f", ""), "meisterschaft": ("f", ""),
 }
+# heads that also head a name as the end of a compound ("Amerikanische Jungferninseln",
+# "Tschechische Republik" is a plain head)
+COMPOUND_TAILS = ("Inseln", "Insel", "Republik", "Pakt", "Meer", "Gebirge")
 # first words of names of awards that German uses with the article ("den Oscar für ...")
 FIRST_WORDS: dict[str, tuple[str, str]] = {
     "Oscar": ("m", "Oscars"), "Grammy": ("m", "Grammys"), "Emmy": ("m", "Emmys"),
@@ -203,6 +212,11 @@ def name(label: str, human: bool = False) -> Name:
                 _adjective_stem(w) or _invariant(w) for w in words[:i])):
             gender, genitive = HEADS[bare]
             return Name(label, gender, i, i, genitive)
+        tail = next((t for t in COMPOUND_TAILS if bare.endswith(t.lower())
+                     and len(bare) > len(t) + 2), None)
+        if i > 0 and tail is not None:  # after adjectives: "Amerikanische Jungferninseln"
+            gender, genitive = HEADS[tail]
+            return Name(label, gender, i, i, bare[:-len(tail)] + genitive.lower())
         if _adjective_stem(word) is None and not _invariant(word):
             break
     if words[0] in FIRST_WORDS:
@@ -256,6 +270,21 @@ def reference_noun(kind: str, type_label: str | None) -> Noun | None:
     if head and head[-1] in TYPE_NOUNS and kind not in ("country", "person"):
         return TYPE_NOUNS[head[-1]]
     return KIND_NOUNS.get(kind)
+
+
+# roles whose holder is named: their feminine form, for a woman ("Regierungschefin"); an
+# adjectival noun drops its strong ending ("Vorsitzender" -> "Vorsitzende")
+FEMININE_ROLES = {"Vorsitzender": "Vorsitzende", "Staatsoberhaupt": "Staatsoberhaupt",
+                  "Stadtoberhaupt": "Stadtoberhaupt"}
+ROLE_GENDERS = {"Staatsoberhaupt": "n", "Stadtoberhaupt": "n"}  # any other role: m
+
+
+def feminine(role: str) -> str:
+    """A role noun for a woman: "Bürgermeister" -> "Bürgermeisterin", "Vorsitzender" ->
+    "Vorsitzende"; a neuter role ("Staatsoberhaupt") stays."""
+    if role in FEMININE_ROLES:
+        return FEMININE_ROLES[role]
+    return role if role.endswith("in") else role + "in"
 
 
 def possessive(owner_gender: str, possessed: str, case: str) -> str:

@@ -8,7 +8,7 @@ import random
 import re
 
 from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Subject
-from convkgyarn.languages.ja import lexicon, text, typos
+from convkgyarn.languages.ja import kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
 KIND_NOUNS = {"country": "国", "city": "都市", "region": "地域", "film": "映画",
@@ -57,6 +57,14 @@ class Japanese(Language):
             if value is None:
                 raise ValueError("this template names the statement's value ([a]): give value=")
             return [(value.label, True), (particle, False)]
+        if head == "v":  # the value the turn before named, referred back to
+            if value is None:
+                raise ValueError("this template refers back to the value ([v]): give value=")
+            if not value.human:
+                return [("そこ" + particle, False)]  # a place or institution: "そこで"
+            if value.sex is None:  # no guess at a pronoun: named
+                return [(value.label, True), (particle, False)]
+            return [({"m": "彼", "f": "彼女"}[value.sex] + particle, False)]
         if head != "S":
             raise ValueError(f"unknown Japanese placeholder [{name}]")
         if reference is None:
@@ -121,6 +129,14 @@ class Japanese(Language):
         if spoken:
             return [f"{noun}は？", f"それから、{noun}は？", f"じゃあ、[S:の]{noun}は？"]
         return [f"{noun}は？", f"{noun}は", f"[S:の]{noun}は？"]
+
+    # -- follow-ups that build on the answer
+    def follow_up_forms(self, kind, key, subject_kind):
+        by_kind = kinds.BY_KIND.get(kind, {}).get((key, subject_kind))
+        return by_kind or kinds.TABLES[kind].get(key)
+
+    def yes_no(self, answer: bool) -> str:
+        return "はい" if answer else "いいえ"
 
     # -- surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

@@ -9,7 +9,7 @@ import re
 
 from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Subject
 from convkgyarn.languages.values import Calendar
-from convkgyarn.languages.zh import lexicon, text, typos
+from convkgyarn.languages.zh import kinds, lexicon, text, typos
 
 KIND_NOUNS = {"country": "这个国家", "city": "这座城市", "region": "这个地区",
               "film": "这部电影", "series": "这部剧", "music": "这首歌", "book": "这本书",
@@ -64,6 +64,14 @@ class Chinese(Language):
             if value is None:
                 raise ValueError("this template names the statement's value ([a]): give value=")
             return [(value.label, True)]
+        if name == "v":  # the value the turn before named, referred back to
+            if value is None:
+                raise ValueError("this template refers back to the value ([v]): give value=")
+            if not value.human:
+                return [("那里", False)]  # a place or institution, after 在
+            if value.sex is None:  # no guess at a pronoun: named
+                return [(value.label, True)]
+            return [(PRONOUNS[value.sex], False)]
         if name not in ("S", "S的"):
             raise ValueError(f"unknown Chinese placeholder [{name}]")
         owner = "的" if name == "S的" else ""
@@ -121,6 +129,16 @@ class Chinese(Language):
         if spoken:
             return [f"那{noun}呢？", f"{noun}呢？", f"[S的]{noun}呢？"]
         return [f"{noun}呢", f"{noun}？", f"那[S的]{noun}呢"]
+
+    # -- follow-ups that build on the answer
+    def follow_up_forms(self, kind, key, subject_kind):
+        by_kind = kinds.BY_KIND.get(kind, {}).get((key, subject_kind))
+        return by_kind or kinds.TABLES[kind].get(key)
+
+    def yes_no(self, answer: bool) -> str:
+        """"是的"/"不是": Mandarin answers a yes/no question by echoing its verb, and every
+        yes/no form here asks with 是 (是…吗, 是…的吗, 是不是…)."""
+        return "是的" if answer else "不是"
 
     # -- surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

@@ -71,7 +71,11 @@ def test_prepositions_contract_and_places_are_dort():
     assert fill(t, SWITZERLAND) == "Wie viele Menschen leben in der Schweiz?"
     assert fill(t, GERMANY, "pronoun") == "Wie viele Menschen leben dort?"
     assert fill(t, GERMANY, "noun") == "Wie viele Menschen leben in dem Land?"
-    assert fill("Wer spielt [in:S] mit?", FILM, "pronoun") == "Wer spielt in ihm mit?"
+    assert fill("Wer spielt [in:S] mit?", FILM, "pronoun") == "Wer spielt darin mit?"
+    assert fill("Wie viele Leute studieren [an:S]?", OXFORD, "pronoun") == \
+        "Wie viele Leute studieren dort?"
+    assert fill("Wer hat das Drehbuch [zu:S] geschrieben?", FILM, "pronoun") == \
+        "Wer hat das Drehbuch dazu geschrieben?"
 
 
 def test_a_plural_subject_takes_a_plural_verb():
