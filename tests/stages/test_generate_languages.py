@@ -157,3 +157,21 @@ def test_a_language_without_labels_says_why(shared_data, tmp_path):
             p.generate([GenerateConfig(conversations=5, languages=["en", "de"])])
         reasons = {r[0] for r in p.con.execute("SELECT reason FROM dropped").fetchall()}
     assert "no name of its own in a language asked for" in reasons
+
+
+def test_follow_ups_are_asked_in_every_language_with_its_own_yes_and_no(multilingual):
+    """"Is he also the head of government?" "Ist er auch Regierungschef?" "...兼ねているんです
+    か？" "...也是政府首脑吗？": the same kinds of follow-up in every language, a yes/no answered
+    as each language answers."""
+    records, _ = multilingual
+    yes_no = {"en": {"yes", "no"}, "de": {"ja", "nein"}, "ja": {"はい", "いいえ"},
+              "zh": {"是的", "不是"}}
+    kinds = defaultdict(set)
+    for r in records:
+        if r["config"]["name"] != "voice-deixis-en-de-ja-zh":
+            continue
+        for t in r["turns"]:
+            kinds[r["language"]].add(t["question_kind"])
+            if t["question_kind"] == "verify":
+                assert t["answer"][0] in yes_no[r["language"]], (t["question"], t["answer"])
+    assert kinds["en"] - {"fact"} and all(k == kinds["en"] for k in kinds.values())

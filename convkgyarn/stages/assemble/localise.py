@@ -20,13 +20,15 @@ language is added.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from functools import lru_cache
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.render import Value, year_question_fits
 from convkgyarn.languages import Subject, language as language_of
-from convkgyarn.stages.assemble.realiser import follows_its_statement
+from convkgyarn.stages.assemble.realiser import (
+    follows_its_count, follows_its_statement, where_in)
 from convkgyarn.stages.assemble.records import Drop, LocalTurn, TemplateOption, Turn
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.salience import broad_kind
@@ -34,6 +36,12 @@ from convkgyarn.stages.salience import broad_kind
 ENGLISH_NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
 # the English phenomenon -> the stored one it is phrased from (typos are added after)
 BASE_PHENOMENON = {"typos": "original", "deixis_typos": "deixis", "ellipsis_typos": "ellipsis"}
+
+
+def follow_up_id(code: str, kind: str, key, text: str) -> str:
+    """The id of a language's curated follow-up form (as the English kinds' forms have)."""
+    return hashlib.sha256(json.dumps(["follow-up", code, kind, key, text]).encode()
+                          ).hexdigest()[:16]
 
 
 @lru_cache(maxsize=1 << 14)
@@ -95,7 +103,7 @@ class Localiser:
         return Subject(label, e.human, e.gender, "person" if e.human else
                        broad_kind(type_label, False), type_label)
 
-    def value_subject(self, value: Value) -> Subject | None:
+    def value_subject(self, value: Value, property_id: str | None = None) -> Subject | None:
         """A value named in a question (a qualifier question's statement value) as the
         language declines it."""
         if value.value_id is None:
@@ -103,7 +111,7 @@ class Localiser:
         label = self.label(value.value_id)
         if label is None:
             return None
-        person = self.view.is_person(value)
+        person = self.view.is_person(value, property_id)  # by the KG, else by the property
         return Subject(label, person, self.view.gender_of(value) if person else None)
 
     def say(self, value: Value, question: str) -> str | None:
@@ -118,36 +126,81 @@ class Localiser:
         year = self.lang.asks_year(question) and year_question_fits(value)
         return self.lang.render(value, label, year_only=year)
 
+    def follow_spec(self, turn: Turn, previous: Turn | None):
+        """(kind, key, the value the form is about) of a turn the English asked with a
+        follow-up form (``languages.FOLLOW_UP_KINDS``): a kind of question, or a fact asked
+        about what the turn before named; None for a plain fact."""
+        pt = turn.planned
+        if pt.kind == "verify":
+            return ("also", (pt.after, pt.property_id)) if pt.after else \
+                ("verify", pt.property_id), turn.answer.slot_value
+        if pt.kind == "before":
+            return ("before", pt.property_id), turn.answer.slot_value
+        if pt.kind == "span":
+            key = ("term", pt.property_id) if pt.span == "term" else pt.span
+            return ("span", key), turn.answer.slot_value
+        if pt.kind == "count":
+            return ("count", pt.property_id), None
+        follow = self.view.options(turn.type_id, pt.property_id, None, turn.answer.tense,
+                                   "follow")
+        if turn.template is None or turn.template not in follow:
+            return None
+        if follows_its_count(turn, previous):
+            return ("list", pt.property_id), None
+        key = (pt.property_id, previous.planned.property_id)
+        if where_in(turn, previous):
+            return ("where_in", key), previous.answer.values[0]
+        return ("pair", key), None
+
     def turn(self, turn: Turn, previous: Turn | None, index: int) -> LocalTurn | Drop:
         """The turn in this language, or the reason it cannot be said."""
         pt = turn.planned
-        if pt.kind != "fact":
-            return self.drop(turn, f"has no form for a {pt.kind} question")
         subject = self.subject(turn)
         if subject is None:
             return self.drop(turn, "has no label for the subject")
+        rng = seeded("locale", self.code, self.cfg.seed, turn.subject.id, index, turn.number)
         phen = BASE_PHENOMENON.get(turn.phenomenon, turn.phenomenon)
-        if follows_its_statement(turn, previous) and self.view.local_options(
-                self.code, turn.type_id, pt.property_id, pt.qualifier_id, turn.answer.tense,
-                "ellipsis"):
-            phen = "ellipsis"  # "Since when?": "Seit wann ist das so?", "いつからですか？"
-        options = self.view.local_options(self.code, turn.type_id, pt.property_id,
-                                          pt.qualifier_id, turn.answer.tense, phen)
-        if not options and phen != "original":  # no such variant: asked in full
-            phen = "deixis" if phen.startswith("deixis") else "original"
+        spec = self.follow_spec(turn, previous)
+        slot = turn.answer.slot_value
+        refer_back = False
+        if spec is not None:
+            (kind, key), slot = spec
+            refer_back = phen.startswith("deixis") and (
+                slot is None or slot.value_id is not None)
+            forms = self.lang.follow_ups(kind, key, self.cfg.interaction, turn.answer.tense,
+                                         refer_back, subject.kind)
+            if not forms and refer_back:
+                refer_back = False
+                forms = self.lang.follow_ups(kind, key, self.cfg.interaction,
+                                             turn.answer.tense, False, subject.kind)
+            if not forms and pt.kind != "fact":
+                return self.drop(turn, f"has no form for a {kind} question")
+        if spec is not None and forms:
+            text = forms[rng.randrange(len(forms))]
+            option = TemplateOption(follow_up_id(self.code, kind, key, text), text, "rules",
+                                    None, None)
+        else:
+            slot = turn.answer.slot_value
+            if follows_its_statement(turn, previous) and self.view.local_options(
+                    self.code, turn.type_id, pt.property_id, pt.qualifier_id,
+                    turn.answer.tense, "ellipsis"):
+                phen = "ellipsis"  # "Since when?": "Seit wann ist das so?", "いつからですか？"
             options = self.view.local_options(self.code, turn.type_id, pt.property_id,
                                               pt.qualifier_id, turn.answer.tense, phen)
-        if not options:
-            return self.drop(turn, "has no template for the fact")
-        rng = seeded("locale", self.code, self.cfg.seed, turn.subject.id, index, turn.number)
-        option = options[rng.randrange(len(options))]
+            if not options and phen != "original":  # no such variant: asked in full
+                phen = "deixis" if phen.startswith("deixis") else "original"
+                options = self.view.local_options(self.code, turn.type_id, pt.property_id,
+                                                  pt.qualifier_id, turn.answer.tense, phen)
+            if not options:
+                return self.drop(turn, "has no template for the fact")
+            option = options[rng.randrange(len(options))]
         reference = None
-        if phen.startswith("deixis") or phen == "ellipsis":
+        if phen.startswith("deixis") or phen == "ellipsis" or refer_back:
             reference = "noun" if turn.reference_noun else (
                 self.lang.default_reference(subject) or "noun")
         value = None
-        if turn.answer.slot_value is not None:
-            value = self.value_subject(turn.answer.slot_value)
+        if slot is not None:
+            value = self.value_subject(slot, pt.after or pt.property_id)
             if value is None:
                 return self.drop(turn, "has no label for the value the question names")
         filled = self.lang.fill(option.text, subject, reference, value)
@@ -156,7 +209,8 @@ class Localiser:
             return self.drop(turn, f"left a placeholder unfilled in {option.text!r}")
         said = []
         for v in turn.answer.values:
-            text = self.say(v, question)
+            text = self.lang.yes_no(v.label == "yes") if pt.kind == "verify" else \
+                self.say(v, question)
             if text is None:
                 return self.drop(turn, "cannot say an answer value")
             said.append(text)

@@ -94,9 +94,9 @@ THREAD_VIA = frozenset({"P36", "P159"})
 ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
                              "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
 IMPLIED_BY_ROLE = frozenset({"P106"})
-# The follow-ups every language of a multilingual configuration can say (a side topic is
-# plain facts; the kinds of question have forms in English only, so far)
-LOCALISED_FOLLOW_UPS = frozenset({"thread"})
+# The follow-ups every language of a multilingual configuration can say (each language's
+# forms: languages.FOLLOW_UP_KINDS; a side topic is plain facts)
+LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
 # What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
 # the competition class of a sport they play
 IMPLIED_BY_OCCUPATION = frozenset({"P641", "P2094"})
@@ -544,7 +544,7 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
-            if "count" not in done and not self.localisers and len(turns) >= 1 and \
+            if "count" not in done and len(turns) >= 1 and \
                     cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
                     rng.random() < cfg.follow_share:
                 # "How many children does she have?" "Two." "What are their names?"
