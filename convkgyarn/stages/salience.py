@@ -259,6 +259,10 @@ NEVER_OPEN = frozenset({
     "P140", "P551", "P793", "P706", "P1636", "P411", "P1971", "P5658", "P1622",
 })
 
+# A person's stock biography ranks below what their occupation leads to, and still opens a
+# conversation well where nothing better does ("When was Plato born?")
+PERSON_OPENERS = frozenset({"P569", "P19", "P27"})
+
 BOOKKEEPING_LABEL = re.compile(r"\b(type|class|status|designation|time zone|code|form|"
                                r"category|classification|index|rank|ranking|grade|rating|"
                                r"level|policy|scheme|system|standard|format)\b")
@@ -326,6 +330,8 @@ def good_opener(property_id: str, qualifier_id: str | None = None,
     time zone, the end of something)."""
     if qualifier_id or question_kind != "fact" or property_id in NEVER_OPEN:
         return False
+    if property_id in PERSON_OPENERS and broad_kind(type_label, human) in ("person", "other"):
+        return True  # below the career facts, but a fine way to start about someone
     return salience(property_id, None, type_label, value_kind, property_label=property_label,
                     human=human) >= OPENER_MIN
 
