@@ -145,16 +145,18 @@ class German(Language):
                    noun: str) -> list[Segment]:
         # "kw": a typed query, no article before the possessed noun ("Hauptstadt der Schweiz")
         art = "" if case == "kw" else grammar.article(gender, case) + " "
+        said = noun if case == "kw" else grammar.declined(noun, gender, case)
         if mode is None:
             owner = grammar.name(subject.label, subject.human)
             own = owner.phrase("gen") if owner.gender else f"von {subject.label}"
-            return [(f"{art}{noun} ", False), (own, True)]
+            return [(f"{art}{said} ", False), (own, True)]
         if mode == "noun":
             ref = self._noun(subject)
-            return [(f"{art}{noun} {ref.phrase('gen')}", False)]
+            return [(f"{art}{said} {ref.phrase('gen')}", False)]
         owner = self.pronoun_gender(subject)
         case = "nom" if case == "kw" else case
-        return [(f"{grammar.possessive(owner, gender, case)} {noun}", False)]
+        return [(f"{grammar.possessive(owner, gender, case)} "
+                 f"{grammar.declined(noun, gender, case, 'possessive')}", False)]
 
     def _prepositional(self, subject: Subject, mode: str | None,
                        preposition: str) -> list[Segment]:
@@ -226,11 +228,12 @@ class German(Language):
             return []
         art = grammar.article(gender, "nom")
         dative, akk = grammar.article(gender, "dat"), grammar.article(gender, "akk")
+        nom, dat = (grammar.declined(noun, gender, c) for c in ("nom", "dat"))
         if spoken:
-            return [f"Und {art} {noun}? Weißt du {akk} auch?",
-                    f"Und wie ist es mit {dative} {noun}?",
+            return [f"Und {art} {nom}? Weißt du {akk} auch?",
+                    f"Und wie ist es mit {dative} {dat}?",
                     f"Und was ist mit [S's:{gender}.dat:{noun}]?"]
-        return [f"und was ist mit {dative} {noun}?", f"und {art} {noun} auch?",
+        return [f"und was ist mit {dative} {dat}?", f"und {art} {nom} auch?",
                 f"und was ist mit [S's:{gender}.dat:{noun}]?"]
 
     # -- surface

@@ -130,7 +130,8 @@ class Chinese(Language):
         op = rng.choice(["filler", "restart"] + (["repair"] if alternatives else []))
         if op == "restart":  # "英国，嗯，英国是什么时候建立的？"
             lead = PLACEHOLDER.match(pattern)
-            said = lead.group() if lead else pattern[:2]
+            # the placeholder it starts with, else its first words up to a placeholder
+            said = lead.group() if lead else pattern.split("[", 1)[0][:2]
             return f"{said}，{filler}，{pattern}"
         if op == "repair":
             alt = PLACEHOLDER.sub("", rng.choice(alternatives)).lstrip("的")
