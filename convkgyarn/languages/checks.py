@@ -29,6 +29,9 @@ KANA = re.compile(r"[\u3040-\u30ff]")
 HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")
 HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u3400-\u4dbf\uac00-\ud7af]")
+# what a template is filled with to try it: a person, a thing, a statement's value
+PROBES = {"de": ("Xaver Yilmaz", "Schweiz", "Zora"), "ja": ("ザビエル", "スイス", "ゾラ"),
+          "zh": ("萨维尔", "瑞士", "佐拉")}
 # punctuation a spoken restart may put between the words it repeats
 PAUSES = re.compile(r"[\s、，,。…・—–-]+")
 
@@ -140,15 +143,16 @@ def validate(lang: "Language", template: str, phenomenon: str, interaction: str,
     script = lang.script_problem(template, interaction)
     if script:
         return script
-    probe = Subject("Xaver Yilmaz" if lang.code == "de" else "ザビエル" if lang.code == "ja"
-                    else "萨维尔", human=True, gender="Q6581097", kind="person")
-    value_probe = Subject("Zora" if lang.code == "de" else "ゾラ" if lang.code == "ja"
-                          else "佐拉") if qualified else None
-    for reference in (None, "pronoun", "noun", "zero"):
-        try:
-            filled = lang.fill(template, probe, reference, value_probe)
-        except (ValueError, KeyError, IndexError, AttributeError) as exc:
-            return f"cannot be filled: {exc}"
-        if "[" in filled.text or "]" in filled.text:
-            return "a placeholder is left unfilled"
+    names = PROBES.get(lang.code, PROBES["de"])
+    probes = (Subject(names[0], human=True, gender="Q6581097", kind="person"),
+              Subject(names[1], kind="country", type_label="sovereign state"))
+    value = Subject(names[2]) if qualified else None
+    for probe in probes:  # a person and a thing, named and as every reference
+        for reference in (None, "pronoun", "noun", "zero"):
+            try:
+                filled = lang.fill(template, probe, reference, value)
+            except (ValueError, KeyError, IndexError, AttributeError) as exc:
+                return f"cannot be filled: {exc}"
+            if "[" in filled.text or "]" in filled.text:
+                return "a placeholder is left unfilled"
     return None
