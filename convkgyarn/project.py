@@ -35,7 +35,8 @@ from convkgyarn.store import ProjectLock, connect, shadow_tables
 # What the stages of a dry run write, as temporary copies (all small: no KG table, no
 # conversation): the stages skip the work these say is done, as a real run would.
 DRY_RUN_TABLES = ("type_predicates", "selected_types", "selected_predicates",
-                  "selection_inputs", "templates", "template_inputs")
+                  "selection_inputs", "templates", "template_inputs", "local_templates",
+                  "local_template_inputs")
 
 
 @dataclass

@@ -23,7 +23,8 @@ def test_the_wheel_runs_the_main_job_from_an_empty_folder(tmp_path):
     [wheel] = (tmp_path / "dist").glob("convkgyarn-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "convkgyarn/wikidata/sample-dump.json" in names
-    assert {f"convkgyarn/prompts/{p.name}" for p in (REPO / "prompts").glob("*.md")} <= set(names)
+    assert {f"convkgyarn/prompts/{p.relative_to(REPO / 'prompts').as_posix()}"
+            for p in (REPO / "prompts").glob("**/*.md")} <= set(names)  # examples/ too
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)  # what pip installs, away from the checkout
     empty = tmp_path / "empty"

@@ -13,6 +13,16 @@ is cheap). Each language is one ``Language`` (``base.py``) with:
   uses), with the statement's value for ``[a]``. ``Filled.protected`` holds the spans of
   names and values, which ``typo`` never touches.
 - ``disfluent``, ``with_transition``, ``typo(text, rng, protected) -> (text, Edit)``.
+- ``validate(template, phenomenon, interaction, qualified) -> reason | None``: whether a
+  template written elsewhere (an LLM's, ``stages.localise``) can be stored (``checks.py``):
+  only this language's placeholders (``slot_of``), in the forms the interaction takes;
+  never the answer (``[a]`` without a qualifier, ``[b]``); the subject in original and
+  disfluent questions (or, for a qualifier question, the statement's value ``[a]``), a
+  form that refers back in deixis questions (a typed follow-up may leave the subject out in
+  Japanese and Chinese, and of a qualifier in any language), the subject only as an owner
+  in elliptic ones, which are short; a filler, repair or restart in disfluent ones; the
+  language's script; and it fills without error for a subject named and as each
+  reference. Every rules template passes the same checks.
 - ``follow_ups(kind, key, interaction, tense, refer_back=False, subject_kind="other")``
   (and ``follow_up``, the first or None): the follow-ups that build on the answer, the
   kinds of ``stages.kinds`` (see below); ``yes_no(answer)`` answers a yes/no one.

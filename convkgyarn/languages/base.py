@@ -14,6 +14,8 @@ from typing import ClassVar
 from babel.lists import format_list
 
 from convkgyarn.kg.render import Value, year_question_fits
+from convkgyarn.languages import checks
+from convkgyarn.languages.checks import Slot
 from convkgyarn.languages.values import Calendar, render_value
 
 PLACEHOLDER = re.compile(r"\[([^\[\]]+)\]")
@@ -150,6 +152,16 @@ class Language:
     transitions: ClassVar[tuple[str, ...]]
     fillers: ClassVar[tuple[str, ...]]
     year_words: ClassVar[re.Pattern]
+    # what ``validate`` needs to know of the language (``checks``)
+    english_name: ClassVar[str]
+    placeholder_help: ClassVar[str]  # the placeholders, for a rejection's reason
+    reference_help: ClassVar[str]  # the forms that refer back
+    owner_help: ClassVar[str]  # the subject as an owner
+    repairs: ClassVar[tuple[str, ...]] = ()  # self-repair markers besides the fillers
+    spaced: ClassVar[bool] = True  # words between spaces (de), or none (ja, zh)
+    leaves_out_subjects: ClassVar[bool] = False  # a typed follow-up may leave it out
+    ellipsis_max: ClassVar[dict[str, int]] = {"voice": 8, "text": 6}
+    ellipsis_unit: ClassVar[str] = "words"
 
     # -- values
     def render(self, value: Value, label: str | None = None, *,
@@ -325,6 +337,39 @@ class Language:
         """The first of ``follow_ups`` (the form the English tables put first), or None."""
         forms = self.follow_ups(kind, key, interaction, tense, refer_back, subject_kind)
         return forms[0] if forms else None
+
+    # -- checking templates written elsewhere (an LLM's)
+    def slot_of(self, name: str) -> Slot | None:
+        """What the placeholder ``[name]`` stands for in this language, or None when it is
+        not one of its placeholders."""
+        raise NotImplementedError
+
+    def validate(self, template: str, phenomenon: str, interaction: str,
+                 qualified: bool) -> str | None:
+        """Why a template of this language cannot be stored, or None when it is fine
+        (``checks.validate``: only this language's placeholders, never the answer, the
+        subject where the phenomenon needs it, the language's script, ...). ``qualified``:
+        the fact asks for a qualifier of a statement, whose value ``[a]`` may be named."""
+        return checks.validate(self, template, phenomenon, interaction, qualified)
+
+    def ellipsis_size(self, template: str) -> int:
+        """How long an elliptic follow-up is: words (a placeholder is one), or characters
+        where the language writes no spaces (a placeholder is two)."""
+        if self.spaced:
+            return len(checks.outside(template).split()) + \
+                len(checks.placeholder_names(template))
+        return len(re.sub(r"\s", "", checks.outside(template))) + \
+            2 * len(checks.placeholder_names(template))
+
+    def is_disfluent(self, template: str) -> bool:
+        """Whether a question sounds disfluent: a filler, a repair marker or a restart."""
+        return checks.has_marker(checks.outside(template), self.fillers + self.repairs,
+                                 self.spaced) or \
+            checks.has_repetition(template, self.spaced)
+
+    def script_problem(self, template: str, interaction: str) -> str | None:
+        """Why the template's words are not this language's, or None."""
+        return None
 
     # -- spoken and typed surface
     def disfluent(self, pattern: str, rng: random.Random, alternatives: list[str]) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, RootModel
@@ -172,6 +173,131 @@ def selected_facts(con) -> list[Fact]:
     return out
 
 
+# -- the LLM writer's rounds, shared by every language ----------------------------------
+
+Written = tuple[dict[str, list[str]], dict[str, tuple[int, str]], bool]
+"""What a writer gives for one fact: its variants per phenomenon, the phenomena partly or
+wholly filled in by the rules (phenomenon -> (index of the first filled-in variant,
+"rules-fallback")), and whether the LLM's replies for it were usable."""
+
+
+class LLMRounds:
+    """The LLM path of a template writer, whatever the language: facts asked
+    ``facts_per_call`` at a time, every variant validated (a rejection is a drop with its
+    reason), the facts still short of variants asked again (``rounds`` requests in all),
+    and what is still missing filled in by the rules writer as ``rules-fallback``.
+
+    The caller says how to ask (``request(group, interaction, retry) -> LLMRequest``), how
+    to judge one variant (``validate(fact, interaction, phenomenon, text) -> reason``),
+    what the rules write for a fact (``fallback(fact, interaction) -> {phenomenon:
+    [variants]}``, or None where they do not phrase it: ``unphrased`` is then the drop's
+    reason) and how a rejection is kept (``reject(fact, interaction, phenomenon, variant,
+    text, reason, attempt, detail=None)``).
+    """
+
+    def __init__(self, client, rounds: int, *, request: Callable, validate: Callable,
+                 fallback: Callable, reject: Callable, unphrased: str,
+                 phenomena: dict[str, tuple[str, ...]] = PHENOMENA,
+                 optional: tuple[str, ...] = OPTIONAL_PHENOMENA,
+                 facts_per_call: int = FACTS_PER_CALL) -> None:
+        self.client = client
+        self.rounds = rounds
+        self.request = request
+        self.validate = validate
+        self.fallback = fallback
+        self.reject = reject
+        self.unphrased = unphrased
+        self.phenomena = phenomena
+        self.optional = optional
+        self.facts_per_call = facts_per_call
+
+    def write(self, facts: list[Fact], interaction: str, stats: dict) -> dict[Fact, Written]:
+        """Every fact's variants (nothing is asked in a dry run: the requests are only
+        counted, and the result is empty)."""
+        accepted: dict[Fact, dict[str, list[str]]] = {f: {} for f in facts}
+        unusable: set[Fact] = set()
+        pending = list(facts)
+        per_call = self.facts_per_call
+        for attempt in range(1, self.rounds + 1):
+            if not pending:
+                break
+            groups = [pending[i:i + per_call] for i in range(0, len(pending), per_call)]
+            requests = [self.request(g, interaction, attempt > 1) for g in groups]
+            results = self.client.run(requests)
+            still = []
+            for group, result in zip(groups, results):
+                if result.dry_run:
+                    continue
+                if not result.ok:
+                    for fact in group:
+                        unusable.add(fact)
+                        self.reject(fact, interaction, "*", -1, (result.text or "")[:2000],
+                                    "unusable reply", attempt, detail=result.error)
+                    continue
+                turns = result.parsed.root
+                for n, fact in enumerate(group, start=1):
+                    turn = turns.get(str(n))
+                    if turn is None:
+                        self.reject(fact, interaction, "*", -1, (result.text or "")[:2000],
+                                    f"reply has no turn {n}", attempt)
+                    if self._take(fact, interaction, turn, accepted[fact], attempt, stats):
+                        still.append(fact)
+            pending = still
+        if self.client.dry_run:
+            return {}
+        out = {}
+        for fact in facts:
+            variants, writers = accepted[fact], {}
+            # an optional phenomenon the model left out stays out (it judged that no such
+            # question reads well), unless the model's replies were unusable altogether
+            wanted = self.phenomena[interaction] + (self.optional if fact in unusable else ())
+            missing = [p for p in wanted if len(variants.get(p, [])) < VARIANTS]
+            if missing:
+                rules = self.fallback(fact, interaction)
+                if rules is None:
+                    self.reject(fact, interaction, "*", -1, "", self.unphrased, self.rounds)
+                for p in missing:
+                    have = variants.get(p, [])
+                    fill = [t for t in (rules or {}).get(p, [])
+                            if t not in have][:VARIANTS - len(have)]
+                    variants[p] = have + fill
+                    if fill:
+                        writers[p] = (len(have), "rules-fallback")
+            out[fact] = (variants, writers, fact not in unusable)
+        return out
+
+    def _take(self, fact: Fact, interaction: str, turn, accepted: dict, attempt: int,
+              stats: dict) -> bool:
+        """Keep a turn's valid variants; True when some phenomenon still lacks variants."""
+        short = False
+        for phenomenon in self.phenomena[interaction] + self.optional:
+            optional = phenomenon in self.optional
+            have = accepted.setdefault(phenomenon, [])
+            if len(have) >= VARIANTS:
+                continue
+            texts = getattr(turn, phenomenon, None) if turn is not None else None
+            if texts is None or (optional and not texts):
+                short |= not optional  # an optional phenomenon may be left out
+                continue
+            if len(texts) != VARIANTS:
+                self.reject(fact, interaction, phenomenon, -1, json.dumps(
+                    texts, ensure_ascii=False)[:2000],
+                    f"expected exactly {VARIANTS} variants, got {len(texts)}", attempt)
+            for i, text in enumerate(texts[:VARIANTS]):
+                stats["llm_variants"] += 1
+                text = text.strip()
+                reason = self.validate(fact, interaction, phenomenon, text)
+                if reason is None and text in have:
+                    reason = "duplicate of another variant"
+                if reason:
+                    self.reject(fact, interaction, phenomenon, i, text, reason, attempt)
+                elif len(have) < VARIANTS:
+                    have.append(text)
+                    stats["accepted_first_try"] += attempt == 1
+            short |= len(have) < VARIANTS and not optional
+        return short
+
+
 # -- the stage ------------------------------------------------------------------------------
 
 class GenerateTemplates(Stage):
@@ -292,54 +418,16 @@ class GenerateTemplates(Stage):
 
     # LLM path: five facts a call, bounded re-asks for rejected variants, rules fallback.
     def _write_llm(self, facts: list[Fact], interaction: str, stats: dict) -> dict:
-        accepted: dict[Fact, dict[str, list[str]]] = {f: {} for f in facts}
-        unusable: set[Fact] = set()
-        pending = list(facts)
-        for attempt in range(1, self.config.llm_rounds + 1):
-            if not pending:
-                break
-            groups = [pending[i:i + FACTS_PER_CALL] for i in range(0, len(pending), FACTS_PER_CALL)]
-            requests = [self._request(g, interaction, retry=attempt > 1) for g in groups]
-            results = self.client.run(requests)
-            still = []
-            for group, result in zip(groups, results):
-                if result.dry_run:
-                    continue
-                if not result.ok:
-                    for fact in group:
-                        unusable.add(fact)
-                        self._reject(fact, interaction, "*", -1, (result.text or "")[:2000],
-                                     "unusable reply", attempt, detail=result.error)
-                    continue
-                turns = result.parsed.root
-                for n, fact in enumerate(group, start=1):
-                    turn = turns.get(str(n))
-                    if turn is None:
-                        self._reject(fact, interaction, "*", -1, (result.text or "")[:2000],
-                                     f"reply has no turn {n}", attempt)
-                    if self._take(fact, interaction, turn, accepted[fact], attempt, stats):
-                        still.append(fact)
-            pending = still
-        out = {}
-        for fact in facts:
-            variants, writers = accepted[fact], {}
-            # an optional phenomenon the model left out stays out (it judged that no such
-            # question reads well), unless the model's replies were unusable altogether
-            wanted = PHENOMENA[interaction] + (OPTIONAL_PHENOMENA if fact in unusable else ())
-            missing = [p for p in wanted if len(variants.get(p, [])) < VARIANTS]
-            if missing:
-                rules = self.rules.write(fact, interaction)
-                for p in missing:
-                    have = variants.get(p, [])
-                    fill = [t for t in rules.get(p, []) if t not in have][:VARIANTS - len(have)]
-                    variants[p] = have + fill
-                    writers[p] = (len(have), "rules-fallback")
-            follow = self.rules.write(fact, interaction).get("follow") \
+        written = LLMRounds(self.client, self.config.llm_rounds, request=self._request,
+                            validate=validate, fallback=self.rules.write, reject=self._reject,
+                            unphrased="no phrasing reads well for this fact"
+                            ).write(facts, interaction, stats)
+        for fact, (variants, writers, _) in written.items():
+            follow = (self.rules.write(fact, interaction) or {}).get("follow") \
                 if interaction == "voice" else None
             if follow:  # the rules writer's follow-ups, on this path too
                 variants["follow"], writers["follow"] = follow, (0, "rules")
-            out[fact] = (variants, writers, fact not in unusable)
-        return out
+        return written
 
     def _request(self, group: list[Fact], interaction: str, retry: bool):
         from convkgyarn.llm import LLMRequest
@@ -352,36 +440,6 @@ class GenerateTemplates(Stage):
         schema = VoiceReply if interaction == "voice" else TextReply
         bias = TEXT_BIAS_WORDS if interaction == "text" else ()
         return LLMRequest([{"role": "user", "content": text}], schema=schema, bias_words=bias)
-
-    def _take(self, fact: Fact, interaction: str, turn, accepted: dict, attempt: int,
-              stats: dict) -> bool:
-        """Keep a turn's valid variants; True when some phenomenon still lacks variants."""
-        short = False
-        for phenomenon in PHENOMENA[interaction] + OPTIONAL_PHENOMENA:
-            optional = phenomenon in OPTIONAL_PHENOMENA
-            have = accepted.setdefault(phenomenon, [])
-            if len(have) >= VARIANTS:
-                continue
-            texts = getattr(turn, phenomenon, None) if turn is not None else None
-            if texts is None or (optional and not texts):
-                short |= not optional  # an optional phenomenon may be left out
-                continue
-            if len(texts) != VARIANTS:
-                self._reject(fact, interaction, phenomenon, -1, json.dumps(texts)[:2000],
-                             f"expected exactly {VARIANTS} variants, got {len(texts)}", attempt)
-            for i, text in enumerate(texts[:VARIANTS]):
-                stats["llm_variants"] += 1
-                text = text.strip()
-                reason = validate(fact, interaction, phenomenon, text)
-                if reason is None and text in have:
-                    reason = "duplicate of another variant"
-                if reason:
-                    self._reject(fact, interaction, phenomenon, i, text, reason, attempt)
-                elif len(have) < VARIANTS:
-                    have.append(text)
-                    stats["accepted_first_try"] += attempt == 1
-            short |= len(have) < VARIANTS and not optional
-        return short
 
     def _reject(self, fact: Fact, interaction: str, phenomenon: str, variant: int, text: str,
                 reason: str, attempt: int, detail: str | None = None) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conversations_llm import healthy
 from tests.helpers import cli, project
-from tests.llm.prompts import data_blocks
+from tests.llm.prompts import data_blocks, template_language
 from tests.llm.scripted_server import Reply, ScriptedServer, json_reply, last_user_message
 
 KEY = {"OPENAI_API_KEY": "k"}
@@ -150,6 +150,46 @@ def test_the_estimate_counts_every_llm_stage_the_real_run_calls(loaded, tmp_path
     assert sent["templater re-ask"] <= 0.1 * sent["templater"]
     for stage in estimate.values():
         assert stage["est_tokens"] > 0 and stage["est_usd"] > 0
+
+
+@pytest.fixture(scope="module")
+def loaded_languages(tmp_path_factory, sample_path):
+    """The sample with a German and a Japanese name for every entity (a label file)."""
+    tmp = tmp_path_factory.mktemp("dry-languages")
+    with project(tmp / "names.duckdb") as p:
+        p.load([sample_path])
+        names = dict(p.con.execute("SELECT id, label FROM entities WHERE label IS NOT NULL"
+                                   ).fetchall())
+    labels = tmp / "labels.json"
+    labels.write_text(json.dumps({i: {"de": n, "ja": n} for i, n in names.items()}))
+    with project(tmp / "base.duckdb") as p:
+        p.load([sample_path], labels=[labels], languages=["de", "ja"])
+    return tmp / "base.duckdb"
+
+
+def test_the_estimate_counts_the_templates_asked_in_other_languages(loaded_languages,
+                                                                   tmp_path):
+    """With --language, the templater is asked in German and Japanese too: the estimate
+    counts those calls exactly as the real run sends them, and the dry run still writes
+    nothing."""
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded_languages, db)
+    languages = ["--language", "en", "--language", "de", "--language", "ja"]
+    before = file_hash(db)
+    with ScriptedServer(keeps_everything) as server:
+        r = run(db, tmp_path / "o", server, "--dry-run", *languages)
+        assert r.exit_code == 0, r.output
+        assert server.requests == [] and file_hash(db) == before
+        estimate = usage(r.output)
+        assert run(db, tmp_path / "o", server, *languages).exit_code == 0
+        sent = Counter(stage_of(b) for b in server.requests)
+        asked_in = Counter(template_language(last_user_message(b)) for b in server.requests
+                           if stage_of(b) == "templater")
+    assert estimate["templater"]["est_calls"] == sent["templater"]
+    assert asked_in["de"] == asked_in["ja"] > 10 and asked_in["en"] > 10
+    with ScriptedServer(keeps_everything) as server:  # done: nothing more to estimate
+        r = run(db, tmp_path / "o", server, "--dry-run", *languages)
+        assert r.exit_code == 0 and "no LLM call would be made" in " ".join(r.output.split())
 
 
 def test_a_dry_run_after_a_real_run_estimates_only_what_changed(loaded, tmp_path):

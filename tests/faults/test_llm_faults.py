@@ -14,6 +14,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.errors import BudgetExceeded
 from tests.conversations_llm import healthy
 from tests.helpers import cli, llm, project
+from tests.llm.prompts import template_language
 from tests.llm.scripted_server import Reply, ScriptedServer, huge_reply, stalled
 
 EMPTY_CHOICES = json.dumps({"id": "x", "object": "chat.completion", "created": 0,
@@ -123,6 +124,35 @@ def test_a_fatal_error_in_a_parallel_stage_is_one_line_and_keeps_finished_work(l
         cached = p.con.execute("SELECT count(*) FROM llm_cache WHERE stage = 'templater'"
                                ).fetchone()[0]
     assert 1 <= cached <= 6  # what arrived before the stop is kept
+
+
+def test_a_refused_templater_in_another_language_is_one_line_and_keeps_english(loaded,
+                                                                              tmp_path):
+    """The templater refuses the German prompts (HTTP 401) after the English ones succeeded:
+    one line, exit 4; the English templates are kept, no German one is recorded as done,
+    and a healthy endpoint afterwards asks only the German work."""
+    db = tmp_path / "p.duckdb"
+    shutil.copy(loaded, db)
+
+    def handler(body, n):
+        if template_language(body["messages"][-1]["content"]) == "de":
+            return Reply(status=401)
+        return healthy(body, n)
+
+    with ScriptedServer(handler) as server:
+        r = run(db, tmp_path / "out", server, "--language", "en", "--language", "de",
+                config=fast(tmp_path))
+    one_line(r, 4, "templater (gpt-3.5-turbo) at http://127.0.0.1", "HTTP 401")
+    with project(db, write=False) as p:
+        english = p.con.execute("SELECT count(*) FROM template_inputs WHERE complete"
+                                ).fetchone()[0]
+        assert english > 0
+        assert p.con.execute("SELECT count(*) FROM local_template_inputs").fetchone()[0] == 0
+    with ScriptedServer(healthy) as server:
+        run(db, tmp_path / "out", server, "--language", "en", "--language", "de",
+            config=fast(tmp_path))
+        asked = {template_language(b["messages"][-1]["content"]) for b in server.requests}
+    assert asked == {"de"}
 
 
 def test_the_budget_stops_the_job_with_exit_3(loaded, tmp_path):

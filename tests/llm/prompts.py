@@ -21,3 +21,16 @@ def template_facts(prompt: str) -> list[dict]:
 
 def is_text_prompt(prompt: str) -> bool:
     return "search-engine" in prompt[:120]
+
+
+LANGUAGE_NAMES = {"German": "de", "Japanese": "ja", "Chinese": "zh"}
+
+
+def template_language(prompt: str) -> str:
+    """The language a template prompt asks for: "en", or the code of the language named in
+    its first sentence ("You write question templates in German ...")."""
+    head = prompt[:80]
+    for name, code in LANGUAGE_NAMES.items():
+        if f"templates in {name} " in head:
+            return code
+    return "en"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from convkgyarn.languages.base import Edit, Language, Segment, Subject
+from convkgyarn.languages.base import Edit, Language, Segment, Slot, Subject
 from convkgyarn.languages.de import grammar, kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
@@ -27,6 +27,12 @@ _LOWER_START = re.compile(
 # [S:nom]"): it agrees with a plural subject
 _SUBJECT_VERB = re.compile(r"(?<![\[\w])(\w+) (sich )?\[S(:nom)?\]")
 
+
+# the forms of an owned noun: "[S's:f.nom:Hauptstadt]" (gender . case : noun)
+_OWNED = re.compile(r"^(m|f|n|pl)\.(nom|akk|dat|kw):(\w[\w -]*)$")
+# words only English has: a question that holds them was written in English
+_ENGLISH_ONLY = frozenset("the what who whom whose when where which why how did does do is "
+                          "are of born and his its their".split())
 
 # roles a woman holds under their feminine name, when the statement's value is a woman
 _ROLE = re.compile(r"\[S's:m\.(nom|akk|dat):(Regierungschef|Bürgermeister|Präsident|"
@@ -51,6 +57,14 @@ class German(Language):
     transitions = ("Okay, und ", "Gut, ", "Und ", "Also, ")
     fillers = ("ähm", "äh", "also", "hm", "na ja")
     year_words = re.compile(r"\b(welchem|welches) Jahr\b", re.I)
+    english_name = "German"
+    placeholder_help = ("[S:nom] [S:akk] [S:dat] [S:gen], [S's:G.C:Noun], [in:S] [von:S] ..., "
+                        "[S:kw] in typed queries; [a:nom] [a:akk] [a:dat] [mit:a] [a] for a "
+                        "qualifier's statement value")
+    reference_help = "[S:nom] [S:akk] [S:dat] [S:gen], [S's:G.C:Noun] or [in:S] and the like"
+    owner_help = "[S's:G.C:Noun]"
+    repairs = ("sag mal", "nein", "ich meine", "moment", "sorry", "entschuldigung", "quatsch")
+    ellipsis_max = {"voice": 8, "text": 7}
 
     # -- references
     def _noun(self, subject: Subject) -> grammar.Noun | None:
@@ -179,16 +193,18 @@ class German(Language):
                    noun: str) -> list[Segment]:
         # "kw": a typed query, no article before the possessed noun ("Hauptstadt der Schweiz")
         art = "" if case == "kw" else grammar.article(gender, case) + " "
+        said = noun if case == "kw" else grammar.declined(noun, gender, case)
         if mode is None:
             owner = grammar.name(subject.label, subject.human)
             own = owner.phrase("gen") if owner.gender else f"von {subject.label}"
-            return [(f"{art}{noun} ", False), (own, True)]
+            return [(f"{art}{said} ", False), (own, True)]
         if mode == "noun":
             ref = self._noun(subject)
-            return [(f"{art}{noun} {ref.phrase('gen')}", False)]
+            return [(f"{art}{said} {ref.phrase('gen')}", False)]
         owner = self.pronoun_gender(subject)
         case = "nom" if case == "kw" else case
-        return [(f"{grammar.possessive(owner, gender, case)} {noun}", False)]
+        return [(f"{grammar.possessive(owner, gender, case)} "
+                 f"{grammar.declined(noun, gender, case, 'possessive')}", False)]
 
     def _prepositional(self, subject: Subject, mode: str | None,
                        preposition: str) -> list[Segment]:
@@ -202,6 +218,29 @@ class German(Language):
             return [(f"{preposition} {self._noun(subject).phrase('dat')}", False)]
         gender = self.pronoun_gender(subject)
         return [(f"{preposition} {grammar.PRONOUN[gender][2]}", False)]
+
+    def slot_of(self, name: str) -> Slot | None:
+        head, _, rest = name.partition(":")
+        if head == "S's":
+            return Slot("S", typed=".kw:" in rest, owner=True) if _OWNED.match(rest) else None
+        if head in grammar.PREPOSITIONS:
+            return Slot(rest) if rest in ("S", "a") else None
+        if head not in ("S", "a") or (head == "S" and not rest):
+            return None  # "[S]" alone: German needs the case
+        if rest in ("", "kw"):
+            return Slot(head, typed=head == "S" and rest == "kw", reference=head == "a")
+        return Slot(head) if rest in grammar.CASES else None
+
+    def script_problem(self, template: str, interaction: str) -> str | None:
+        from convkgyarn.languages.checks import CJK, outside
+
+        words = outside(template)
+        if CJK.search(words):
+            return "not written in German (Chinese, Japanese or Korean characters)"
+        english = sorted({w for w in re.findall(r"[a-z]+", words.lower())} & _ENGLISH_ONLY)
+        if english:
+            return f"reads as English, not German ({', '.join(english)})"
+        return None
 
     def capitalise(self, text_: str) -> str:
         # a spoken question starts with a capital; a typed query stays as typed
@@ -261,11 +300,12 @@ class German(Language):
             return []
         art = grammar.article(gender, "nom")
         dative, akk = grammar.article(gender, "dat"), grammar.article(gender, "akk")
+        nom, dat = (grammar.declined(noun, gender, c) for c in ("nom", "dat"))
         if spoken:
-            return [f"Und {art} {noun}? Weißt du {akk} auch?",
-                    f"Und wie ist es mit {dative} {noun}?",
+            return [f"Und {art} {nom}? Weißt du {akk} auch?",
+                    f"Und wie ist es mit {dative} {dat}?",
                     f"Und was ist mit [S's:{gender}.dat:{noun}]?"]
-        return [f"und was ist mit {dative} {noun}?", f"und {art} {noun} auch?",
+        return [f"und was ist mit {dative} {dat}?", f"und {art} {nom} auch?",
                 f"und was ist mit [S's:{gender}.dat:{noun}]?"]
 
     # -- follow-ups that build on the answer

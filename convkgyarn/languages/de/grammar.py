@@ -293,6 +293,29 @@ def possessive(owner_gender: str, possessed: str, case: str) -> str:
     return stem + POSSESSIVE_ENDING[possessed][CASES.index(case)]
 
 
+def declined(noun: str, gender: str, case: str, after: str = "article") -> str:
+    """A common noun declined after the definite article or a possessive: a first word
+    that is an adjective takes its ending ("der höchsten Erhebung", "die politischen
+    Ämter"; "sein höchster Berg"), and a plural its dative -n ("den Ämtern")."""
+    words = noun.split(" ")
+    if case not in CASES[:3]:
+        return noun
+    first = words[0]
+    adjective = len(words) == 2 and first[:1].islower() and first.endswith(("e", "en"))
+    if adjective:
+        stem = first[:-2] if first.endswith("en") else first[:-1]
+        ending = WEAK_ENDING[gender][CASES.index(case)]
+        if after == "possessive" and (gender, case) in (("m", "nom"), ("n", "nom"),
+                                                         ("n", "akk")):
+            ending = "er" if gender == "m" else "es"
+        words[0] = stem + ending
+    last = words[-1]  # one noun, or an adjective and its noun ("Söhne und Töchter" stays)
+    if gender == "pl" and case == "dat" and (len(words) == 1 or adjective) and \
+            last[:1].isupper() and not last.endswith(("n", "s")):
+        words[-1] = last + "n"
+    return " ".join(words)
+
+
 PLURAL_VERBS = {"ist": "sind", "war": "waren", "hat": "haben", "hatte": "hatten",
                 "wird": "werden", "wurde": "wurden", "kann": "können", "konnte": "konnten",
                 "gibt": "geben", "spricht": "sprechen", "tritt": "treten", "fällt": "fallen",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Subject
+from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Slot, Subject
 from convkgyarn.languages.ja import kinds, lexicon, text, typos
 from convkgyarn.languages.values import Calendar
 
@@ -22,6 +22,9 @@ TYPE_NOUNS = {"village": "村", "town": "町", "river": "川", "mountain": "山"
               "castle": "城", "war": "戦争", "battle": "戦い", "election": "選挙",
               "party": "政党", "school": "学校", "college": "カレッジ", "novel": "小説",
               "song": "曲", "single": "曲", "team": "チーム"}
+# the particles a subject or value placeholder may carry
+PARTICLES = frozenset("は が の を に で と も へ から まで より には では とは にも での への "
+                      "からの として としての について".split())
 _KANJI_ONLY = re.compile(r"^[\u4e00-\u9fff々]+$")
 # the start of a question up to its first particle: what a restart repeats
 _CHUNK = re.compile(r"^(\[[^\]]+\])?([^\[\]、？。]{1,6}?(は|が|の|を|に|で|と|から))")
@@ -36,6 +39,16 @@ class Japanese(Language):
     transitions = ("では、", "じゃあ、", "次に、", "ところで、")
     fillers = ("えっと", "あの", "えー", "うーん", "あのー")
     year_words = re.compile(r"何年(?!間)")
+    english_name = "Japanese"
+    placeholder_help = ("[S:は] [S:が] [S:の] [S:を] [S:に] [S:で] [S:と] ..., [S] in typed "
+                        "queries; [a] [a:と] [a:を] ... for a qualifier's statement value")
+    reference_help = "the subject with its particle: [S:は] [S:が] [S:の] ..."
+    owner_help = "[S:の]"
+    repairs = ("ええと", "えーと", "あ、いや", "いや、", "じゃなくて", "すみません", "ごめん", "…")
+    spaced = False
+    leaves_out_subjects = True
+    ellipsis_max = {"voice": 16, "text": 12}
+    ellipsis_unit = "characters"
 
     def noun(self, subject: Subject) -> str | None:
         if subject.human:
@@ -81,6 +94,28 @@ class Japanese(Language):
         if noun is None:  # no noun: the zero reference
             return []
         return [(f"その{noun}{particle}", False)]
+
+    def slot_of(self, name: str) -> Slot | None:
+        head, colon, particle = name.partition(":")
+        if head not in ("S", "a") or (colon and particle not in PARTICLES):
+            return None
+        if head == "a":
+            return Slot("a")
+        # "[S]" bare is a typed keyword; with zero reference it would vanish with nothing
+        # to carry the sentence, so a deixis question takes the particle form
+        return Slot("S", typed=not colon, reference=bool(colon), owner=particle == "の")
+
+    def script_problem(self, template: str, interaction: str) -> str | None:
+        from convkgyarn.languages.checks import HAN, HANGUL, KANA, outside, said_words
+
+        # a typed query may be a keyword and the particle of its placeholder ("[S:の]CEO");
+        # a spoken question says more than its particles, and in kana
+        words = outside(template) if interaction == "voice" else said_words(template)
+        if HANGUL.search(words) or not (KANA.search(words) or HAN.search(words)):
+            return "not written in Japanese"
+        if interaction == "voice" and not KANA.search(words):
+            return "a spoken Japanese question without kana (reads as Chinese)"
+        return None
 
     # -- templates
     def phrased(self) -> frozenset[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Subject
+from convkgyarn.languages.base import PLACEHOLDER, Edit, Language, Segment, Slot, Subject
 from convkgyarn.languages.values import Calendar
 from convkgyarn.languages.zh import kinds, lexicon, text, typos
 
@@ -36,6 +36,15 @@ class Chinese(Language):
     transitions = ("那么，", "好的，", "另外，", "接下来，")
     fillers = ("嗯", "那个", "呃", "就是")
     year_words = re.compile(r"哪一年|哪年|什么年份")
+    english_name = "Chinese"
+    placeholder_help = "[S], [S的]; [a] for a qualifier's statement value"
+    reference_help = "[S] or [S的]"
+    owner_help = "[S的]"
+    repairs = ("不对", "我是说", "我的意思是", "哦", "……")
+    spaced = False
+    leaves_out_subjects = True
+    ellipsis_max = {"voice": 14, "text": 12}
+    ellipsis_unit = "characters"
 
     def noun(self, subject: Subject) -> str | None:
         if subject.human:
@@ -84,6 +93,23 @@ class Chinese(Language):
         else:
             word = "它"
         return [(word + owner, False)]
+
+    def slot_of(self, name: str) -> Slot | None:
+        if name == "a":
+            return Slot("a")
+        if name in ("S", "S的"):
+            return Slot("S", owner=name == "S的")
+        return None
+
+    def script_problem(self, template: str, interaction: str) -> str | None:
+        from convkgyarn.languages.checks import HAN, HANGUL, KANA, said_words
+
+        words = said_words(template)
+        if KANA.search(words):
+            return "kana in a Chinese question (reads as Japanese)"
+        if HANGUL.search(words) or not HAN.search(words):
+            return "not written in Chinese"
+        return None
 
     # -- templates
     def phrased(self) -> frozenset[str]:
@@ -148,7 +174,8 @@ class Chinese(Language):
         op = rng.choice(["filler", "restart"] + (["repair"] if alternatives else []))
         if op == "restart":  # "英国，嗯，英国是什么时候建立的？"
             lead = PLACEHOLDER.match(pattern)
-            said = lead.group() if lead else pattern[:2]
+            # the placeholder it starts with, else its first words up to a placeholder
+            said = lead.group() if lead else pattern.split("[", 1)[0][:2]
             return f"{said}，{filler}，{pattern}"
         if op == "repair":
             alt = PLACEHOLDER.sub("", rng.choice(alternatives)).lstrip("的")

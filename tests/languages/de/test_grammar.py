@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from convkgyarn.languages.de.grammar import name, plural_verb, possessive
+from convkgyarn.languages.de.grammar import declined, name, plural_verb, possessive
 
 
 @pytest.mark.parametrize("label,nom,dat,gen,in_", [
@@ -70,3 +70,32 @@ def test_possessives_agree_with_the_possessed_noun():
     assert possessive("n", "m", "dat") == "seinem"
     assert possessive("pl", "pl", "nom") == "ihre"
     assert possessive("f", "n", "nom") == "ihr"
+
+
+@pytest.mark.parametrize("noun,gender,case,after,said", [
+    ("höchste Erhebung", "f", "dat", "article", "höchsten Erhebung"),
+    ("höchste Erhebung", "f", "nom", "article", "höchste Erhebung"),
+    ("politische Ämter", "pl", "nom", "article", "politischen Ämter"),
+    ("politische Ämter", "pl", "dat", "possessive", "politischen Ämtern"),
+    ("höchste Berg", "m", "nom", "possessive", "höchster Berg"),
+    ("Ämter", "pl", "dat", "article", "Ämtern"),
+    ("Eltern", "pl", "dat", "article", "Eltern"),
+    ("Hauptstadt", "f", "dat", "article", "Hauptstadt"),
+])
+def test_owned_nouns_are_declined(noun, gender, case, after, said):
+    assert declined(noun, gender, case, after) == said
+
+
+def test_follow_ups_decline_what_they_ask_about():
+    from convkgyarn.languages import Subject, language
+
+    de = language("de")
+    spoken = de.templates("P1589", None, "present", "voice", "country")["ellipsis"]
+    assert "Und wie ist es mit der tiefsten Stelle?" in spoken
+    typed = de.templates("P39", None, "present", "text", "person")["ellipsis"]
+    assert typed[0] == "und was ist mit den Ämtern?"
+    schweiz = Subject("Schweiz", kind="country")
+    assert de.fill("Was ist mit [S's:f.dat:höchste Erhebung]?", schweiz).text == \
+        "Was ist mit der höchsten Erhebung der Schweiz?"
+    assert de.fill("[S's:pl.nom:politische Ämter]", schweiz, "pronoun").text == \
+        "ihre politischen Ämter"

@@ -97,3 +97,19 @@ def test_disfluencies():
     t = zh.templates("P36", None, "present", "voice", "country")
     for d in t["disfluencies"]:
         assert any(f in d for f in ("嗯", "那个", "呃", "就是", "不对")), d
+
+
+def test_a_restart_never_cuts_a_placeholder():
+    """"在[，就是，在[S]之前..." was a restart of the first two characters of a question
+    that starts with one character and a placeholder: it repeats "在" now."""
+    from convkgyarn.languages.base import PLACEHOLDER
+
+    for pid in sorted(zh.phrased()):
+        for kind in ("person", "film", "country"):
+            t = zh.templates(pid, None, "past", "voice", kind)
+            for text in t["disfluencies"] + t["deixis_disfluencies"]:
+                rest = PLACEHOLDER.sub("", text)
+                assert "[" not in rest and "]" not in rest, (pid, text)
+    restarts = [d for d in zh.templates("P155", None, "present", "voice", "person")[
+        "deixis_disfluencies"] if d.startswith("在，")]
+    assert restarts == ["在，就是，在[S]之前的是什么？"]
