@@ -135,8 +135,9 @@ def as_date(text: str, language: str = "en") -> tuple | None:
         t = text.strip().lower().replace(",", " ")
         return _iso_date(t) or _written_date(t, _MONTHS)
     t = text.translate(_WIDTH).strip().lower()
+    # a comma between digits groups them (465,292 is no year 292): only others part words
     return (_iso_date(t) or _cjk_date(t) or _numeric_date(t, language)
-            or _written_date(t.replace(",", " "), _MONTHS_ANY))
+            or _written_date(re.sub(r",(?!\d)|(?<!\d),", " ", t), _MONTHS_ANY))
 
 
 def _iso_date(t: str) -> tuple | None:

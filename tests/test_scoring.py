@@ -142,6 +142,7 @@ def test_dates_as_people_write_them(code, reply, want):
     ("ja", "3月11日"),        # no year
     ("de", "11.13.1952"),     # no 13th month
     ("en", "11.03.1952"),     # day or month first? English does not say
+    ("ja", "465,292"),        # a number with its thousands grouped, not the year 292
 ])
 def test_what_is_no_date_the_matcher_reads_as_none(code, reply):
     assert as_date(reply, code) is None
@@ -201,6 +202,7 @@ def test_what_is_no_number_the_matcher_reads_as_none(code, reply):
 @pytest.mark.parametrize("code, gold, right, wrong", [
     ("de", "5.707.251", ["5707251", "5,707,251", "5.707.251 Einwohner"], "5.707.252"),
     ("ja", "5,707,251", ["570万7251", "5707251人"], "570万"),
+    ("ja", "465,292", ["46万5292", "465292"], "46万5293"),
     ("zh", "63,000,000,000美元", ["630亿美元", "63,000,000,000"], "6300万"),
 ])
 def test_numbers_match_in_the_forms_of_the_language(code, gold, right, wrong):
