@@ -135,9 +135,15 @@ def as_date(text: str, language: str = "en") -> tuple | None:
         t = text.strip().lower().replace(",", " ")
         return _iso_date(t) or _written_date(t, _MONTHS)
     t = text.translate(_WIDTH).strip().lower()
+    if _BEFORE_COMMON_ERA.search(t):
+        return None  # 7. Mai 427 v. Chr. is no date of the year 427 (the judge decides)
     # a comma between digits groups them (465,292 is no year 292): only others part words
     return (_iso_date(t) or _cjk_date(t) or _numeric_date(t, language)
             or _written_date(re.sub(r",(?!\d)|(?<!\d),", " ", t), _MONTHS_ANY))
+
+
+_BEFORE_COMMON_ERA = re.compile(r"v\.\s*chr|vor christus|v\.\s*u\.\s*z|vor unserer zeitrechnung"
+                                r"|\bb\.?c\.?(?:e\.?)?(?!\w)")
 
 
 def _iso_date(t: str) -> tuple | None:

@@ -138,6 +138,9 @@ def test_dates_as_people_write_them(code, reply, want):
 
 @pytest.mark.parametrize("code, reply", [
     ("ja", "公元前44年"),     # before the common era: not the year 44 (the judge decides)
+    ("ja", "紀元前427年5月7日"),
+    ("de", "7. Mai 427 v. Chr."),
+    ("de", "427 BC"),
     ("zh", "1950年代"),       # a decade
     ("ja", "3月11日"),        # no year
     ("de", "11.13.1952"),     # no 13th month

@@ -15,6 +15,7 @@ scripted, every right reply decided by the matcher.
 from __future__ import annotations
 
 import csv
+import re
 import json
 import shutil
 from collections import defaultdict
@@ -354,3 +355,34 @@ def test_a_rerun_asks_nothing_and_a_batch_gives_the_same_scores(evaluated, tmp_p
             c.close()
 
     assert scores(batched) == scores(db)
+
+
+def test_every_date_and_number_said_in_a_language_reads_back_as_its_value(languages_project):
+    """The gold answers the language layer says (11. März 1952, 1952年3月11日, 5.707.251,
+    1,699,154,132米ドル) are what the matcher compares replies with: each reads back as the
+    turn's exact value, at the precision it was said. Dates before the common era and
+    centuries are no dates to the matcher in any language (the judge decides them)."""
+    _, db, _, _, _ = languages_project
+    con = connect(db)
+    rows = con.execute(
+        "SELECT c.language, t.answer, t.answer_values FROM turns t JOIN conversations c "
+        "USING (run_id, conversation_id) WHERE c.language <> 'en'").fetchall()
+    con.close()
+    read = defaultdict(int)
+    for language, said, values in rows:
+        for text, value in zip(said, json.loads(values)):
+            if "amount" in value:
+                assert as_number(text, language) == pytest.approx(float(value["amount"])), \
+                    (language, text, value)
+                read[(language, "number")] += 1
+            elif "time" in value:
+                m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", value["time"])
+                if not m:  # BCE, a century, a two-digit year
+                    assert as_date(text, language) is None or len(value["time"]) <= 4, text
+                    continue
+                got = as_date(text, language)
+                assert got is not None and got[0] == int(m[1]), (language, text, value)
+                assert all(g in (None, int(w)) for g, w in zip(got[1:], m.groups()[1:]) if w)
+                read[(language, "date")] += 1
+    assert {key for key, n in read.items() if n} == {
+        (code, kind) for code in LANGUAGES[1:] for kind in ("date", "number")}
