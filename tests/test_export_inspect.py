@@ -364,7 +364,7 @@ def test_conversations_in_several_languages_score_in_inspect_as_in_evaluate(
     con.close()
     kinds = ("correct", "alias", "na", "judge1", "judge0")
     plan = {}
-    for k, (language, question, gold, ids) in enumerate(rows):
+    for k, (_, question, gold, ids) in enumerate(rows):
         kind = kinds[k % len(kinds)]
         alias = next((a for i in ids or [] if i for a in aliases.get(i) or []), None)
         plan[question] = {"correct": f"Answer: {gold[0]}", "na": "Answer: NA",

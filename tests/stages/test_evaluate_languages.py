@@ -160,14 +160,14 @@ def test_each_language_is_asked_in_its_language_and_english_as_before(evaluated)
     _, _, _, _, log, _, replies = evaluated
     base = load_prompt("answer_system.md").text
     systems = defaultdict(set)
-    for kind, language, system in (e for e in log if e[0] == "answer"):
+    for _, language, system in (e for e in log if e[0] == "answer"):
         systems[language].add(system)
     assert systems["en"] == {base}  # byte for byte the English prompt: its cache holds
     for code in LANGUAGES[1:]:
         assert systems[code] == {base.rstrip("\n") + "\n\n" +
                                  load_prompt(f"answer_{code}.md").text.strip() + "\n"}
     asked = defaultdict(int)
-    for kind, language, _ in (e for e in log if e[0] == "answer"):
+    for _, language, _ in (e for e in log if e[0] == "answer"):
         asked[language] += 1
     # every distinct request once (a first turn is the same with and without deixis)
     assert dict(asked) == {code: sum(1 for language, _ in replies if language == code)
@@ -248,7 +248,7 @@ def test_languages_against_english_over_the_same_plans(evaluated):
     assert set(effects) == {(c, code) for c in (CONFIG, BASE) for code in LANGUAGES[1:]}
     for (config, language), e in effects.items():
         plans = defaultdict(list)
-        for (c, _, turn), (code, fact_set, ordinal, kind) in expected.items():
+        for (c, _, _), (code, fact_set, ordinal, kind) in expected.items():
             if c == config and code == language:
                 plans[(fact_set, ordinal)].append(kind == "right")
         wrong = sum(not ok for turns in plans.values() for ok in turns)
@@ -386,3 +386,25 @@ def test_every_date_and_number_said_in_a_language_reads_back_as_its_value(langua
                 read[(language, "date")] += 1
     assert {key for key, n in read.items() if n} == {
         (code, kind) for code in LANGUAGES[1:] for kind in ("date", "number")}
+
+
+def test_a_phenomenon_is_measured_against_its_base_in_the_same_languages():
+    from convkgyarn.stages.evaluate import base_config, config_languages
+
+    assert base_config("voice-deixis") == "voice" and base_config("voice") is None
+    assert base_config("voice-deixis-en-de-ja-zh") == "voice-en-de-ja-zh"
+    assert base_config("text-typos-en-de") == "text-en-de"
+    assert base_config("voice-en-de") is None  # a base itself
+    assert base_config("voice-related-en-de") is None and base_config("convquestions") is None
+    assert base_config("voice-changes-2024-01-01") == "voice"
+    assert config_languages("voice-deixis-en-de") == ["en", "de"]
+    assert config_languages("voice-changes-2024-01-01") == []
+
+
+def test_a_turn_whose_conversation_is_gone_keeps_the_language_its_name_says():
+    from convkgyarn.stages.evaluate import _language
+
+    assert _language("ja", "voice-en-ja") == "ja"
+    assert _language(None, "voice") == "en"
+    assert _language(None, "voice-de") == "de"
+    assert _language(None, "voice-en-de") == "unknown"
