@@ -48,9 +48,9 @@ def _write(path: Path, kind: OutputKind, fill: Callable[[Path], None], force: bo
 def _fmt(value: float, ci: tuple[float, float] | None = None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
-    text = f"{value:.3f}"
+    text = f"{round(value, 3) + 0.0:.3f}"  # + 0.0: no "-0.000"
     if ci and not any(math.isnan(x) for x in ci):
-        text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
+        text += f" [{round(ci[0], 3) + 0.0:.3f}, {round(ci[1], 3) + 0.0:.3f}]"
     return text
 
 

@@ -107,9 +107,10 @@ def print_results(results_csv: Path, language_effects_csv: Path | None = None) -
     if language_effects_csv is not None:
         with open(language_effects_csv, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
-        out.print(table("model", "configuration", "language", "turn pairs",
-                        "effect per turn", "effect per conv.", "McNemar p",
-                        title="Against English, over the same plans", numeric=True, rows=[
+        out.print(table("model", "configuration", "language", "pairs", "per turn",
+                        "per conv.", "McNemar p", numeric=True,
+                        title="Against English, over the same plans (language - English)",
+                        rows=[
                             (r["model"], r["config"], r["language"], r["pairs"],
                              _signed(r["effect"]), _signed(r["conversation_effect"]),
                              f"{float(r['mcnemar_p']):.3g}") for r in rows]))
@@ -117,7 +118,7 @@ def print_results(results_csv: Path, language_effects_csv: Path | None = None) -
 
 def _signed(value: str | None) -> str:
     try:
-        return f"{float(value):+.3f}"
+        return f"{round(float(value), 3) + 0.0:+.3f}"  # + 0.0: no "-0.000"
     except (TypeError, ValueError):
         return value or ""
 
