@@ -31,6 +31,7 @@ class Conversation(BaseModel):
     config_name: str
     run_id: str = ""
     turns: list[dict[str, Any]]
+    language: str = "en"  # BCP-47: the language its questions and answers are said in
 
 
 @dataclass
@@ -208,14 +209,16 @@ def run_exists(con: duckdb.DuckDBPyConnection, run_id: str) -> bool:
 def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
     rows = con.execute(
         "SELECT c.run_id, c.conversation_id, c.config_name, t.turn, t.question, t.answer, "
-        "t.answer_ids, t.outdated_answer, t.outdated_values FROM conversations c "
+        "t.answer_ids, t.outdated_answer, t.outdated_values, coalesce(c.language, 'en') "
+        "FROM conversations c "
         "JOIN turns t USING (run_id, conversation_id) "
         "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.run_id, c.ordinal, t.turn",
         [runs]).fetchall()
     convs: dict[tuple[str, str], Conversation] = {}
-    for run_id, cid, name, turn, q, ans, ids, outdated, outdated_values in rows:
+    for run_id, cid, name, turn, q, ans, ids, outdated, outdated_values, language in rows:
         conv = convs.setdefault((run_id, cid), Conversation(
-            conversation_id=cid, config_name=name, run_id=run_id, turns=[]))
+            conversation_id=cid, config_name=name, run_id=run_id, turns=[],
+            language=language))
         old_ids = [v.get("id") for v in json.loads(outdated_values)] if outdated_values else []
         conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
                            "answer_ids": list(ids or []), "outdated": list(outdated or []),

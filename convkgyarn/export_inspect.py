@@ -8,7 +8,9 @@ the standard library and pydantic, which inspect-ai brings). The data are what
 `evaluate` reads: the same conversations (``load_conversations``) and the same gold
 variants (labels and Wikidata aliases, ``gold_variants``), resolved at export time, so the
 task needs no database; the prompts and the answerer's and judge's sampling settings are
-the project's.
+the project's. A conversation in another language than English carries its language and
+its gold variants in that language (with the English ones), and the task asks and judges it
+with the language prompts `evaluate` uses; its metrics are per configuration and language.
 
 Safe output: the folder is written as a temporary sibling and renamed into place. An
 existing ``--out`` is replaced only when it is empty or an earlier Inspect export holding
@@ -39,7 +41,8 @@ from convkgyarn.scoring import gold_lists
 FORMAT = "convkgyarn-inspect-task"
 SETTINGS_FILE = "task.json"
 MODULES = {"task.py": "inspect_task.py", "convkgyarn_scoring.py": "scoring.py"}
-PROMPTS = {"answer": "answer_system.md", "judge": "judge.md"}
+PROMPTS = {"answer": "answer_system.md", "judge": "judge.md",
+           "judge_language": "judge_language.md"}
 CONVERSATIONS_FILE = "conversations.jsonl"
 
 
@@ -48,36 +51,50 @@ def write_inspect_task(con: duckdb.DuckDBPyConnection, runs: list[str], folder: 
     """Write the task folder for the conversations of ``runs``; returns how many
     conversations it holds. ``entities`` (conversation id -> {id, label}) is shown in each
     sample's metadata."""
-    from convkgyarn.stages.evaluate import gold_variants
+    from convkgyarn.stages.evaluate import ANSWER_LANGUAGE_PROMPTS, gold_variants
 
     folder = Path(folder)
     previous = _replaceable(folder)
     convs = load_conversations(con, runs)
     if not convs:
         raise UserError("no conversations to export; run `convkgyarn generate` first")
-    variants = gold_variants(con, convs)
+    languages = sorted({c.language for c in convs})
+    variants = {code: gold_variants(con, [c for c in convs if c.language == code], code)
+                for code in languages}
+    # metrics per configuration, and per language where a configuration has several
+    # ("voice-en-de/de"); a configuration in English alone keeps its name
+    local = {c.config_name for c in convs if c.language != "en"}
     ids = Counter(c.conversation_id for c in convs)
     lines = []
     for c in convs:
         sample_id = c.conversation_id if ids[c.conversation_id] == 1 else \
             f"{c.conversation_id}-{c.run_id}"
+        v = variants[c.language]
         lines.append(orjson.dumps({
-            "id": sample_id, "config": c.config_name, "conversation_id": c.conversation_id,
+            "id": sample_id, "config": c.config_name, "language": c.language,
+            "group": f"{c.config_name}/{c.language}" if c.config_name in local
+            else c.config_name,
+            "conversation_id": c.conversation_id,
             "run_id": c.run_id, "entity": (entities or {}).get(c.conversation_id),
             "turns": [{"turn": t["turn"], "question": t["question"], "answer": t["answer"],
-                       "golds": gold_lists(t["answer"], t["answer_ids"], variants),
-                       "outdated_golds": gold_lists(t["outdated"], t["outdated_ids"], variants)}
+                       "golds": gold_lists(t["answer"], t["answer_ids"], v),
+                       "outdated_golds": gold_lists(t["outdated"], t["outdated_ids"], v)}
                       for t in c.turns]}))
-    prompts = {role: load_prompt(name) for role, name in PROMPTS.items()}
+    names = {**PROMPTS, **{f"answer_{code}": name
+                           for code, name in ANSWER_LANGUAGE_PROMPTS.items()}}
+    prompts = {role: load_prompt(name) for role, name in names.items()}
     stages = llm.stages
-    files = [*MODULES, *(f"prompts/{p}" for p in PROMPTS.values()), CONVERSATIONS_FILE,
+    files = [*MODULES, *(f"prompts/{p}" for p in names.values()), CONVERSATIONS_FILE,
              "README.md", SETTINGS_FILE]
     settings = {
         "format": FORMAT, "format_version": 1, "made_by": f"convkgyarn {__version__}",
         "conversations": CONVERSATIONS_FILE,
         "configurations": dict(sorted(Counter(c.config_name for c in convs).items())),
+        "languages": dict(sorted(Counter(c.language for c in convs).items())),
         "turns": sum(len(c.turns) for c in convs),
         "prompts": {role: f"prompts/{name}" for role, name in PROMPTS.items()},
+        "answer_language_prompts": {code: f"prompts/{name}"
+                                    for code, name in ANSWER_LANGUAGE_PROMPTS.items()},
         "prompt_hashes": {role: p.hash for role, p in prompts.items()},
         "answerer": {"temperature": stages.answerer.temperature,
                      "max_tokens": stages.answerer.max_tokens},
@@ -92,7 +109,7 @@ def write_inspect_task(con: duckdb.DuckDBPyConnection, runs: list[str], folder: 
         for target, source in MODULES.items():
             shutil.copyfile(package / source, tmp / target)
         (tmp / "prompts").mkdir()
-        for role, name in PROMPTS.items():
+        for role, name in names.items():
             (tmp / "prompts" / name).write_text(prompts[role].text, encoding="utf-8")
         (tmp / CONVERSATIONS_FILE).write_bytes(b"\n".join(lines) + b"\n")
         (tmp / "README.md").write_text(_readme(settings), encoding="utf-8")
@@ -215,16 +232,19 @@ questions with their gold answers); replies are read as `Answer: x`, `Answer: ["
 or `Answer: NA`; convkgyarn's matcher decides clear cases and the `grader` model (by
 default the model under test; convkgyarn's own judge was `{settings["judge"]["convkgyarn_model"]}`)
 judges the rest, one call per conversation. Metrics per configuration: `mean_turn`,
-`mean_conversation`, `na_ratio`, `outdated_share` (and `all/...`). These are the scores
-`convkgyarn evaluate` gives on the same replies. `-T configs=voice,text` runs only some
-configurations.
+`mean_conversation`, `na_ratio`, `outdated_share` (and `all/...`); a configuration made in
+several languages has them per language (`voice-en-de/de/mean_turn`), and each of its
+conversations is asked in its own language (the answer prompt with that language's
+paragraph) and judged with a note naming it. These are the scores `convkgyarn evaluate`
+gives on the same replies. `-T configs=voice,text` runs only some configurations.
 
 | configuration | conversations |
 |---|---|
 {configs}
 
 Files: `task.py` (the task), `convkgyarn_scoring.py` (convkgyarn's scoring code),
-`prompts/` (the answerer's system prompt and the judge prompt), `conversations.jsonl` (one
+`prompts/` (the answerer's system prompt, its paragraph for each language besides English,
+the judge prompt and its language note), `conversations.jsonl` (one
 conversation a line: its turns with the gold answers, every accepted way to say them, and
 the values the fact held before), `task.json` (sampling settings and this folder's file
 list: `convkgyarn export --format inspect` replaces this folder only while it holds

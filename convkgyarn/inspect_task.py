@@ -17,7 +17,11 @@ role, by default the model under test) in one call per conversation, with convkg
 judge prompt and rating format, re-asked as convkgyarn re-asks. Metrics are grouped by
 configuration (``voice-deixis``, ...): mean score per turn and per conversation, the share
 of NA replies and of replies naming a value the fact held before; ``all/...`` over every
-conversation. On the same replies these are `convkgyarn evaluate`'s figures.
+conversation. On the same replies these are `convkgyarn evaluate`'s figures. A
+conversation in another language than English is asked with the answer prompt and that
+language's paragraph, matched as the language writes names, dates and numbers, and judged
+with a note naming its language; its configuration's metrics are per language
+(``voice-en-de/de/...``).
 
 Task options (``-T name=value``): ``configs``, a comma-separated list of configurations to
 run (default: all).
@@ -46,7 +50,11 @@ HERE = Path(__file__).resolve().parent
 SETTINGS: dict[str, Any] = json.loads((HERE / "task.json").read_text(encoding="utf-8"))
 ANSWER_SYSTEM = (HERE / SETTINGS["prompts"]["answer"]).read_text(encoding="utf-8")
 JUDGE_TEMPLATE = (HERE / SETTINGS["prompts"]["judge"]).read_text(encoding="utf-8")
-GROUP_KEY = "config"
+JUDGE_LANGUAGE = (HERE / SETTINGS["prompts"]["judge_language"]).read_text(encoding="utf-8")
+ANSWER_LANGUAGES = {code: (HERE / path).read_text(encoding="utf-8")
+                    for code, path in SETTINGS["answer_language_prompts"].items()}
+CONFIG_KEY = "config"
+GROUP_KEY = "group"  # the configuration, and the language where it has several
 
 
 def chat(messages: list[dict[str, str]]) -> list[ChatMessage]:
@@ -61,7 +69,8 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
         id=record["id"],
         input=turns[0]["question"],
         target=["; ".join(t["answer"]) for t in turns],
-        metadata={GROUP_KEY: record["config"], "conversation_id": record["conversation_id"],
+        metadata={CONFIG_KEY: record["config"], GROUP_KEY: record["group"],
+                  "language": record["language"], "conversation_id": record["conversation_id"],
                   "run_id": record["run_id"], "entity": record.get("entity"), "turns": turns})
 
 
@@ -72,14 +81,16 @@ def answer_with_gold_history():
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
         turns = state.metadata["turns"]
+        system = scoring.answer_system(ANSWER_SYSTEM, state.metadata["language"],
+                                       ANSWER_LANGUAGES)
         outputs = await asyncio.gather(*[
-            model.generate(chat(scoring.history_messages(ANSWER_SYSTEM, turns, i)))
+            model.generate(chat(scoring.history_messages(system, turns, i)))
             for i in range(len(turns))])
         replies = [o.completion for o in outputs]
         state.store.set("replies", replies)
         # the transcript as a reader follows it: each question and the model's reply (each
         # was asked with the gold answers before it, as the model events show)
-        state.messages = [ChatMessageSystem(content=ANSWER_SYSTEM)]
+        state.messages = [ChatMessageSystem(content=system)]
         for t, reply in zip(turns, replies):
             state.messages += [ChatMessageUser(content=t["question"]),
                                ChatMessageAssistant(content=reply)]
@@ -135,7 +146,8 @@ def by_config(m, name: str):
 
 # -- the scorer -----------------------------------------------------------------------------
 
-async def judge(items: list[tuple[str, list[str], list[str]]]) -> list[int] | None:
+async def judge(items: list[tuple[str, list[str], list[str]]],
+                language: str) -> list[int] | None:
     """One judge call for a conversation's undecided turns: the verdicts, or None when no
     reply was usable after the configured attempts (the turns stay undecided)."""
     settings = SETTINGS["judge"]
@@ -146,7 +158,8 @@ async def judge(items: list[tuple[str, list[str], list[str]]]) -> list[int] | No
         response_schema=ResponseSchema(name=model.__name__, strict=False,
                                        json_schema=JSONSchema.model_validate(
                                            model.model_json_schema())))
-    request = [{"role": "user", "content": scoring.judge_prompt(JUDGE_TEMPLATE, items)}]
+    note = scoring.language_note(JUDGE_LANGUAGE, language)
+    request = [{"role": "user", "content": scoring.judge_prompt(JUDGE_TEMPLATE, items, note)}]
     messages = list(request)
     for _attempt in range(settings["attempts"]):
         output = await grader.generate(chat(messages), config=config)
@@ -167,14 +180,16 @@ def convkgyarn_scorer():
 
     async def score(state: TaskState, target: Target) -> Score:
         turns = state.metadata["turns"]
+        language = state.metadata["language"]
         replies = state.store.get("replies")
         parsed = [scoring.parse_answer(r) for r in replies]
-        matcher = [scoring.matcher_verdict(p, t["golds"]) for p, t in zip(parsed, turns)]
+        matcher = [scoring.matcher_verdict(p, t["golds"], language)
+                   for p, t in zip(parsed, turns)]
         pending = [i for i, v in enumerate(matcher) if v is None]
         judged: dict[int, int] = {}
         if pending:
             verdicts = await judge([(turns[i]["question"], turns[i]["answer"],
-                                     parsed[i].candidates) for i in pending])
+                                     parsed[i].candidates) for i in pending], language)
             if verdicts is not None:
                 judged = dict(zip(pending, verdicts))
         rows = []
@@ -185,7 +200,7 @@ def convkgyarn_scorer():
                 "unparsable": p.unparsable, "matcher": matcher[i], "judge": judged.get(i),
                 "score": s, "decided_by": "matcher" if matcher[i] is not None else (
                     "judge" if i in judged else "undecided"),
-                "outcome": scoring.outcome(p, s, t["outdated_golds"])})
+                "outcome": scoring.outcome(p, s, t["outdated_golds"], language)})
         value = {"turns": len(rows), "correct": sum(r["score"] or 0 for r in rows),
                  "na": sum(r["na"] for r in rows),
                  **{o: sum(r["outcome"] == o for r in rows) for o in ("outdated", "wrong")},
@@ -214,7 +229,7 @@ def convkgyarn_recall(configs: str | list[str] | None = None) -> Task:
         if unknown:
             raise ValueError(f"no configuration {', '.join(sorted(unknown))} in this task; it "
                              f"has {', '.join(SETTINGS['configurations'])}")
-        dataset = dataset.filter(lambda s: s.metadata[GROUP_KEY] in wanted)
+        dataset = dataset.filter(lambda s: s.metadata[CONFIG_KEY] in wanted)
     answerer = SETTINGS["answerer"]
     return Task(dataset=dataset, solver=answer_with_gold_history(),
                 scorer=convkgyarn_scorer(),

@@ -118,14 +118,22 @@ class Inspection:
         return summary(self.con, recs, self.config.llm)
 
     def metrics(self) -> list[dict[str, Any]]:
-        """Accuracy per model and configuration, with bootstrap intervals."""
+        """Accuracy per model, configuration and language, with bootstrap intervals."""
         from convkgyarn.stages.evaluate import metrics
 
         return metrics(self.con, self.config.evaluate.bootstrap)
 
     def effects(self) -> list[dict[str, Any]]:
-        """Each phenomenon's paired effect against its base, per model."""
+        """Each phenomenon's paired effect against its base, per model and language."""
         from convkgyarn.stages.evaluate import paired_effects
 
         return paired_effects(self.con, self.config.evaluate.bootstrap,
                               self.config.evaluate.seed)
+
+    def language_effects(self) -> list[dict[str, Any]]:
+        """Each language's paired effect against English over the same plans, per model and
+        configuration (per turn and per conversation)."""
+        from convkgyarn.stages.evaluate import language_effects
+
+        return language_effects(self.con, self.config.evaluate.bootstrap,
+                                self.config.evaluate.seed)

@@ -131,6 +131,7 @@ def _is_drift_report(path: Path) -> bool:
 REPORT_TITLE = "# Fact recall by configuration"
 RESULTS_CSV_HEADER = "model,config,conversations,turns,mean_turn"
 EFFECTS_CSV_HEADER = "model,config,base,pairs,base_mean,mean,effect"
+LANGUAGE_EFFECTS_CSV_HEADER = "model,config,language,base_language,pairs,base_mean,mean,effect"
 PNG_SOFTWARE = "convkgyarn report"
 
 
@@ -223,6 +224,8 @@ DRIFT_JSON = OutputKind("a drift report", _is_drift_report, "drift.json")
 REPORT_MD = OutputKind("an evaluation report", _is_report_md, "report.md")
 RESULTS_CSV = OutputKind("an evaluation results table", _csv_with_header(RESULTS_CSV_HEADER))
 EFFECTS_CSV = OutputKind("an effects table", _csv_with_header(EFFECTS_CSV_HEADER))
+LANGUAGE_EFFECTS_CSV = OutputKind("a table of effects between languages",
+                                  _csv_with_header(LANGUAGE_EFFECTS_CSV_HEADER))
 REPORT_PNG = OutputKind("an evaluation plot", _is_report_png)
 ANNOTATION_CSV = OutputKind("an annotation sample nobody has filled in",
                             _is_blank_annotation_sample, "annotation-sample.csv")

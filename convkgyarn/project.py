@@ -376,7 +376,7 @@ class Project(Inspection):
     def evaluate(self, dataset: Path | str | None = None) -> StageReport:
         """Ask the configured answerer model(s) every stored turn (``config.evaluate``) and
         judge the replies; ``dataset``: evaluate an imported ConvQuestions file instead.
-        Read the scores with ``metrics()`` (and ``effects()``)."""
+        Read the scores with ``metrics()`` (and ``effects()``, ``language_effects()``)."""
         from convkgyarn.stages.evaluate import Evaluate
 
         cfg = self.config.evaluate
@@ -399,7 +399,8 @@ class Project(Inspection):
         if not rows:
             raise UserError("no evaluation results; run `convkgyarn evaluate` first")
         return write_report(rows, rating_summary(self.con), out_dir, self.effects(),
-                            force=force, protected=self.own_files())
+                            force=force, protected=self.own_files(),
+                            language_effects=self.language_effects())
 
     def rate(self, selection: ConversationSelection) -> StageReport:
         """Rate stored conversations with the LLM judge (``conversation_ratings``)."""

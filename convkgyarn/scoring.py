@@ -13,6 +13,14 @@ A turn is scored in three steps: the reply is parsed (``Answer: x``, ``Answer: [
 number mismatches; the turns it leaves undecided go to an LLM judge, one call per
 conversation (``judge_prompt``), whose rating list must have one rating per turn
 (``ratings_model``). A turn no step decided scores 0 in the metrics.
+
+Languages (issue #35): a conversation in German, Japanese or Chinese is asked with the
+answer prompt and that language's paragraph after it (``answer_system``), judged with a
+note naming its language (``language_note``), and matched with the language's ways of
+writing (``language``: dates such as "11. März 1952" and "1952年3月11日", numbers such as
+"5.707.251" and "570万", names compared without German articles or the spaces Japanese and
+Chinese do not write). English is read exactly as before: every function here takes
+``language="en"`` by default and its English path is unchanged.
 """
 
 from __future__ import annotations
@@ -28,11 +36,27 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 OUTCOMES = ("current", "outdated", "wrong", "na")
-NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none"}
+# The languages a conversation can be in, by the name the prompts give them.
+LANGUAGE_NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
+NA_WORDS = {"na", "n/a", "n.a.", "unknown", "i don't know", "i do not know", "not sure", "none",
+            # "I don't know" and "unknown" as a model may say them in the other languages
+            "weiß nicht", "weiss nicht", "ich weiß es nicht", "ich weiss es nicht",
+            "ich weiß nicht", "ich weiss nicht", "unbekannt", "keine ahnung",
+            "不明", "わかりません", "分かりません", "わからない", "分からない", "知りません",
+            "不知道", "不清楚", "未知"}
 _MONTHS = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december"
     .split(), 1)}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+# English and German month names and their short forms (Jänner: Austrian; März without its
+# umlaut as it is sometimes typed): a reply in a German conversation may use either
+_MONTHS_DE = {m: i for i, m in enumerate(
+    "januar februar märz april mai juni juli august september oktober november dezember"
+    .split(), 1)}
+_MONTHS_DE.update({"jänner": 1, "jän": 1, "jan": 1, "feb": 2, "mär": 3, "mrz": 3, "maerz": 3,
+                   "marz": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+                   "okt": 10, "nov": 11, "dez": 12})
+_MONTHS_ANY = {**_MONTHS, **_MONTHS_DE}
 
 
 @dataclass
@@ -42,16 +66,21 @@ class ParsedAnswer:
     unparsable: bool
 
 
+# "Answer:" as the prompt asks for it, or as a model may write it in the conversation's
+# language (Antwort, 答え, 回答, 答案, 答), with an ASCII or a full-width colon
+_ANSWER = re.compile(r"(?:answer|antwort|答え|回答|答案|答)\s*[:：]\s*(.+)", re.I | re.S)
+
+
 def parse_answer(raw: str | None) -> ParsedAnswer:
     """``Answer: x``, ``Answer: ["x", "y"]`` or ``Answer: NA``, read leniently."""
     if raw is None or not raw.strip():
         return ParsedAnswer([], False, True)
     text = raw.strip()
-    m = re.search(r"answer\s*[:：]\s*(.+)", text, re.I | re.S)
+    m = _ANSWER.search(text)
     unparsable = m is None
     body = (m.group(1) if m else text).strip().splitlines()[0].strip()
     body = body.strip().strip("`").strip()
-    if body.lower().rstrip(".") in NA_WORDS:
+    if body.lower().rstrip(".").rstrip("。") in NA_WORDS:
         return ParsedAnswer([], True, False)
     if body.startswith("["):
         for loader in (json.loads, ast.literal_eval):
@@ -70,26 +99,66 @@ def parse_answer(raw: str | None) -> ParsedAnswer:
     return ParsedAnswer([body] if body else [], False, unparsable or not body)
 
 
-def normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    text = re.sub(r"[^\w\s]", " ", text)
-    text = re.sub(r"\b(the|a|an)\b", " ", text)
-    return " ".join(text.split())
+# -- reading names, dates and numbers as a language writes them -----------------------------
+# Full-width forms (Ｆ, １, ，) and the ideographic space as their ASCII ones; the minus sign
+_WIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20, 0x2212: 0x2D}
+_KANA_MARKS = "\u3099\u309a"  # voiced sound marks: が is not か
+_ARTICLES = {"en": r"the|a|an",
+             "de": r"the|a|an|der|die|das|den|dem|des|ein|eine|einer|eines|einem|einen"}
+_NO_SPACES = ("ja", "zh")  # languages that write no spaces between words
 
 
-def as_date(text: str) -> tuple | None:
-    """(year, month, day) with unknown parts None, from ISO or written dates."""
-    t = text.strip().lower().replace(",", " ")
+def normalise(text: str, language: str = "en") -> str:
+    """A name as the matcher compares it: case, accents, punctuation and articles aside.
+    Besides English: full-width forms read as ASCII, German articles aside too (die
+    Schweiz = Schweiz), and in Japanese and Chinese no spaces (ドナルド・トランプ =
+    ドナルドトランプ); kana keep their voiced sound marks."""
+    if language == "en":
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+        text = re.sub(r"[^\w\s]", " ", text)
+        text = re.sub(r"\b(the|a|an)\b", " ", text)
+        return " ".join(text.split())
+    text = unicodedata.normalize("NFKD", text.translate(_WIDTH))
+    text = "".join(c for c in text if c in _KANA_MARKS or not unicodedata.combining(c))
+    text = re.sub(rf"[^\w\s{_KANA_MARKS}]", " ", text.casefold())
+    text = re.sub(rf"\b({_ARTICLES.get(language, _ARTICLES['en'])})\b", " ", text)
+    return "".join(text.split()) if language in _NO_SPACES else " ".join(text.split())
+
+
+def as_date(text: str, language: str = "en") -> tuple | None:
+    """(year, month, day) with unknown parts None, from ISO or written dates. Besides
+    English: German and English month names (11. März 1952, 11 March 1952), German numeric
+    dates (11.03.1952), year-first ones (1952/3/11) and Japanese and Chinese ones
+    (1952年3月11日, 1952年3月, 昭和27年: Japanese eras are read as their years)."""
+    if language == "en":
+        t = text.strip().lower().replace(",", " ")
+        return _iso_date(t) or _written_date(t, _MONTHS)
+    t = text.translate(_WIDTH).strip().lower()
+    if _BEFORE_COMMON_ERA.search(t):
+        return None  # 7. Mai 427 v. Chr. is no date of the year 427 (the judge decides)
+    # a comma between digits groups them (465,292 is no year 292): only others part words
+    return (_iso_date(t) or _cjk_date(t) or _numeric_date(t, language)
+            or _written_date(re.sub(r",(?!\d)|(?<!\d),", " ", t), _MONTHS_ANY))
+
+
+_BEFORE_COMMON_ERA = re.compile(r"v\.\s*chr|vor christus|v\.\s*u\.\s*z|vor unserer zeitrechnung"
+                                r"|\bb\.?c\.?(?:e\.?)?(?!\w)")
+
+
+def _iso_date(t: str) -> tuple | None:
     m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", t)
     if m:
         return (int(m[1]), int(m[2]) if m[2] else None, int(m[3]) if m[3] else None)
-    words = t.split()
+    return None
+
+
+def _written_date(t: str, months: dict[str, int]) -> tuple | None:
     day = month = year = None
-    for w in words:
+    for w in t.split():
         w = w.rstrip(".")
-        if w in _MONTHS:
-            month = _MONTHS[w]
+        if w in months:
+            month = months[w]
         elif re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w):
             day = int(re.match(r"\d+", w).group())
         elif re.fullmatch(r"\d{3,4}", w):
@@ -99,29 +168,112 @@ def as_date(text: str) -> tuple | None:
     return None
 
 
-def as_number(text: str) -> float | None:
-    m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
+# the first year of each Japanese era since the calendar became the Gregorian one (元年: 1)
+_ERAS = {"明治": 1868, "大正": 1912, "昭和": 1926, "平成": 1989, "令和": 2019}
+_CJK_DATE = re.compile(
+    r"(?:西暦|公元)?\s*(?:(明治|大正|昭和|平成|令和)\s*(\d{1,2}|元)|(\d{1,4}))\s*年"
+    r"\s*(?:(\d{1,2})\s*月\s*(?:(\d{1,2})\s*[日号號])?)?")
+
+
+def _cjk_date(t: str) -> tuple | None:
+    m = _CJK_DATE.fullmatch(t)
     if not m:
         return None
-    try:
-        return float(m.group(1).replace(",", ""))
-    except ValueError:
+    if m[1]:
+        year = _ERAS[m[1]] + (1 if m[2] == "元" else int(m[2])) - 1
+    else:
+        year = int(m[3])
+    return _checked(year, m[4], m[5])
+
+
+def _numeric_date(t: str, language: str) -> tuple | None:
+    m = re.fullmatch(r"(\d{3,4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})\.?", t)
+    if m:  # year first: unambiguous in every language
+        return _checked(int(m[1]), m[2], m[3])
+    if language == "de":
+        m = re.fullmatch(r"(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{3,4})", t)
+        if m:
+            return _checked(int(m[3]), m[2], m[1])
+    return None
+
+
+def _checked(year: int, month: str | None, day: str | None) -> tuple | None:
+    """(year, month, day) when the month and day can be a date's, else None."""
+    mo = int(month) if month else None
+    d = int(day) if day else None
+    if year < 1 or (mo is not None and not 1 <= mo <= 12) or (d is not None and not 1 <= d <= 31):
         return None
+    return (year, mo, d)
 
 
-def match(candidates: list[str], golds: list[list[str]]) -> int | None:
+def as_number(text: str, language: str = "en") -> float | None:
+    """The number a reply or a gold answer states, a unit after it aside. Besides English:
+    the language's separators (German 5.707.251 and 1,83; an English 5,707,251 or 1.83 that
+    cannot be German is read as English), spaces or apostrophes between groups of three,
+    full-width digits, and Japanese and Chinese myriads (570万, 1億2000万, 5.7万)."""
+    if language == "en":
+        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
+        if not m:
+            return None
+        try:
+            return float(m.group(1).replace(",", ""))
+        except ValueError:
+            return None
+    t = text.translate(_WIDTH).strip()
+    t = re.sub(r"(?<=\d)[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))", "", t)
+    m = _NUMBER.fullmatch(t)
+    if not m or not (m["big"] or m["plain"]):
+        return None
+    total = 0.0
+    last = None
+    for coefficient, unit in _BIG_PART.findall(m["big"] or ""):
+        value = _plain_number(coefficient, language)
+        if value is None or (last is not None and _BIG[unit] >= last):
+            return None  # 万 before 億: not a number
+        total += value * _BIG[unit]
+        last = _BIG[unit]
+    if m["plain"]:
+        rest = _plain_number(m["plain"], language)
+        if rest is None or (last is not None and (rest >= last or "." in m["plain"]
+                                                   or "," in m["plain"])):
+            return None
+        total += rest
+    return -total if m["sign"] == "-" else total
+
+
+_BIG = {"万": 10 ** 4, "萬": 10 ** 4, "億": 10 ** 8, "亿": 10 ** 8, "兆": 10 ** 12}
+_BIG_PART = re.compile(r"(\d[\d.,]*)\s*([万萬億亿兆])\s*")
+_NUMBER = re.compile(  # Japanese writes a temperature's scale first: 摂氏 -3.5度
+    r"(?:[摂攝]氏|[華华]氏)?\s*(?P<sign>[+-]?)\s*(?P<big>(?:\d[\d.,]*\s*[万萬億亿兆]\s*)*)(?P<plain>\d[\d.,]*)?"
+    r"\s*(?:(?![万萬億亿兆])(?:[^\W\d_]|[%‰°$€£¥₩])[^\d]*)?")  # a unit after it: no digits
+
+
+def _plain_number(s: str, language: str) -> float | None:
+    """Digits with the language's group and decimal separators (German: 1.234,5), else
+    with the other convention where only it fits (1,234.5 in German); None if neither."""
+    conventions = [(".", ","), (",", ".")] if language == "de" else [(",", ".")]
+    for group, decimal in conventions:
+        g, d = re.escape(group), re.escape(decimal)
+        if re.fullmatch(rf"\d{{1,3}}(?:{g}\d{{3}})+(?:{d}\d+)?|\d+(?:{d}\d+)?", s):
+            return float(s.replace(group, "").replace(decimal, "."))
+    return None
+
+
+def match(candidates: list[str], golds: list[list[str]], language: str = "en") -> int | None:
     """1: a candidate equals a gold answer (label or alias, dates and numbers normalised);
-    0: every candidate is a date or number that differs from every gold one; else None."""
+    0: every candidate is a date or number that differs from every gold one; else None.
+    ``language``: the conversation's, which decides how names, dates and numbers are read
+    (both the candidates and the golds)."""
     decided_zero = bool(candidates)
     for cand in candidates:
-        nc = normalise(cand)
-        cd, cn = as_date(cand), as_number(cand)
+        nc = normalise(cand, language)
+        cd, cn = as_date(cand, language), as_number(cand, language)
         cand_decidable = False
         for variants in golds:
             for gold in variants:
-                if nc and nc == normalise(gold):
+                if nc and nc == normalise(gold, language):
                     return 1
-                gd, gn = as_date(gold), as_number(gold)
+                gd, gn = as_date(gold, language), as_number(gold, language)
                 if cd and gd:
                     cand_decidable = True
                     if all(a == b for a, b in zip(cd, gd) if a is not None and b is not None) \
@@ -139,26 +291,51 @@ def match(candidates: list[str], golds: list[list[str]]) -> int | None:
 def gold_lists(labels: list[str], ids: list[str | None] | None,
                variants: dict[str, list[str]]) -> list[list[str]]:
     """Per gold value, every way to say it: its label, then (for an item) the labels and
-    Wikidata aliases in ``variants``."""
-    ids = list(ids or []) or [None] * len(labels)
+    Wikidata aliases in ``variants`` (for a conversation in another language: the labels
+    and aliases in that language, then the English ones). Ids that do not line up with the
+    labels one to one are not used: each label is then its own only way."""
+    ids = list(ids or [])
+    if len(ids) != len(labels):
+        ids = [None] * len(labels)
     return [[label] + (variants.get(i, []) if i else []) for label, i in zip(labels, ids)]
 
 
-def matcher_verdict(parsed: ParsedAnswer, golds: list[list[str]]) -> int | None:
+def matcher_verdict(parsed: ParsedAnswer, golds: list[list[str]],
+                    language: str = "en") -> int | None:
     """The matcher's decision on one reply: 0 for NA, else ``match`` (None: undecided)."""
-    return 0 if parsed.na else match(parsed.candidates, golds)
+    return 0 if parsed.na else match(parsed.candidates, golds, language)
 
 
-def outcome(parsed: ParsedAnswer, score: int | None, outdated_golds: list[list[str]]) -> str:
+def outcome(parsed: ParsedAnswer, score: int | None, outdated_golds: list[list[str]],
+            language: str = "en") -> str:
     """current (right), outdated (a value the fact held before: an ended or superseded
     statement's, or the older snapshot's of a stale-knowledge probe), wrong, or na."""
     if parsed.na:
         return "na"
     if score == 1:
         return "current"
-    if outdated_golds and match(parsed.candidates, outdated_golds) == 1:
+    if outdated_golds and match(parsed.candidates, outdated_golds, language) == 1:
         return "outdated"
     return "wrong"
+
+
+def answer_system(base: str, language: str, paragraphs: dict[str, str]) -> str:
+    """The answerer's system prompt for a conversation in ``language``: the answer prompt
+    as it is for English; for another language, that language's paragraph after it (which
+    says to answer in the language, and how it writes names, dates and numbers)."""
+    if language == "en":
+        return base
+    if language not in paragraphs:
+        raise ValueError(f"no answer prompt for language {language!r}")
+    return base.rstrip("\n") + "\n\n" + paragraphs[language].strip() + "\n"
+
+
+def language_note(template: str, language: str) -> str:
+    """What the judge is told of a conversation's language ("" for English), from the
+    judge's language prompt with ``$language`` as its English name."""
+    if language == "en":
+        return ""
+    return Template(template).substitute(language=LANGUAGE_NAMES.get(language, language)).strip()
 
 
 def history_messages(system: str, turns: list[dict[str, Any]],
@@ -175,15 +352,18 @@ def history_messages(system: str, turns: list[dict[str, Any]],
     return msgs
 
 
-def judge_prompt(template: str, items: list[tuple[str, list[str], list[str]]]) -> str:
+def judge_prompt(template: str, items: list[tuple[str, list[str], list[str]]],
+                 note: str = "") -> str:
     """The judge's one message for a conversation's undecided turns, each item (question,
-    gold answers, candidate answers), from the judge prompt file's text. The items are data
-    (KG text, dataset text, a model's reply): they go only inside the prompt's data block."""
-    return Template(template).substitute(
+    gold answers, candidate answers), from the judge prompt file's text; ``note`` (the
+    conversation's language, ``language_note``) goes before it. The items are data (KG
+    text, dataset text, a model's reply): they go only inside the prompt's data block."""
+    text = Template(template).substitute(
         turns=data_block([{"turn": k, "question": question, "gold": gold,
                            "candidate": candidates}
                           for k, (question, gold, candidates) in enumerate(items, start=1)]),
         count=str(len(items)))
+    return f"{note}\n\n{text}" if note else text
 
 
 def ratings_model(n: int) -> type[BaseModel]:

@@ -337,3 +337,89 @@ def test_the_task_reads_judge_replies_as_the_llm_client_does():
             except (ValueError, ValidationError) as exc:
                 outcomes.append(short(exc))
         assert outcomes[0] == outcomes[1], (text, outcomes)
+
+
+@pytest.mark.slow
+def test_conversations_in_several_languages_score_in_inspect_as_in_evaluate(
+        shared_data, tmp_path):
+    """Parallel conversations in English, German and Japanese (real entities): the task asks
+    each in its language, matches in the language's forms and judges with the language's
+    note, exactly as `evaluate` does; its metrics are per configuration and language."""
+    from convkgyarn.config import GenerateConfig
+    from tests.helpers import project
+
+    db = tmp_path / "p.duckdb"
+    with project(db) as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"],
+               languages=["de", "ja"])
+        p.generate([GenerateConfig(interaction="voice", deixis=True, conversations=4,
+                                   turns=4, languages=["en", "de", "ja"])])
+    con = connect(db)
+    rows = con.execute(
+        "SELECT c.language, t.question, t.answer, t.answer_ids FROM turns t JOIN conversations "
+        "c USING (run_id, conversation_id) ORDER BY c.language, c.ordinal, t.turn").fetchall()
+    aliases = dict(con.execute("SELECT id, aliases FROM entities").fetchall())
+    con.close()
+    kinds = ("correct", "alias", "na", "judge1", "judge0")
+    plan = {}
+    for k, (_, question, gold, ids) in enumerate(rows):
+        kind = kinds[k % len(kinds)]
+        alias = next((a for i in ids or [] if i for a in aliases.get(i) or []), None)
+        plan[question] = {"correct": f"Answer: {gold[0]}", "na": "Answer: NA",
+                          "alias": f"Answer: {alias or gold[0]}",
+                          "judge1": "Answer: WRONG-JUDGE1", "judge0": "Answer: WRONG-JUDGE0"
+                          }[kind]
+    with ScriptedServer(handler_for(plan)) as server:
+        r = cli("evaluate", "--db", db, "--model", MUT, "--base-url", server.base_url,
+                env={"OPENAI_API_KEY": "k"})
+        assert r.exit_code == 0, r.output
+        ours = list(server.requests)
+    task = tmp_path / "task"
+    r = cli("export", "--db", db, "--format", "inspect", "--out", task)
+    assert r.exit_code == 0 and "12 conversations" in r.output, r.output
+    samples = [json.loads(line) for line in (task / "conversations.jsonl").read_text()
+               .splitlines()]
+    assert {(s["language"], s["group"]) for s in samples} == {
+        (code, f"voice-deixis-en-de-ja/{code}") for code in ("en", "de", "ja")}
+    # a German gold: said in German, then its German aliases, English label and aliases
+    ids_of = {question: ids for language, question, _, ids in rows if language == "de"}
+    con = connect(db)
+    english = dict(con.execute("SELECT id, label FROM entities").fetchall())
+    con.close()
+    checked = 0
+    for t in (t for s in samples if s["language"] == "de" for t in s["turns"]):
+        for golds, i in zip(t["golds"], ids_of[t["question"]] or []):
+            if i in english:
+                assert {english[i], *(aliases[i] or [])} <= set(golds), (golds, i)
+                checked += any(a not in golds[:1] for a in aliases[i] or [])
+    assert checked
+    with ScriptedServer(handler_for(plan)) as server:
+        log = run_inspect(task / "task.py", server, tmp_path)
+        theirs = list(server.requests)
+    assert Counter(map(canonical, theirs)) == Counter(map(canonical, ours))
+    systems = {b["messages"][0]["content"] for b in ours if b["messages"][0]["role"] == "system"}
+    assert len(systems) == 3  # English's, German's and Japanese's
+    assert any(b["messages"][0]["content"].startswith("The conversation you grade here is in "
+                                                       "German") for b in ours
+               if b["messages"][0]["role"] == "user")
+
+    con = connect(db)
+    verdicts = con.execute("SELECT conversation_id, turn, score, decided_by, outcome, na, "
+                           "unparsable FROM eval_turns ORDER BY ALL").fetchall()
+    expected = {(m["config"], m["language"]): m for m in metrics(con, bootstrap=10)}
+    con.close()
+    got = sorted((s.metadata["conversation_id"], t["turn"], t["score"], t["decided_by"],
+                  t["outcome"], t["na"], t["unparsable"])
+                 for s in log.samples for t in s.scores["convkgyarn_scorer"].metadata["turns"])
+    assert got == verdicts
+    assert {row[3] for row in verdicts} == {"matcher", "judge"}
+    [score] = log.results.scores
+    reported = {name: m.value for name, m in score.metrics.items()}
+    assert set(expected) == {("voice-deixis-en-de-ja", code) for code in ("en", "de", "ja")}
+    for (config, language), m in expected.items():
+        assert reported[f"{config}/{language}/mean_turn"] == pytest.approx(m["mean_turn"],
+                                                                           abs=1e-12)
+        assert reported[f"{config}/{language}/na_ratio"] == pytest.approx(m["na_ratio"],
+                                                                          abs=1e-12)

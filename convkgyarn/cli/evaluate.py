@@ -47,15 +47,26 @@ def evaluate(
 
 def print_evaluated(models: dict[str, dict]) -> None:
     """Per model: the turns asked and who decided them (matcher, judge), NA answers and
-    replies that could not be parsed."""
+    replies that could not be parsed; with conversations in several languages, per model
+    language (a table per model), with the turns answered right and their share."""
     if all(set(s) == {"asked"} for s in models.values()):  # a dry run: nothing was asked
         for model, s in models.items():
             say(f"{model}: {s['asked']:,} questions would be asked")
         return
-    out.print(table("model", "turns", "matcher decided", "judge decided", "NA", "unparsable",
-                    title="Evaluated", numeric=True, rows=[
-                        (model, s["turns"], s["matcher"], s["judge"], s["na"], s["unparsable"])
-                        for model, s in models.items()]))
+    if all(set(s.get("languages") or {"en": None}) == {"en"} for s in models.values()):
+        out.print(table("model", "turns", "matcher decided", "judge decided", "NA",
+                        "unparsable", title="Evaluated", numeric=True, rows=[
+                            (model, s["turns"], s["matcher"], s["judge"], s["na"],
+                             s["unparsable"]) for model, s in models.items()]))
+        return
+    for model, m in models.items():  # a table per model: a row per language
+        out.print(table("language", "turns", "right", "share", "matcher", "judge", "NA",
+                        "unparsable", title=f"Evaluated: {model}",
+                        numeric=True, rows=[
+                            (language, s["turns"], s["right"],
+                             f"{s['right'] / max(1, s['turns']):.3f}", s["matcher"],
+                             s["judge"], s["na"], s["unparsable"])
+                            for language, s in m["languages"].items()]))
 
 
 @command
@@ -67,22 +78,49 @@ def report(
     """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
     with open_project(project_config(config, db), write=False, name="report") as project:
         paths = project.report(out_dir, force=force)
-    print_results(out_dir / "results.csv")
+    written = {Path(p).name for p in paths}
+    print_results(out_dir / "results.csv", out_dir / "language_effects.csv"
+                  if "language_effects.csv" in written else None)
     say(f"written to {out_dir}: " + ", ".join(Path(p).name for p in paths))
 
 
-def print_results(results_csv: Path) -> None:
-    """The report in short: mean turn score and NA ratio per model and configuration (the
-    whole report, with intervals and effects, is report.md)."""
+def print_results(results_csv: Path, language_effects_csv: Path | None = None) -> None:
+    """The report in short: mean turn score and NA ratio per model and configuration (and
+    language, when there are several; then also each language against English), the whole
+    report, with intervals and effects, is report.md."""
     import csv
 
     with open(results_csv, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    out.print(table("model", "configuration", "turns", "per turn", "per conv.", "NA",
-                    title="Fact recall (mean score)", numeric=True, rows=[
-                        (r["model"], r["config"], f"{int(r['turns']):,}", _score(r["mean_turn"]),
-                         _score(r.get("mean_conversation")), _score(r.get("na_ratio")))
-                        for r in rows]))
+    if all(r.get("language", "en") == "en" for r in rows):
+        out.print(table("model", "configuration", "turns", "per turn", "per conv.", "NA",
+                        title="Fact recall (mean score)", numeric=True, rows=[
+                            (r["model"], r["config"], f"{int(r['turns']):,}",
+                             _score(r["mean_turn"]), _score(r.get("mean_conversation")),
+                             _score(r.get("na_ratio"))) for r in rows]))
+        return
+    out.print(table("model", "configuration", "language", "turns", "per turn", "per conv.",
+                    "NA", title="Fact recall (mean score)", numeric=True, rows=[
+                        (r["model"], r["config"], r["language"], f"{int(r['turns']):,}",
+                         _score(r["mean_turn"]), _score(r.get("mean_conversation")),
+                         _score(r.get("na_ratio"))) for r in rows]))
+    if language_effects_csv is not None:
+        with open(language_effects_csv, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        out.print(table("model", "configuration", "language", "pairs", "per turn",
+                        "per conv.", "McNemar p", numeric=True,
+                        title="Against English, over the same plans (language - English)",
+                        rows=[
+                            (r["model"], r["config"], r["language"], r["pairs"],
+                             _signed(r["effect"]), _signed(r["conversation_effect"]),
+                             f"{float(r['mcnemar_p']):.3g}") for r in rows]))
+
+
+def _signed(value: str | None) -> str:
+    try:
+        return f"{round(float(value), 3) + 0.0:+.3f}"  # + 0.0: no "-0.000"
+    except (TypeError, ValueError):
+        return value or ""
 
 
 def _score(value: str | None) -> str:

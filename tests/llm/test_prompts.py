@@ -12,7 +12,9 @@ from convkgyarn.cli import app
 from tests.llm.prompts import data_blocks
 from tests.llm.scripted_server import Reply, ScriptedServer, json_reply
 
-NOT_DATA = {("judge.md", "count")}  # a number the stage computes, not text from anywhere
+# a number the stage computes, and a language's English name from scoring.LANGUAGE_NAMES:
+# not text from anywhere
+NOT_DATA = {("judge.md", "count"), ("judge_language.md", "language")}
 # the language's name and our own text for it (prompts/examples/), never KG text
 NOT_DATA |= {(f"templates_local_{i}.md", v) for i in ("voice", "text")
              for v in ("language", "placeholders", "examples")}

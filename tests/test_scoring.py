@@ -1,0 +1,308 @@
+"""How a reply is read and matched in each language (convkgyarn/scoring.py): English exactly
+as before, German, Japanese and Chinese dates, numbers and names as those languages write
+them, and the prompts a conversation in another language is asked and judged with."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from decimal import Decimal
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from convkgyarn import scoring
+from convkgyarn.kg.render import Value
+from convkgyarn.languages import language
+from convkgyarn.resources import load_prompt
+from convkgyarn.scoring import (
+    answer_system, as_date, as_number, judge_prompt, language_note, match, matcher_verdict,
+    normalise, outcome, parse_answer)
+
+LOCAL = ("de", "ja", "zh")
+
+
+# -- English: exactly what it was before languages (0.6.0's code, kept here as the oracle) ---
+
+_OLD_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december"
+    .split(), 1)}
+_OLD_MONTHS.update({m[:3]: i for m, i in list(_OLD_MONTHS.items())})
+
+
+def old_normalise(text):
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    text = re.sub(r"[^\w\s]", " ", text)
+    text = re.sub(r"\b(the|a|an)\b", " ", text)
+    return " ".join(text.split())
+
+
+def old_as_date(text):
+    t = text.strip().lower().replace(",", " ")
+    m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", t)
+    if m:
+        return (int(m[1]), int(m[2]) if m[2] else None, int(m[3]) if m[3] else None)
+    day = month = year = None
+    for w in t.split():
+        w = w.rstrip(".")
+        if w in _OLD_MONTHS:
+            month = _OLD_MONTHS[w]
+        elif re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w):
+            day = int(re.match(r"\d+", w).group())
+        elif re.fullmatch(r"\d{3,4}", w):
+            year = int(w)
+    if year and (month or not day):
+        return (year, month, day)
+    return None
+
+
+def old_as_number(text):
+    m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
+    if not m:
+        return None
+    try:
+        return float(m.group(1).replace(",", ""))
+    except ValueError:
+        return None
+
+
+# text made of what answers are made of: digits, separators, month names, CJK dates
+ANSWERISH = st.lists(st.sampled_from(
+    list("0123456789 ,.-/'年月日万億") + ["March", "Mai", "März", "may", "the", "Die", "１",
+                                        "a", "é", "ガ", "・", "%", "km"]),
+    max_size=12).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ANSWERISH, st.text(max_size=24)))
+def test_english_is_read_exactly_as_before(text):
+    assert normalise(text) == old_normalise(text)
+    assert as_date(text) == old_as_date(text)
+    assert as_number(text) == old_as_number(text)
+
+
+# -- dates ----------------------------------------------------------------------------------
+
+DATES = st.dates(min_value=datetime.date(100, 1, 1), max_value=datetime.date(9999, 12, 31))
+
+
+@settings(max_examples=150, deadline=None)
+@given(DATES, st.sampled_from(LOCAL), st.sampled_from([9, 10, 11]))
+def test_a_date_as_each_language_says_it_reads_as_that_date(day, code, precision):
+    """The gold answers of a German, Japanese or Chinese turn are said by the language layer
+    (Babel's CLDR formats); the matcher reads each back to the date at its precision."""
+    said = language(code).render(Value("time", day.isoformat(), precision=precision))
+    want = (day.year, day.month if precision >= 10 else None,
+            day.day if precision == 11 else None)
+    assert as_date(said, code) == want, said
+
+
+@settings(max_examples=150, deadline=None)
+@given(DATES, st.sampled_from(LOCAL), st.sampled_from(LOCAL + ("en",)))
+def test_a_full_date_matches_in_any_of_the_languages_forms(day, code, other):
+    """A reply may write the date as another of our languages does (an English date in a
+    German conversation), as ISO, or year first: the same date matches, another does not."""
+    gold = language(code).render(Value("time", day.isoformat(), precision=11))
+    said = language(other).render(Value("time", day.isoformat(), precision=11)) \
+        if other != "en" else f"{day.day} {day.strftime('%B')} {day.year}"
+    for reply in (said, day.isoformat(), f"{day.year}/{day.month}/{day.day}"):
+        assert match([reply], [[gold]], code) == 1, (reply, gold)
+    wrong = day + datetime.timedelta(days=1)
+    assert match([wrong.isoformat()], [[gold]], code) == 0
+
+
+@pytest.mark.parametrize("code, reply, want", [
+    ("de", "11. März 1952", (1952, 3, 11)),
+    ("de", "11. Maerz 1952", (1952, 3, 11)),
+    ("de", "11.03.1952", (1952, 3, 11)),
+    ("de", "11.3.1952", (1952, 3, 11)),
+    ("de", "am 11. März 1952", (1952, 3, 11)),
+    ("de", "Jänner 1900", (1900, 1, None)),
+    ("de", "Okt. 1917", (1917, 10, None)),
+    ("ja", "1952年3月11日", (1952, 3, 11)),
+    ("ja", "１９５２年３月１１日", (1952, 3, 11)),
+    ("ja", "昭和27年3月11日", (1952, 3, 11)),
+    ("ja", "平成元年", (1989, None, None)),
+    ("ja", "西暦1952年", (1952, None, None)),
+    ("ja", "927年", (927, None, None)),
+    ("zh", "1952年3月11日", (1952, 3, 11)),
+    ("zh", "1952年3月11号", (1952, 3, 11)),
+    ("zh", "公元1952年3月", (1952, 3, None)),
+    ("zh", "1952/03/11", (1952, 3, 11)),
+])
+def test_dates_as_people_write_them(code, reply, want):
+    assert as_date(reply, code) == want
+
+
+@pytest.mark.parametrize("code, reply", [
+    ("ja", "公元前44年"),     # before the common era: not the year 44 (the judge decides)
+    ("ja", "紀元前427年5月7日"),
+    ("de", "7. Mai 427 v. Chr."),
+    ("de", "427 BC"),
+    ("zh", "1950年代"),       # a decade
+    ("ja", "3月11日"),        # no year
+    ("de", "11.13.1952"),     # no 13th month
+    ("en", "11.03.1952"),     # day or month first? English does not say
+    ("ja", "465,292"),        # a number with its thousands grouped, not the year 292
+])
+def test_what_is_no_date_the_matcher_reads_as_none(code, reply):
+    assert as_date(reply, code) is None
+
+
+# -- numbers --------------------------------------------------------------------------------
+
+AMOUNTS = st.one_of(
+    st.integers(min_value=-10 ** 12, max_value=10 ** 12).map(Decimal),
+    st.decimals(min_value=-10 ** 6, max_value=10 ** 6, places=3, allow_nan=False,
+                allow_infinity=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(AMOUNTS, st.sampled_from(LOCAL))
+def test_a_number_as_each_language_says_it_reads_as_that_number(amount, code):
+    said = language(code).render(Value("quantity", str(amount)))
+    assert as_number(said, code) == pytest.approx(float(amount), rel=1e-12, abs=1e-12), said
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=9999), st.integers(min_value=0, max_value=9999),
+       st.integers(min_value=1, max_value=9999), st.sampled_from(["ja", "zh"]))
+def test_myriads_read_as_their_number(oku, man, rest, code):
+    """Japanese and Chinese count in myriads: 1億2000万 is 120,000,000, 570万7251 is
+    5,707,251."""
+    hundred_million = "億" if code == "ja" else "亿"
+    text = (f"{oku}{hundred_million}" if oku else "") + (f"{man}万" if man else "") + str(rest)
+    assert as_number(text, code) == oku * 10 ** 8 + man * 10 ** 4 + rest
+    assert as_number(text + "人", code) == oku * 10 ** 8 + man * 10 ** 4 + rest
+
+
+@pytest.mark.parametrize("code, reply, want", [
+    ("de", "5.707.251", 5707251), ("de", "1,83 Meter", 1.83), ("de", "12,5 %", 12.5),
+    ("de", "1.699.154.132 US-Dollar", 1699154132), ("de", "−3,5 Grad Celsius", -3.5),
+    ("de", "5 707 251", 5707251), ("de", "5'707'251", 5707251),
+    # an English-style number in a German conversation, where it cannot be German
+    ("de", "5,707,251", 5707251), ("de", "1.83 m", 1.83),
+    # where both readings are possible, the language's wins: 1.008 is a thousand and eight
+    ("de", "1.008", 1008), ("de", "1,008", 1.008),
+    ("ja", "1,699,154,132米ドル", 1699154132), ("ja", "５，７０７，２５１", 5707251),
+    ("ja", "570万7251人", 5707251), ("ja", "5.7万", 57000), ("ja", "摂氏 -3.5度", -3.5),
+    ("zh", "1亿2000万", 120000000), ("zh", "142分钟", 142), ("zh", "1,500米", 1500),
+])
+def test_numbers_as_people_write_them(code, reply, want):
+    assert as_number(reply, code) == pytest.approx(want)
+
+
+@pytest.mark.parametrize("code, reply", [
+    ("ja", "約570万人"),   # about: not the number (the judge decides)
+    ("ja", "1万万"), ("ja", "万"), ("zh", "5万1亿"), ("de", "1,2,3"), ("ja", "1,83"),
+])
+def test_what_is_no_number_the_matcher_reads_as_none(code, reply):
+    assert as_number(reply, code) is None
+
+
+@pytest.mark.parametrize("code, gold, right, wrong", [
+    ("de", "5.707.251", ["5707251", "5,707,251", "5.707.251 Einwohner"], "5.707.252"),
+    ("ja", "5,707,251", ["570万7251", "5707251人"], "570万"),
+    ("ja", "465,292", ["46万5292", "465292"], "46万5293"),
+    ("zh", "63,000,000,000美元", ["630亿美元", "63,000,000,000"], "6300万"),
+])
+def test_numbers_match_in_the_forms_of_the_language(code, gold, right, wrong):
+    for reply in right:
+        assert match([reply], [[gold]], code) == 1, reply
+    assert match([wrong], [[gold]], code) == 0
+
+
+# -- names ----------------------------------------------------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30), st.sampled_from(("en",) + LOCAL))
+def test_normalising_twice_changes_nothing(text, code):
+    assert normalise(normalise(text, code), code) == normalise(text, code)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(whitelist_categories=("Lo",)), min_size=1,
+                        max_size=4), min_size=1, max_size=4), st.sampled_from(["ja", "zh"]))
+def test_japanese_and_chinese_names_match_whatever_their_spacing(words, code):
+    """Names written with a middle dot, spaces or nothing between their parts are one name
+    (ドナルド・トランプ, ドナルド トランプ, ドナルドトランプ)."""
+    assume(all(normalise(w, code) for w in words))
+    joined = [sep.join(words) for sep in ("", " ", "・", "·", "\u3000")]
+    assert len({normalise(name, code) for name in joined}) == 1
+
+
+def test_names_in_german_japanese_and_chinese():
+    assert match(["die Schweiz"], [["Schweiz"]], "de") == 1
+    assert match(["Vereinigtes Königreich"], [["Vereinigtes Konigreich"]], "de") == 1
+    assert match(["Großbritannien"], [["Grossbritannien"]], "de") == 1
+    assert match(["ドナルド・トランプ"], [["ドナルドトランプ"]], "ja") == 1
+    assert match(["ＵＳＡ"], [["アメリカ合衆国", "USA"]], "ja") == 1
+    # voiced sound marks are part of the word: ガ is not カ
+    assert match(["カン"], [["ガン"]], "ja") is None
+    assert match(["Frankreich"], [["Deutschland"]], "de") is None  # for the judge
+
+
+# -- replies --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, candidates, na", [
+    ("Antwort: Berlin", ["Berlin"], False),
+    ("答え：東京", ["東京"], False),
+    ("回答: 北京。", ["北京。"], False),
+    ("Answer: 不明", [], True),
+    ("Answer: わかりません。", [], True),
+    ("Answer: 不知道", [], True),
+    ("Answer: weiß nicht", [], True),
+    ('Answer: ["柏林", "巴黎"]', ["柏林", "巴黎"], False),
+])
+def test_replies_in_the_conversations_language_are_read(raw, candidates, na):
+    parsed = parse_answer(raw)
+    assert (parsed.candidates, parsed.na, parsed.unparsable) == (candidates, na, False)
+
+
+def test_the_matcher_and_the_outcome_take_the_language():
+    """"10.008" is ten thousand and eight in a German conversation and about ten in an
+    English one; an outdated value is found in the language's forms too."""
+    assert matcher_verdict(parse_answer("Answer: 10.008"), [["10008"]], "de") == 1
+    assert matcher_verdict(parse_answer("Answer: 10.008"), [["10008"]]) == 0
+    old = [["9. Mai 2016"]]
+    assert outcome(parse_answer("Answer: 2016-05-09"), 0, old, "de") == "outdated"
+    assert outcome(parse_answer("Answer: 2016-05-09"), 0, old) == "wrong"
+
+
+def test_gold_ids_that_do_not_line_up_with_the_labels_are_not_used():
+    """A value the language could not say is left out of the said list: its ids then no
+    longer match the labels one to one, and no label borrows another value's aliases."""
+    variants = {"Q1": ["One", "Eins"], "Q2": ["Two", "Zwei"]}
+    assert scoring.gold_lists(["Zwei"], ["Q1", "Q2"], variants) == [["Zwei"]]
+    assert scoring.gold_lists(["Eins", "Zwei"], ["Q1", "Q2"], variants) == [
+        ["Eins", "One", "Eins"], ["Zwei", "Two", "Zwei"]]
+
+
+# -- prompts --------------------------------------------------------------------------------
+
+def test_each_language_is_asked_with_its_paragraph_and_english_as_before():
+    base = load_prompt("answer_system.md").text
+    paragraphs = {code: load_prompt(f"answer_{code}.md").text for code in LOCAL}
+    assert answer_system(base, "en", paragraphs) == base
+    for code, name in (("de", "German"), ("ja", "Japanese"), ("zh", "Chinese")):
+        system = answer_system(base, code, paragraphs)
+        assert system.startswith(base.rstrip("\n")) and paragraphs[code].strip() in system
+        assert f"in {name}" in paragraphs[code]
+    assert "11. März 1952" in paragraphs["de"] and "1952年3月11日" in paragraphs["ja"]
+    with pytest.raises(ValueError, match="'fr'"):
+        answer_system(base, "fr", paragraphs)
+
+
+def test_the_judge_is_told_the_language_and_english_is_judged_as_before():
+    template = load_prompt("judge.md").text
+    note_template = load_prompt("judge_language.md").text
+    items = [("Wann wurde er geboren?", ["11. März 1952"], ["1952-03-11"])]
+    assert language_note(note_template, "en") == ""
+    assert judge_prompt(template, items, language_note(note_template, "en")) == \
+        judge_prompt(template, items)
+    german = judge_prompt(template, items, language_note(note_template, "de"))
+    assert german.startswith("The conversation you grade here is in German")
+    assert german.endswith(judge_prompt(template, items))
+    assert "$" not in language_note(note_template, "ja")
