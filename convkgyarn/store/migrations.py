@@ -318,9 +318,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
               Migration(5, "0.6.0: related entities record the link that explains "
                             "them; rejects of single values name their field", _to_v5),
               Migration(6, "0.6.0: stages record their input keys", _to_v6),
-              Migration(7, "after 0.6.0: labels in languages besides English (entity_labels), "
+              Migration(7, "0.7.0: labels in languages besides English (entity_labels), "
                             "loads record the languages they kept", _to_v7),
-              Migration(8, "after 0.6.0: conversations in several languages; templates in "
+              Migration(8, "0.7.0: conversations in several languages; templates in "
                             "languages besides English", _to_v8))
 
 
