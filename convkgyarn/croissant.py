@@ -48,6 +48,7 @@ CONVERSATION_FIELDS = (
     ("seed", "sc:Integer", "seed", False),
     ("language", "sc:Text", "language", False),
     ("fact_set_id", "sc:Text", "fact_set_id", False),
+    ("plan_id", "sc:Text", "plan_id", False),
     ("entity_id", "sc:Text", "entity.id", False),
     ("entity_label", "sc:Text", "entity.label", False),
     ("entity_types", "sc:Text", "entity.types", True),
@@ -78,6 +79,8 @@ DESCRIPTIONS = {
     "fact_set_id": "The facts of the conversation's plan: the same for the plan's "
                    "conversations in every language (and, with same facts, every "
                    "configuration).",
+    "plan_id": "The plan the conversation says: its conversations in every language "
+               "share it.",
     "entity_id": "Wikidata id of the entity the conversation is about.",
     "entity_label": "Its label in the conversation's language.",
     "entity_types": "Its types (Wikidata ids of P31, and P106 for people).",

@@ -77,7 +77,8 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
     convs = con.execute(
         "SELECT conversation_id, run_id, seed, entity_id, entity_label, entity_types, "
         "related_entity_id, related_entity_label, entity_type, config_name, ordinal, "
-        "coalesce(language, 'en') AS lang, fact_set_id FROM "
+        "coalesce(language, 'en') AS lang, fact_set_id, coalesce(plan_id, conversation_id) "
+        "FROM "
         f"conversations WHERE list_contains(?, run_id){where} "
         "ORDER BY config_name, ordinal, run_id, lang LIMIT ?", params + [size]).fetchall()
     if not convs:
@@ -113,7 +114,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
             t["sparql"] = queries.get(t["sparql"])
     out = []
     for (cid, run_id, seed, eid, elabel, etypes, rid, rlabel, etype, _, _, lang,
-         fact_set) in convs:
+         fact_set, plan) in convs:
         _, _, dump_date, version, name = run_info[run_id]
         conv_turns = turns.get((run_id, cid), [])
         # the writer, model and prompt of each turn's template as it was when the turn was
@@ -130,6 +131,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, runs: list[str], run_info: dict, conf
             "seed": seed,
             "language": lang,
             "fact_set_id": fact_set,
+            "plan_id": plan,
             "entity": {"id": eid, "label": elabel, "types": etypes},
             "related_entity": {"id": rid, "label": rlabel} if rid else None,
             "turns": conv_turns,
@@ -384,13 +386,14 @@ def _hf_card(folder: Path, names: list[str], info: dict[str, Any]) -> None:
         for name in names)
     default = names[0] if names else "default"
     missing = missing_labels_note(info)
+    languages_yaml = "\n".join(f"- {code}" for code in (info.get("languages") or {"en": 0}))
     card = f"""---
 configs:
 {yaml_configs}
 {export_schema.hf_features_yaml(names)}
 license: cc0-1.0
 language:
-- en
+{languages_yaml}
 task_categories:
 - question-answering
 tags:
@@ -452,7 +455,8 @@ One record per conversation: `conversation_id`, `config`, `seed`, `language` (BC
 configuration made in several languages has one conversation per language for each plan,
 over the same statements turn by turn), `fact_set_id` (the plan's facts: equal across a
 plan's languages), `entity` (`id`, `label` in that language,
-`types`), `related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
+`types`), `plan_id` (the plan: its conversations in every language share it),
+`related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
 `{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`
 (whom the turn asks about), `hop_from` (with `--hops`: the earlier turn whose answer the

@@ -101,6 +101,7 @@ CONVERSATION = pa.schema([
     ("seed", pa.int64()),
     ("language", pa.string()),      # BCP-47: the language the conversation is said in
     ("fact_set_id", pa.string()),   # the plan's facts: the same in each of its languages
+    ("plan_id", pa.string()),       # the plan: its conversations in every language share it
     ("entity", pa.struct([("id", pa.string()), ("label", pa.string()),
                           ("types", pa.list_(pa.string()))])),
     ("related_entity", pa.struct([("id", pa.string()), ("label", pa.string())])),

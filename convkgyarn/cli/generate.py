@@ -81,8 +81,9 @@ def generate(
         "(who held it before).")] = None,
     languages: Annotated[Optional[list[str]], typer.Option(
         "--language", show_default=_default("languages"),
-        help="Make each conversation in these languages too (repeat: en, de, ja, zh), over "
-        "the same statements turn by turn; load their labels with kg load --language.")] = None,
+        help="The languages each conversation is made in (repeat: en, de, ja, zh): one "
+        "conversation per language over the same statements turn by turn; give en too to "
+        "keep English. Load their labels with kg load --language.")] = None,
     answer_style: Annotated[Optional[str], typer.Option(
         show_default=_default("answer_style"),
         help="short (the values) or sentence (also a grounded sentence per turn).")] = None,
@@ -92,7 +93,8 @@ def generate(
         show_default=_default("min_turns"),
         help="Fewest turns: an entity with facts for fewer is not a subject.")] = None,
     conversations: Annotated[Optional[int], typer.Option(
-        show_default=_default("conversations"), help="Conversations to make.")] = None,
+        show_default=_default("conversations"), help="Conversations to make (with several "
+        "--language: plans, each said in every language).")] = None,
     types: Annotated[Optional[list[str]], typer.Option(
         "--type", show_default=_default("types"),
         help="Only entities of these types (repeat).")] = None,

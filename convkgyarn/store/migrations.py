@@ -207,8 +207,8 @@ def _to_v2(con: duckdb.DuckDBPyConnection) -> None:
     _rebuild(con, "conversations",
              "SELECT run_id, conversation_id, config_name, seed, entity_id, entity_label, "
              "entity_type, entity_types, related_entity_id, related_entity_label, fact_set_id, "
-             "ordinal, NULL, NULL, NULL FROM {old} QUALIFY row_number() OVER (PARTITION BY "
-             "run_id, conversation_id) = 1")  # the language: English (set by schema 8)
+             "ordinal, NULL, NULL, NULL, NULL FROM {old} QUALIFY row_number() OVER (PARTITION "
+             "BY run_id, conversation_id) = 1")  # language and plan: set by schema 8
     # 0.1.0 keyed turns by conversation alone: each goes to the latest run holding that id,
     # and a turn number stored twice is kept once
     _rebuild(con, "turns",
@@ -300,10 +300,13 @@ def _to_v7(con: duckdb.DuckDBPyConnection) -> None:
 
 def _to_v8(con: duckdb.DuckDBPyConnection) -> None:
     """After 0.6.0: conversations in several languages (issue #35). A conversation records
-    its language (every earlier one is English), and templates in languages besides English
+    its language (every earlier one is English) and its plan (the id of the plan's English
+    conversation: every earlier one is its own), and templates in languages besides English
     have tables of their own (``local_templates``, ``local_template_inputs``)."""
     con.execute("ALTER TABLE conversations ADD COLUMN IF NOT EXISTS language VARCHAR")
     con.execute("UPDATE conversations SET language = 'en' WHERE language IS NULL")
+    con.execute("ALTER TABLE conversations ADD COLUMN IF NOT EXISTS plan_id VARCHAR")
+    con.execute("UPDATE conversations SET plan_id = conversation_id WHERE plan_id IS NULL")
     for table in ("local_templates", "local_template_inputs"):
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({schema.TABLES[table].strip()})")
 
@@ -315,9 +318,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
               Migration(5, "0.6.0: related entities record the link that explains "
                             "them; rejects of single values name their field", _to_v5),
               Migration(6, "0.6.0: stages record their input keys", _to_v6),
-              Migration(7, "after 0.6.0: labels in languages besides English (entity_labels), "
+              Migration(7, "0.7.0: labels in languages besides English (entity_labels), "
                             "loads record the languages they kept", _to_v7),
-              Migration(8, "after 0.6.0: conversations in several languages; templates in "
+              Migration(8, "0.7.0: conversations in several languages; templates in "
                             "languages besides English", _to_v8))
 
 

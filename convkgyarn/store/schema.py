@@ -125,6 +125,7 @@ TABLES: dict[str, str] = {
         entity_id VARCHAR, entity_label VARCHAR, entity_type VARCHAR, entity_types VARCHAR[],
         related_entity_id VARCHAR, related_entity_label VARCHAR, fact_set_id VARCHAR,
         ordinal INTEGER, turns_asked INTEGER, short_reason VARCHAR, language VARCHAR,
+        plan_id VARCHAR,
         PRIMARY KEY (run_id, conversation_id)""",
     "turns": """
         run_id VARCHAR, conversation_id VARCHAR, turn INTEGER, question VARCHAR,

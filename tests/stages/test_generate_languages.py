@@ -35,11 +35,19 @@ def multilingual(shared_data, tmp_path_factory):
             GenerateConfig(interaction="text", typos=True, conversations=30,
                            languages=["en", "de"])])
         p.write_outputs(result.runs, tmp)
+        p.export("hf", tmp / "hf", result.runs)
     records = [json.loads(line) for line in (tmp / "conversations.jsonl").read_text()
                .splitlines()]
     con = connect(tmp / "p.duckdb", read_only=True)
     yield records, con
     con.close()
+
+
+def records_dir(con):
+    """The folder of the fixture's project (its database's)."""
+    from pathlib import Path
+    (path,) = {r[2] for r in con.execute("PRAGMA database_list").fetchall() if r[2]}
+    return Path(path).parent
 
 
 def by_plan(records, config):
@@ -153,10 +161,23 @@ def test_a_language_without_labels_says_why(shared_data, tmp_path):
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json"])
-        with pytest.raises(UserError):
+        with pytest.raises(UserError, match=r"no labels in de.*kg load DUMP --language de"):
             p.generate([GenerateConfig(conversations=5, languages=["en", "de"])])
         reasons = {r[0] for r in p.con.execute("SELECT reason FROM dropped").fetchall()}
     assert "no name of its own in a language asked for" in reasons
+
+
+def test_plans_pair_their_languages_and_the_card_names_them(multilingual, tmp_path):
+    records, con = multilingual
+    plans = defaultdict(set)
+    for r in records:
+        plans[r["plan_id"]].add(r["language"])
+        if r["language"] == "en":
+            assert r["plan_id"] == r["conversation_id"]
+    assert {frozenset(v) for v in plans.values()} == {frozenset(LANGUAGES),
+                                                      frozenset({"en", "de"})}
+    card = (records_dir(con) / "hf" / "README.md").read_text()
+    assert "language:\n- de\n- en\n- ja\n- zh\n" in card
 
 
 def test_follow_ups_are_asked_in_every_language_with_its_own_yes_and_no(multilingual):

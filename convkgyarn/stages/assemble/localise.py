@@ -33,6 +33,9 @@ from convkgyarn.stages.assemble.records import Drop, LocalTurn, TemplateOption, 
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.salience import broad_kind
 
+# Follow-ups that name the value the turn before named as part of the question ("Which part
+# of Poland ..."): only with a name of its own in the language, else the fact is asked in full
+NAMES_ITS_VALUE = frozenset({"where_in"})
 ENGLISH_NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
 # the English phenomenon -> the stored one it is phrased from (typos are added after)
 BASE_PHENOMENON = {"typos": "original", "deixis_typos": "deixis", "ellipsis_typos": "ellipsis"}
@@ -163,6 +166,9 @@ class Localiser:
         spec = self.follow_spec(turn, previous)
         slot = turn.answer.slot_value
         refer_back = False
+        if spec is not None and spec[0][0] in NAMES_ITS_VALUE and spec[1] is not None and \
+                not self.names(spec[1].value_id):
+            spec = None  # "Wo in Poland liegt Żoliborz?": asked in full instead
         if spec is not None:
             (kind, key), slot = spec
             refer_back = phen.startswith("deixis") and (

@@ -271,4 +271,4 @@ class Conversation:
                 "related_entity_label": related,
                 "fact_set_id": self.fact_set_id, "ordinal": ordinal,
                 "turns_asked": self.turns_asked, "short_reason": self.short_reason,
-                "language": language}
+                "language": language, "plan_id": self.conversation_id}

@@ -469,6 +469,16 @@ class AssembleConversations(Stage):
     def why_empty(self, lookups: RunLookups, refreshes: list[str] | None,
                   log: DropLog) -> str:
         cfg = self.config
+        from convkgyarn.kg.languages import project_languages
+
+        kept = project_languages(self.con)
+        unloaded = [c for c in cfg.languages if c != "en" and not any(
+            k == c or k.startswith(c + "-") for k in kept)]
+        if unloaded:
+            flags = " ".join(f"--language {c}" for c in unloaded)
+            return (f"no conversations: the KG has no labels in {', '.join(unloaded)}, so no "
+                    f"subject has a name in it; load them with `convkgyarn kg load DUMP "
+                    f"{flags}` (and --labels files with labels in those languages)")
         if cfg.changed_since:
             return (f"no conversations: none of the facts changed since {cfg.changed_since} "
                     "can be asked now (see `convkgyarn drops --stage assemble`)")
