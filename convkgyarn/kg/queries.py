@@ -224,31 +224,36 @@ def before_query(subject_id: str, property_id: str, statement_id: str,
     than the reference's, other than its value."""
     _ids(subject_id, property_id)
     ranked = ("wikibase:rank ?{0}Rank ; " if any_rank else "a wikibase:BestRank ; ")
-    kept = ("\n    FILTER(?{0}Rank != wikibase:DeprecatedRank)" if any_rank else "")
+    # any rank (the follow-up): a holder counts with one start time, as assembly reads them
+    kept = ("\n    FILTER(?{0}Rank != wikibase:DeprecatedRank)\n"
+            "    FILTER NOT EXISTS {{ ?{0} pq:P580 ?{0}Again . FILTER(?{0}Again != ?{1}) }}"
+            if any_rank else "")
     return _with_prefixes(
         "SELECT DISTINCT ?answer WHERE {\n"
         f"  VALUES ?reference {{ {statement_node(statement_id)} }}\n"
         f"  ?reference ps:{property_id} ?later ; pq:P580 ?laterStart .\n"
         f"  wd:{subject_id} p:{property_id} ?statement .\n"
         f"  ?statement {ranked.format('statement')}ps:{property_id} ?answer ; "
-        f"pq:P580 ?start .{kept.format('statement')}\n"
+        f"pq:P580 ?start .{kept.format('statement', 'start')}\n"
         f"  FILTER(STRSTARTS(STR(?answer), \"{WD}\"))\n"
         "  FILTER(?start < ?laterStart && ?answer != ?later)\n"
         f"  FILTER NOT EXISTS {{ wd:{subject_id} p:{property_id} ?other .\n"
         f"    ?other {ranked.format('other')}ps:{property_id} ?otherValue ; "
-        f"pq:P580 ?otherStart .{kept.format('other')}\n"
+        f"pq:P580 ?otherStart .{kept.format('other', 'otherStart')}\n"
         f"    FILTER(STRSTARTS(STR(?otherValue), \"{WD}\"))\n"
         "    FILTER(?otherValue != ?later && ?otherStart > ?start && ?otherStart < ?laterStart) }\n"
         "}")
 
 
 def span_query(subject_id: str, dates: tuple[str, str], *, statement_id: str | None = None,
-               property_id: str | None = None, unit: str | None = None) -> str:
+               property_id: str | None = None, unit: str | None = None,
+               day_only: bool = False) -> str:
     """Whole years between two dates of the subject: completed years when both are known to
     the day (precision 11), the difference of the years when both are known to the year (9);
     no row otherwise. ``dates`` are two properties of best-rank statements (an age at death:
     P569, P570), or, with ``statement_id``, two qualifiers of that statement (a term: P580,
-    P582). ``?unit`` is bound when the years are said as years."""
+    P582). ``?unit`` is bound when the years are said as years; ``day_only``: both known to
+    the day (an age: from two years alone it is one of two numbers)."""
     checked(subject_id, ITEM, "item id")
     for prop in dates:
         checked(prop, PROPERTY, "property id")
@@ -273,7 +278,8 @@ def span_query(subject_id: str, dates: tuple[str, str], *, statement_id: str | N
         f"SELECT {columns} WHERE {{\n" + where +
         "  ?from wikibase:timeValue ?a ; wikibase:timePrecision ?pa .\n"
         "  ?to wikibase:timeValue ?b ; wikibase:timePrecision ?pb .\n"
-        "  FILTER(?pa = ?pb && (?pa = 11 || ?pa = 9) && YEAR(?a) > 0 && YEAR(?b) > 0)\n"
+        f"  FILTER(?pa = ?pb && {'?pa = 11' if day_only else '(?pa = 11 || ?pa = 9)'} && "
+        "YEAR(?a) > 0 && YEAR(?b) > 0)\n"
         "  BIND(YEAR(?b) - YEAR(?a) - IF(?pa = 11 && (MONTH(?b) < MONTH(?a) || "
         "(MONTH(?b) = MONTH(?a) && DAY(?b) < DAY(?a))), 1, 0) AS ?answer)\n"
         f"{unit_bind}}}")

@@ -297,6 +297,10 @@ ALSO: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str], tuple[str, s
 # The second property must be one the subject is known to hold some value of (else "no"
 # would only say the KG is silent), and for a place of death the subject must have died.
 ALSO_NEEDS_DEATH = frozenset({"P20"})
+# The pairs asked about now ("Is he also the head of government?"): answered from what holds
+# in the tense of the turn before. Every other pair asks whether it ever was ("Did she also
+# work there?"), and is answered from every statement, ended or not.
+ALSO_NOW = frozenset({("P35", "P6"), ("P6", "P35"), ("P112", "P169"), ("P112", "P488")})
 # The first properties whose value the form refers back to as "there" (a place), not "he".
 ALSO_PLACES = frozenset({"P19", "P69", "P108", "P159"})
 

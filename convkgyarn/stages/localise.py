@@ -47,6 +47,30 @@ RETRY_NOTE = ("\nSome earlier variants were rejected; write fresh ones that foll
 _HEADING = re.compile(r"(?m)^## +(.+?) *$")
 
 
+def follow_forms(code: str, fact: Fact) -> list[str]:
+    """A fact's spoken follow-ups in a language that ask it about what the turn before
+    named (as the English rules writer stores them: phenomenon ``follow``): "Wo war das?"
+    after the date of the same birth, "In welchem Teil Polens liegt es?" after the country
+    (named and referring back), "Wie heißen sie?" after the count of the same fact."""
+    from convkgyarn.languages import language as language_of
+    from convkgyarn.stages import kinds
+
+    if fact.qualifier_id is not None:
+        return []
+    lang, kind = language_of(code), broad_kind(fact.type_label)
+    out: list[str] = []
+    if fact.property_id in kinds.LIST_AFTER_COUNT:
+        out += lang.follow_ups("list", fact.property_id, "voice", fact.tense, False, kind)
+    for key in kinds.PAIR_FOLLOW_UPS:
+        if key[0] == fact.property_id:
+            out += lang.follow_ups("pair", key, "voice", fact.tense, False, kind)
+    for key in kinds.WHERE_IN:
+        if key[0] == fact.property_id:
+            for back in (False, True):
+                out += lang.follow_ups("where_in", key, "voice", fact.tense, back, kind)
+    return list(dict.fromkeys(out))
+
+
 def local_template_id(language: str, fact: Fact, interaction: str, phenomenon: str,
                       variant: int, text: str) -> str:
     blob = json.dumps([language, fact.type_id, fact.property_id, fact.qualifier_id, fact.tense,
@@ -272,6 +296,17 @@ class LocaliseTemplates(Stage):
         rows, inputs = [], []
         for fact, (variants, writers, usable) in written.items():
             input_hash = self.input_hash(fact, interaction, language)
+            follow = follow_forms(language, fact) if interaction == "voice" else []
+            for i, text in enumerate(follow):  # the language's own, on every path
+                rows.append({
+                    "template_id": local_template_id(language, fact, interaction, "follow",
+                                                     i, text),
+                    "language": language, "type_id": fact.type_id,
+                    "property_id": fact.property_id,
+                    "qualifier_property_id": fact.qualifier_id, "tense": fact.tense,
+                    "interaction": interaction, "phenomenon": "follow", "variant": i,
+                    "text": text, "writer": "rules", "model": None, "prompt_hash": None,
+                    "input_hash": input_hash, "run_id": self.run_id, "created_at": self.now})
             for phenomenon in PHENOMENA[interaction] + OPTIONAL:
                 first_fallback, fallback = writers.get(phenomenon, (len(variants.get(
                     phenomenon, [])), None))

@@ -148,7 +148,8 @@ class RulesWriter:
         # label pasted in (a rater's example)
         short = lexicon.ELLIPSIS_NOUNS.get(fact.property_id) \
             if interaction == "voice" and not fact.qualifier_id else None
-        if short and fact.tense == "present" and fact.property_id not in WHERE_NOUNS:
+        if short and fact.tense == "present" and fact.property_id not in WHERE_NOUNS and \
+                fact.value_kind != "person" and not short.endswith("s"):
             # "And her nationality?": how people go on (never "And its country?")
             deixis = out["deixis"] = deixis[:2] + [f"and what's [his] {short}?"]
         if interaction == "voice":

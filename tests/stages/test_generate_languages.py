@@ -196,3 +196,13 @@ def test_follow_ups_are_asked_in_every_language_with_its_own_yes_and_no(multilin
             if t["question_kind"] == "verify":
                 assert t["answer"][0] in yes_no[r["language"]], (t["question"], t["answer"])
     assert kinds["en"] - {"fact"} and all(k == kinds["en"] for k in kinds.values())
+
+
+def test_every_fact_turn_names_a_stored_template_in_every_language(multilingual):
+    """Provenance: a fact turn's template is one the project stored (English: templates;
+    other languages: local_templates, their follow-ups "Wo war das?" included)."""
+    records, con = multilingual
+    stored = {r[0] for r in con.execute("SELECT template_id FROM templates UNION "
+                                        "SELECT template_id FROM local_templates").fetchall()}
+    facts = [t for r in records for t in r["turns"] if t["question_kind"] == "fact"]
+    assert facts and all(t["template_id"] in stored for t in facts)

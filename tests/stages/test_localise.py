@@ -121,16 +121,21 @@ def test_llm_templates_are_stored_checked_re_asked_and_filled_in_by_the_rules(sa
                for r in drops(sample_db, "de/Q5/P19/%/voice/original"))
     assert sample_db.execute(
         "SELECT count(*) FROM local_templates WHERE property_id = 'P19' AND interaction = "
-        "'voice' AND writer <> 'llm'").fetchone()[0] == 0
+        "'voice' AND writer <> 'llm' AND phenomenon <> 'follow'").fetchone()[0] == 0
+    # the follow-ups ("Wo war das?") are the language's own forms, stored on every path
+    assert {r[0] for r in sample_db.execute(
+        "SELECT DISTINCT writer FROM local_templates WHERE property_id = 'P19' AND "
+        "phenomenon = 'follow'").fetchall()} == {"rules"}
     # ellipsis is optional: the model left it out, and the rules do not fill it in
     assert sample_db.execute("SELECT count(*) FROM local_templates WHERE phenomenon = "
                              "'ellipsis'").fetchone()[0] == 0
     assert sample_db.execute("SELECT bool_and(complete), count(*) FROM "
                              "local_template_inputs").fetchone()[0] is True
-    # every template stored passes its language's checks
+    # every template stored passes its language's checks (the follow-ups are the language's
+    # own curated forms, never an LLM's)
     for code, text, phen, interaction, q in sample_db.execute(
             "SELECT language, text, phenomenon, interaction, qualifier_property_id IS NOT NULL "
-            "FROM local_templates").fetchall():
+            "FROM local_templates WHERE phenomenon <> 'follow'").fetchall():
         assert localise.language_of(code).validate(text, phen, interaction, q) is None, text
 
 
@@ -188,7 +193,8 @@ def test_unusable_replies_get_the_rules_and_are_asked_again_next_run(sample_db):
         report = stage(sample_db, server, languages=("de",), validation_attempts=1).run()
     assert report.stats["incomplete"] == report.stats["facts"] > 0
     assert {r[0] for r in sample_db.execute(
-        "SELECT DISTINCT writer FROM local_templates").fetchall()} == {"rules-fallback"}
+        "SELECT DISTINCT writer FROM local_templates WHERE phenomenon <> 'follow'"
+    ).fetchall()} == {"rules-fallback"}
     assert sample_db.execute("SELECT count(*) FROM local_template_inputs WHERE complete"
                              ).fetchone()[0] == 0
     # no LLM template and no rules phrasing: no template, and the reason
@@ -284,7 +290,7 @@ def test_conversations_in_german_are_said_with_the_llms_templates(sample_path, t
     # facts from the LLM's German templates; follow-ups that build on the answer ("Und wo
     # war das?") from the language's curated forms, as in English
     used = {written_by.get(t["template_id"], "follow-up") for t in german}
-    assert "llm" in used and used <= {"llm", "follow-up"}
+    assert "llm" in used and used <= {"llm", "rules", "follow-up"}
     assert {(t["writer"], t["prompt_hash"]) for r in records if r["language"] == "de"
             for t in r["provenance"]["templates"]} <= {("llm", prompt_hash("de")),
                                                        ("rules", None)}

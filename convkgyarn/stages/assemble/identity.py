@@ -28,6 +28,17 @@ def code_hash(package: str = PACKAGE, root: Path | None = None) -> str:
     return runtime.code_hash(package, root)
 
 
+# Modules assembly imports inside functions (each language's package, the labels per
+# language), which an import closure of module-level imports does not reach: a change to a
+# language's forms must make a new run too.
+LAZY = ("convkgyarn.languages.de", "convkgyarn.languages.ja", "convkgyarn.languages.zh",
+        "convkgyarn.languages.en", "convkgyarn.kg.languages")
+
+
 def assembly_code_hash() -> str:
-    """The assembly code of this process (read once)."""
-    return runtime.module_code_hash(PACKAGE)
+    """The assembly code of this process (read once): the package's import closure and the
+    modules it imports lazily (``LAZY``)."""
+    import hashlib
+
+    parts = [runtime.module_code_hash(PACKAGE), *(runtime.module_code_hash(m) for m in LAZY)]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]

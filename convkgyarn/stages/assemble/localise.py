@@ -13,8 +13,8 @@ What the English turn decided carries over: its phenomenon (original, deixis, di
 elliptic; a typo added afterwards), whether it refers to the subject by a noun ("the
 city": ``Turn.reference_noun``), a change of subject (a transition). Each language draws
 its own choices (which variant, where the typo goes) from a generator seeded by the plan,
-the turn and the language, so a language's conversation does not change when another
-language is added.
+the turn and the language: its wording does not depend on the other languages asked,
+though which plans are made does (the plans every language of the configuration can say).
 """
 
 from __future__ import annotations
@@ -183,8 +183,11 @@ class Localiser:
                 return self.drop(turn, f"has no form for a {kind} question")
         if spec is not None and forms:
             text = forms[rng.randrange(len(forms))]
-            option = TemplateOption(follow_up_id(self.code, kind, key, text), text, "rules",
-                                    None, None)
+            # a fact asked about what the turn before named names its stored template
+            stored = {o.text: o for o in self.view.local_options(
+                self.code, turn.type_id, pt.property_id, None, turn.answer.tense, "follow")}
+            option = stored.get(text) or TemplateOption(
+                follow_up_id(self.code, kind, key, text), text, "rules", None, None)
         else:
             slot = turn.answer.slot_value
             if follows_its_statement(turn, previous) and self.view.local_options(

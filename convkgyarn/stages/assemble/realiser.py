@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.queries import (
     before_query, count_query, span_query, turn_query, verify_query)
+from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
 from convkgyarn.stages import kinds, lexicon, phrasing
-from convkgyarn.stages.assemble.facts import answer_statements, comparable_time, start
+from convkgyarn.stages.assemble.facts import answer_statements, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
@@ -194,7 +195,9 @@ class Realiser:
         if pt.kind == "verify" and pt.after is not None:  # "also": is the value just named
             # among the answers?
             chosen, tense = answer_statements(e, stmts)
-            if pt.past:  # "Was he also the head of state?" after a term that ended
+            if pt.past or (pt.after, pt.property_id) not in kinds.ALSO_NOW:
+                # "Was he also the head of state?" after a term that ended; "Did she also
+                # work there?": ever, so every statement
                 chosen, tense = list(stmts), "past"
             held = [s for s in chosen if s.value.value_id == pt.slot.value_id]
             if held:
@@ -268,8 +271,8 @@ class Realiser:
             return None
         years = kinds.span_years(*(dated(v) for v in (begin[0], end[0]))) \
             if dated(begin[0]) and dated(end[0]) else None
-        if years is None:
-            return None
+        if years is None or (pt.span == "age" and begin[0].precision != 11):
+            return None  # an age from two years alone is one of two numbers
         value = Value("quantity", str(years), None, None, *(unit or (None, None)))
         return Answer((value,), sids, "past", pt.slot)
 
@@ -278,8 +281,8 @@ class Realiser:
         subject's statements of any rank but deprecated with one start time
         (``view.successions``), the value that started last before the named one's start,
         if exactly one did and it can be said (the turn's query states the same rule)."""
-        held = [(comparable_time(begin), sid, v, why) for sid, v, begin, why in
-                self.view.successions.get((e.id, pt.property_id), ())]
+        held = [(time_order(begin) if begin else None, sid, v, why) for sid, v, begin, why
+                in self.view.successions.get((e.id, pt.property_id), ())]  # as SPARQL orders
         held = [h for h in held if h[0] is not None]
         mine = [h for h in held if h[2].value_id == pt.slot.value_id]
         if len(mine) != 1:
@@ -610,7 +613,8 @@ class Realiser:
                                   property_id=pt.property_id)
             else:
                 (p_start, _), (p_end, _), *_, unit = kinds.SPANS[pt.span]
-                text = span_query(e.id, (p_start, p_end), unit=unit[0] if unit else None)
+                text = span_query(e.id, (p_start, p_end), unit=unit[0] if unit else None,
+                                  day_only=pt.span == "age")
         elif ans.reference:  # the follow-up: holders of any rank but deprecated
             text = before_query(e.id, pt.property_id, ans.reference, any_rank=True)
         else:
