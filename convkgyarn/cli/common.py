@@ -95,8 +95,10 @@ def command(fn: Callable) -> Callable:
         except KeyboardInterrupt:
             interrupted()
         except Exception as exc:  # noqa: BLE001 - a bug: still one line and a code
-            if query_interrupted(exc):  # Ctrl-C or SIGTERM while DuckDB ran a query
-                terminated() if _sigterm_received else interrupted()
+            if _sigterm_received:  # whatever broke, it broke because the run was terminated
+                terminated()
+            if query_interrupted(exc):  # Ctrl-C while DuckDB ran a query
+                interrupted()
             problem = environment_problem(exc)
             if problem is not None:
                 log.info("stopped by the environment", exc_info=True)
@@ -117,8 +119,12 @@ def terminated() -> None:
 
 def query_interrupted(exc: BaseException) -> bool:
     """DuckDB turns a signal that arrives while it runs a query into its own
-    ``RuntimeError('Query interrupted')``, dropping the ``KeyboardInterrupt``."""
-    return any(isinstance(e, RuntimeError) and str(e).startswith("Query interrupted")
+    ``RuntimeError('Query interrupted')``, dropping the ``KeyboardInterrupt``; one that
+    arrives while it reads a registered Arrow object becomes an ``InvalidInputException``
+    whose message names the Python exception."""
+    return any((isinstance(e, RuntimeError) and str(e).startswith("Query interrupted"))
+               or ("KeyboardInterrupt" in str(e) or "Terminated" in str(e))
+               and type(e).__module__.startswith(("duckdb", "_duckdb"))
                for e in _chain(exc))
 
 

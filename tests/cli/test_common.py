@@ -43,3 +43,42 @@ def test_numeric_tables_align_numbers_and_wrap_text():
         rows=[("an uncommonly long label that cannot fit on one line", 1234567)]))
     text = buf.getvalue()
     assert "1,234,567" in text and "…" not in text
+
+
+def _duckdb_reads_a_stream_that_is_interrupted_by(exc: BaseException) -> None:
+    """DuckDB reading a registered Arrow stream whose producer is stopped by a signal
+    handler: DuckDB wraps the Python exception in its own InvalidInputException."""
+    import duckdb
+    import pyarrow as pa
+
+    schema = pa.schema([("x", pa.int64())])
+
+    def batches():
+        yield pa.record_batch([pa.array([1])], schema=schema)
+        raise exc
+
+    con = duckdb.connect()
+    con.register("staged", pa.RecordBatchReader.from_batches(schema, batches()))
+    con.execute("CREATE TABLE t AS SELECT * FROM staged").fetchall()
+
+
+@pytest.mark.parametrize("signalled, code", [("term", 143), ("int", 130)])
+def test_a_signal_duckdb_wraps_still_exits_with_the_signal_code(monkeypatch, signalled, code):
+    """A SIGTERM (or Ctrl-C) that lands while DuckDB reads a staged Arrow stream is
+    'terminated' (143) or 'interrupted' (130), never 'unexpected ... (a bug)'."""
+    import typer
+    from convkgyarn.errors import Terminated
+
+    buf = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=buf, width=200, highlight=False))
+    monkeypatch.setattr(common, "_sigterm_received", [15] if signalled == "term" else [])
+    exc = Terminated() if signalled == "term" else KeyboardInterrupt()
+
+    @common.command
+    def body():
+        _duckdb_reads_a_stream_that_is_interrupted_by(exc)
+
+    with pytest.raises(typer.Exit) as stopped:
+        body()
+    assert stopped.value.exit_code == code, buf.getvalue()
+    assert "a bug" not in buf.getvalue()
