@@ -270,3 +270,17 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
         assert f["type_deixis"] <= 0.01 and f["restated_value"] <= 0.01, (config, f)
         assert f["same_answer"] <= 0.03 and f["doubled_word"] == 0, (config, f)
         assert f.get("text_filler_start", 0) <= 0.05, (config, f)
+    from convkgyarn.stages.assemble.planner import SAME_QUESTION
+    for line in (tmp_path / "conversations.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        said: dict = {}
+        for t in r["turns"]:
+            if t["question_kind"] != "fact" or t["qualifier_property_id"] or \
+                    t["property_id"] not in SAME_QUESTION:
+                continue
+            key = (t["subject_id"], SAME_QUESTION[t["property_id"]])
+            # "What followed the GDR?" "Germany." "What came after it?" "Germany, ..."
+            assert not said.get(key, set()) & set(t["answer"]), (t["question"], t["answer"])
+            said.setdefault(key, set()).update(t["answer"])
+        if r["entity"]["label"] == "United States Mint":  # its name says its country
+            assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]

@@ -55,7 +55,10 @@ WORK_STAGE = 3
 # time zone, languages used by a thing, record label of a person, historic county.
 TRIVIA = 20
 TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
-                               "P2936", "P7959", "P5658", "P1454"})
+                               "P2936", "P7959", "P5658", "P1454", "P1336"})
+# ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
+TRIVIA_FOR_PLACES = frozenset({"P166"})
+PLACE_KINDS = frozenset({"country", "city", "region"})
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
 # Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
 # "In what country is New York City?" is not worth a turn.
@@ -68,6 +71,15 @@ MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; it looks back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
+
+# Properties that ask one question in other words: an answer one of them gave is not asked
+# again by another, even in part ("What followed the GDR?" "Germany." "What came after
+# it?" "Germany, new states of Germany.")
+SAME_QUESTION = {**dict.fromkeys(("P156", "P1366"), "after"),
+                 **dict.fromkeys(("P155", "P1365"), "before"),
+                 **dict.fromkeys(("P361", "P749"), "part of"),
+                 **dict.fromkeys(("P131", "P276", "P159"), "where"),
+                 **dict.fromkeys(("P103", "P1412"), "language")}
 
 # When a thing began, by several properties: two of them in the same year are one answer
 # ("What year was Dosim Station established?" "2007." "When did it open?" "27 December 2007")
@@ -108,12 +120,16 @@ Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn,
 def obvious_from_name(e: EntityFacts, answered: list) -> bool:
     """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
     Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
-    Department"; "Waterloo" for "Battle of Waterloo"): no one asks it."""
+    Department"; "Waterloo" for "Battle of Waterloo"; the "United States of America" for the
+    "United States Mint"): no one asks it."""
     name = f" {e.label.lower()} "
     labels = [st.value.label.lower() for st in answered if st.value.value_id]
-    return bool(labels) and len(labels) == len(answered) and all(
-        len(label) >= 4 and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", name)
-        for label in labels)
+
+    def says(label: str) -> bool:
+        short = label.split(" of ")[0]  # "United States" of "United States of America"
+        return any(len(form) >= 4 and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", name)
+                   for form in {label, short if len(short.split()) >= 2 else label})
+    return bool(labels) and len(labels) == len(answered) and all(says(x) for x in labels)
 
 
 class Planner:
@@ -324,6 +340,9 @@ class Planner:
         """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
+        if property_id in TRIVIA_FOR_PLACES and not e.human and salience.broad_kind(
+                self.view.type_labels.get(self.view.best_type(e)[0]), False) in PLACE_KINDS:
+            return True
         if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
             return True  # "In what country is New York City?" "On what continent is China?"
         if property_id in LIFE_DATES and all(
@@ -383,10 +402,17 @@ class Planner:
         size = 0
         said: set = set()
         fits: list[list[PlannedTurn]] = []
+        said_in: dict[str, set] = {}  # SAME_QUESTION group -> the values said
         for *_, block in scored:
             keys = [self._answer_key(e, t) for t in block]
             if any(k in said for k in keys if k):
                 continue  # one question per answer
+            groups = {SAME_QUESTION[t.property_id]: k for t, k in zip(block, keys)
+                      if k and t.qualifier_id is None and t.property_id in SAME_QUESTION}
+            if any(k & said_in.get(g, set()) for g, k in groups.items()):
+                continue  # the same question in other words, answered in part already
+            for g, k in groups.items():
+                said_in.setdefault(g, set()).update(k)
             said.update(k for k in keys if k)
             fits.append(block)
         aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
