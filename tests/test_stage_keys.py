@@ -32,7 +32,7 @@ def test_a_changed_model_in_the_toml_re_asks_that_stage_and_credits_it(tmp_path,
     def generate() -> Counter:
         asked.clear()
         r = cli("generate", "--config", toml, "--interaction", "voice", "--conversations", "5",
-                env={"OPENAI_API_KEY": "k"})
+                "--out", tmp_path / "out", env={"OPENAI_API_KEY": "k"})
         assert r.exit_code == 0, r.output
         return Counter(asked)
 
