@@ -284,3 +284,5 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             said.setdefault(key, set()).update(t["answer"])
         if r["entity"]["label"] == "United States Mint":  # its name says its country
             assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]
+        if r["entity"]["label"] == "London":  # everyone knows where London is
+            assert not {"P17", "P131"} & {t["property_id"] for t in r["turns"]}, r["turns"]

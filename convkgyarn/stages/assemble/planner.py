@@ -61,9 +61,10 @@ TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = frozenset({"country", "city", "region"})
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
 # Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
-# "In what country is New York City?" is not worth a turn.
+# "In what country is New York City?", "Where is London?" "Greater London." is not worth a
+# turn.
 FAMOUS = 200
-KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30"})
+KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30", "P131"})
 # Dates of a life known only to the decade or century say little: asked only to fill turns.
 LIFE_DATES = frozenset({"P569", "P570"})
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
