@@ -108,6 +108,12 @@ class FollowUpForms:
     typed: tuple[str, ...] = ()
     typed_back: tuple[str, ...] = ()
 
+    @classmethod
+    def one_each(cls, spoken: str, typed: str, typed_back: str) -> "FollowUpForms":
+        """One spoken form, one typed and one typed leaving the subject out (a yes/no
+        question about a named value)."""
+        return cls((spoken,), typed=(typed,), typed_back=(typed_back,))
+
     def pick(self, interaction: str, tense: str, refer_back: bool) -> tuple[str, ...]:
         if interaction == "voice":
             forms = (refer_back and self.back) or self.spoken

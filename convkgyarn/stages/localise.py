@@ -33,9 +33,10 @@ from pydantic import BaseModel, RootModel
 from convkgyarn.languages import language as language_of
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.runtime import module_code_hash
-from convkgyarn.stage import Stage, utcnow
+from convkgyarn.stage import utcnow
 from convkgyarn.stages.salience import broad_kind
-from convkgyarn.stages.templates import PHENOMENA, LLMRounds, selected_facts
+from convkgyarn.stages.templates import (
+    PHENOMENA, LLMRounds, TemplaterStage, selected_facts)
 from convkgyarn.store import insert_rows, registered, transaction
 from convkgyarn.text import Fact
 
@@ -153,7 +154,7 @@ def local_request(code: str, group: list[Fact], interaction: str, retry: bool):
 
 # -- the stage ------------------------------------------------------------------------------
 
-class LocaliseTemplates(Stage):
+class LocaliseTemplates(TemplaterStage):
     """Write every selected fact's templates in each language besides English asked for
     (``templates.languages``): by the LLM templater when one is configured, else by the
     rules."""
@@ -176,21 +177,9 @@ class LocaliseTemplates(Stage):
                         for code in self.languages}
         self.client = next((c for c in self.clients.values() if c is not None), None)
 
-    def default_config(self, ctx):
-        return ctx.config.templates
-
     @property
     def languages(self) -> list[str]:
         return [code for code in self.config.languages if code != "en"]
-
-    @property
-    def writer(self) -> str:
-        """Who writes the templates: "llm" or "rules" (the stage's ``path``)."""
-        return self.path
-
-    @property
-    def model(self) -> str | None:
-        return self.client.model.model if self.client else None
 
     def input_hash(self, fact: Fact, interaction: str, language: str) -> str:
         """What decides a (fact, interaction, language)'s templates: the fact, the writer

@@ -300,7 +300,24 @@ class LLMRounds:
 
 # -- the stage ------------------------------------------------------------------------------
 
-class GenerateTemplates(Stage):
+class TemplaterStage(Stage):
+    """What the stages that write templates share: the ``[templates]`` config section,
+    who writes (the stage's ``path``) and the templater's model (``self.client``)."""
+
+    def default_config(self, ctx):
+        return ctx.config.templates
+
+    @property
+    def writer(self) -> str:
+        """Who writes the templates: "llm" or "rules" (the stage's ``path``)."""
+        return self.path
+
+    @property
+    def model(self) -> str | None:
+        return self.client.model.model if self.client else None
+
+
+class GenerateTemplates(TemplaterStage):
     """Write, validate and store templates for every selected (type, predicate[, qualifier])."""
 
     name = "templates.generate"
@@ -315,18 +332,6 @@ class GenerateTemplates(Stage):
         self.client = ctx.client("templater", self.prompt_hash)
         self.rules = RulesWriter()
         self.now = utcnow()
-
-    def default_config(self, ctx):
-        return ctx.config.templates
-
-    @property
-    def writer(self) -> str:
-        """Who writes the templates: "llm" or "rules" (the stage's ``path``)."""
-        return self.path
-
-    @property
-    def model(self) -> str | None:
-        return self.client.model.model if self.client else None
 
     def facts(self) -> list[Fact]:
         """Every selected fact in the tenses the KG needs (``selected_facts``)."""

@@ -201,8 +201,7 @@ WHERE_IN: dict[tuple[str, str], F] = {
 
 
 # -- verify: is [a] (true or a plausible false candidate) the value? -----------------------
-def _verify(spoken: str, typed: str, typed_back: str) -> F:
-    return F((spoken,), typed=(typed,), typed_back=(typed_back,))
+_verify = F.one_each
 
 
 VERIFY: dict[str, F] = {

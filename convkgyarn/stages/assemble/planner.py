@@ -128,8 +128,9 @@ def obvious_from_name(e: EntityFacts, answered: list) -> bool:
 
     def says(label: str) -> bool:
         short = label.split(" of ")[0]  # "United States" of "United States of America"
+        forms = {label, short} if len(short.split()) >= 2 else {label}
         return any(len(form) >= 4 and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", name)
-                   for form in {label, short if len(short.split()) >= 2 else label})
+                   for form in forms)
     return bool(labels) and len(labels) == len(answered) and all(says(x) for x in labels)
 
 
@@ -320,7 +321,7 @@ class Planner:
         key = (e.id, property_id)
         found = self._salient.get(key)
         if found is None:
-            type_label = self.view.type_labels.get(self.view.best_type(e)[0])
+            type_label = self._type_label(e)
             stmts = e.properties[property_id]
             value = stmts[0].value if stmts else None
             if value is None:
@@ -337,12 +338,15 @@ class Planner:
                                      property_label=label, human=e.human))
         return found
 
+    def _type_label(self, e: EntityFacts) -> str | None:
+        return self.view.type_labels.get(self.view.best_type(e)[0])
+
     def _trivia(self, e: EntityFacts, property_id: str) -> bool:
         """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
-        if property_id in TRIVIA_FOR_PLACES and not e.human and salience.broad_kind(
-                self.view.type_labels.get(self.view.best_type(e)[0]), False) in PLACE_KINDS:
+        if property_id in TRIVIA_FOR_PLACES and not e.human and \
+                salience.broad_kind(self._type_label(e), False) in PLACE_KINDS:
             return True
         if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
             return True  # "In what country is New York City?" "On what continent is China?"

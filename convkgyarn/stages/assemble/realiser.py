@@ -406,7 +406,7 @@ class Realiser:
     def _where_in(self, turn: Turn, key: tuple[str, str], ctx: TurnContext) -> Turn | None:
         """A narrower place asked within the country just answered (``kinds.WHERE_IN``),
         the country filled in as [a]; None when no form fits the answer."""
-        e, pt, ans, phen = turn.subject, turn.planned, turn.answer, turn.phenomenon
+        e, ans, phen = turn.subject, turn.answer, turn.phenomenon
         country = ctx.previous.answer.values[0]
         deixis = phen.startswith("deixis")
         options = [o for o in self._follow(turn) if "[v]" in o.text and
