@@ -38,6 +38,9 @@ WORK = REPO / "benchmarks" / ".work"
 RECORD = REPO / "benchmarks" / "ratings" / "ratings.jsonl"
 BRIEF = REPO / "benchmarks" / "ratings" / "brief.md"
 CONVERSATIONS, TURNS = 200, 5
+# the property list and the preferred labels every rating loads with the dump
+LABEL_FILES = [SHARED / "data" / "wikidata" / "property-labels-en.json",
+               SHARED / "data" / "labels" / "preferred-labels-en.json"]
 
 
 def commit() -> str:
@@ -56,8 +59,7 @@ def build(label: str, file: str, seed: int) -> None:
     (here / "set").mkdir(parents=True)
     dump = SHARED / "data" / "wikidata" / file
     with tempfile.TemporaryDirectory() as tmp, project(Path(tmp) / "p.duckdb") as p:
-        p.load([dump], labels=[SHARED / "data" / "wikidata" / "property-labels-en.json",
-                               SHARED / "data" / "labels" / "preferred-labels-en.json"])
+        p.load([dump], labels=LABEL_FILES)
         result = p.generate(paper_configs(GenerateConfig(conversations=CONVERSATIONS,
                                                          turns=TURNS, seed=seed)))
         p.write_outputs(result.runs, here)
@@ -84,8 +86,10 @@ def score(label: str, rater: str) -> None:
     print(json.dumps(figures, indent=1))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
+def main(doc: str = __doc__, build=build, score=score) -> None:
+    """``build LABEL [--file F] [--seed N]`` and ``score LABEL [--rater WHO]`` (also the
+    per-language rating's command line)."""
+    ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build")

@@ -21,12 +21,9 @@ same plans.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shutil
 import statistics as st
-import subprocess
 import sys
 import tempfile
 from datetime import date
@@ -34,20 +31,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from benchmarks import blind_rating  # noqa: E402  (the loop this one follows)
+from benchmarks.blind_rating import LABEL_FILES, SHARED, WORK, commit  # noqa: E402
 
-SHARED = REPO.parent / "shared"
-WORK = REPO / "benchmarks" / ".work"
 RECORD = REPO / "benchmarks" / "ratings" / "language_ratings.jsonl"
 BRIEF = REPO / "benchmarks" / "ratings" / "brief_language.md"
 LANGUAGES = ["en", "de", "ja", "zh"]
 NAMES = {"en": "English", "de": "German", "ja": "Japanese", "zh": "Chinese"}
 PLANS, SAMPLE, TURNS = 100, 30, 5
-
-
-def commit() -> str:
-    out = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO,
-                         capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
 
 
 def build(label: str, file: str, seed: int) -> None:
@@ -60,9 +51,7 @@ def build(label: str, file: str, seed: int) -> None:
     here.mkdir(parents=True)
     data = SHARED / "data"
     with tempfile.TemporaryDirectory() as tmp, project(Path(tmp) / "p.duckdb") as p:
-        p.load([data / "wikidata" / file],
-               labels=[data / "wikidata" / "property-labels-en.json",
-                       data / "labels" / "preferred-labels-en.json"],
+        p.load([data / "wikidata" / file], labels=LABEL_FILES,
                languages=[c for c in LANGUAGES if c != "en"])
         result = p.generate([GenerateConfig(interaction="voice", deixis=True,
                                             conversations=PLANS, turns=TURNS, seed=seed,
@@ -70,19 +59,19 @@ def build(label: str, file: str, seed: int) -> None:
         records = p.records(result.runs)
     plans: dict[str, dict[str, dict]] = {}
     for r in records:
-        plans.setdefault(r["fact_set_id"], {})[r["language"]] = r
+        plans.setdefault(r["plan_id"], {})[r["language"]] = r  # two plans may share facts
     rng = random.Random(2035)
     chosen = rng.sample(sorted(plans), min(SAMPLE, len(plans)))
     key = {}
     for code in LANGUAGES:
         folder = here / f"set-{code}"
         folder.mkdir()
-        items = [(fs, plans[fs][code]) for fs in chosen]
+        items = [(plan, plans[plan][code]) for plan in chosen]
         rng.shuffle(items)
         single = []
-        for i, (fs, r) in enumerate(items):
+        for i, (plan, r) in enumerate(items):
             cid = f"{code.upper()}{i:03d}"
-            key[cid] = fs
+            key[cid] = plan
             single.append({"id": cid, "turns": [{"q": t["question"], "a": t["answer"]}
                                                 for t in r["turns"]]})
         (folder / "single.json").write_text(json.dumps(single, ensure_ascii=False, indent=1),
@@ -113,23 +102,5 @@ def score(label: str, rater: str) -> None:
     print(json.dumps(record, indent=1, ensure_ascii=False))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("label")
-    b.add_argument("--file", default="real-entities-dev.ndjson.bz2")
-    b.add_argument("--seed", type=int, default=0)
-    s = sub.add_parser("score")
-    s.add_argument("label")
-    s.add_argument("--rater", default="unnamed")
-    args = ap.parse_args()
-    if args.command == "build":
-        build(args.label, args.file, args.seed)
-    else:
-        score(args.label, args.rater)
-
-
 if __name__ == "__main__":
-    main()
+    blind_rating.main(__doc__, build, score)
