@@ -200,6 +200,33 @@ def surname(name: str, family_name: str | None) -> str | None:
     return family_name
 
 
+# Citizenships whose names English often writes family name first ("Xi Jinping", "Shin
+# Jung-hyeon") or that use patronymics rather than family names (Iceland, Mongolia): their
+# last word is not guessed to be the family name.
+NAME_ORDER_UNKNOWN = frozenset({
+    "Q148", "Q865", "Q8646", "Q14773", "Q884", "Q423", "Q18097", "Q881", "Q424", "Q334",
+    "Q711", "Q189", "Q836", "Q17", "Q819", "Q13426199"})
+LAST_WORD = re.compile(r"[^\W\d_][^\W\d_]*(?:['\u2019-][^\W\d_]+)*")
+
+
+def guessed_surname(name: str) -> str | None:
+    """The family name of a person Wikidata says has one (one P734 value) whose label the KG
+    lacks: the last word of a plain "Given Family" name ("Roth" for "Veronica Roth"); None
+    where the last word may be something else: a particle or a title in the name ("Alonso
+    Pérez de Vivero", "Eugene Ramsden, 1st Baron Ramsden"), a numeral ("Prince Michael
+    Jackson II"), a hyphenated given name ("Shin Jung-hyeon"), one word, or five and more.
+    The caller also leaves out the citizenships of ``NAME_ORDER_UNKNOWN``."""
+    words = name.split()
+    if not 2 <= len(words) <= 4 or any(not w[:1].isupper() for w in words):
+        return None
+    last = words[-1]
+    if not LAST_WORD.fullmatch(last) or last.isupper() or len(last) < 2:
+        return None
+    if any(part[:1].islower() for part in re.split(r"['\u2019-]", last)[1:]):
+        return None  # "Jung-hyeon"
+    return last
+
+
 # -- values in running text ----------------------------------------------------------------
 
 ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|officer|"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from convkgyarn.stages.naming import short_name, spoken_name, with_article
+from convkgyarn.stages.naming import guessed_surname, short_name, spoken_name, with_article
 
 DEFINITE = [
     "United Nations", "United Kingdom", "United States of America", "University of Oxford",
@@ -125,3 +125,25 @@ def test_every_name_assembly_gave_the_still_gets_it(label):
     from convkgyarn.stages.assemble.wording import named
     assert named(label, False) == f"the {label}"  # assembly's rule today
     assert spoken_name(label, False) == f"the {label}"
+
+
+@pytest.mark.parametrize("name, family", [
+    ("Veronica Roth", "Roth"), ("Cluny Macpherson", "Macpherson"), ("W. D. Chadwick",
+    "Chadwick"), ("Michael Scherer-Lorenzen", "Scherer-Lorenzen"), ("Conan O'Brien",
+    "O'Brien"), ("Anna Sadowa-Stroińska", "Sadowa-Stroińska"),
+    # the last word may not be the family name: left as it is
+    ("Alonso Pérez de Vivero", None), ("Eugene Ramsden, 1st Baron Ramsden", None),
+    ("Prince Michael Jackson II", None), ("Shin Jung-hyeon", None), ("Plato", None),
+    ("Ludwig van Beethoven", None), ("John Paul George Ringo Starr", None),
+])
+def test_a_family_name_is_guessed_only_from_a_plain_name(name, family):
+    """Spoken questions say a person again by the family name (issue #33: a name said in
+    every question); where the KG has no label for it, only a plain "Given Family" name's
+    last word is taken."""
+    assert guessed_surname(name) == family
+
+
+@given(name=st.text(st.sampled_from("ab AB-'.,1é"), max_size=30))
+def test_a_guessed_family_name_is_the_last_word_of_the_name(name):
+    family = guessed_surname(name)
+    assert family is None or (name.split()[-1] == family and len(name.split()) >= 2)

@@ -43,10 +43,11 @@ TERMS = ("P39", "P26", "P451", "P108", "P54", "P69", "P102", "P6", "P35", "P488"
 NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")} |
                                {("P166", "P585"), ("P1411", "P585")})
 # A person's facts in the order of a life: birth and family, schooling, the work they are
-# known for (anything unlisted), marriage and children, death and burial.
+# known for (anything unlisted), marriage and children, faith, languages and home, death
+# and burial.
 LIFE_STAGE = {"P569": 0, "P19": 0, "P22": 1, "P25": 1, "P3373": 1, "P27": 1, "P69": 2,
-              "P26": 4, "P451": 4, "P40": 4, "P570": 6, "P20": 6, "P509": 6, "P1196": 6,
-              "P119": 6}
+              "P26": 4, "P451": 4, "P40": 4, "P140": 5, "P103": 5, "P1412": 5, "P551": 5,
+              "P172": 5, "P570": 6, "P20": 6, "P509": 6, "P1196": 6, "P119": 6}
 WORK_STAGE = 3
 # Trivia a conversation asks only when it would otherwise be too short (below
 # min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
@@ -381,7 +382,10 @@ class Planner:
         earlier pass) after the others, trivia (salience <= ``TRIVIA``) only when nothing
         else is left, and never a block whose answer an earlier block gives. The first
         block is the most salient good opener (what the entity is known for); a person's
-        other blocks follow the order of a life (``LIFE_STAGE``)."""
+        other blocks follow the order of a life (``LIFE_STAGE``), except that after an
+        opener about their work the other facts of their work come first: the next
+        question follows from the answer ("What does she do?" "Singer." "What kind of
+        music does she make?") rather than turning to her birth."""
         blocks, spare = [], []
         for block in self.blocks(e, facts, rng, cached):
             kept, rest = self._natural(block)
@@ -473,8 +477,12 @@ class Planner:
                     size += 1
                     break
         if e.human and len(chosen) > 2:
-            chosen[1:] = sorted(chosen[1:], key=lambda b: LIFE_STAGE.get(b[0].property_id,
-                                                                          WORK_STAGE))
+            # after what they are known for, what follows from it ("What does he do?"
+            # "Footballer." "What position does he play?"), then the rest of a life in order
+            work_first = chosen[0][0].property_id not in LIFE_STAGE
+            chosen[1:] = sorted(chosen[1:], key=lambda b: (
+                not (work_first and b[0].property_id not in LIFE_STAGE),
+                LIFE_STAGE.get(b[0].property_id, WORK_STAGE)))
         return [t for block in chosen for t in block]
 
     # -- the conversation as it goes

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from convkgyarn.stages.assemble.transforms import TurnContext
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
+FAMILY = "\x00family"  # a slot: (the family name as a word, the name said in full)
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # follow-ups that say a statement still holds ("since when has that been the case?")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
@@ -558,17 +559,21 @@ class Realiser:
         if slots is None:
             he, him, his = references(e.human, e.gender, self.view.type_labels.get(type_id),
                                       tense, noun)
+            family = None
             if self.cfg.interaction == "voice":
                 label = (short_name(e.label, e.human) or e.label) if later else e.label
                 if later and e.human:
-                    label = surname(label, self.view.family_names.get(e.id)) or label
-                name = named(label, e.human)
+                    family = surname(label, self.view.family_names.get(e.id))
+                name = named(family or label, e.human)
                 if not later:  # "the film Cluny Brown": a work's title says not what it is
                     name = work_named(name, self.view.type_labels.get(type_id), e.human)
             else:
                 name = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
+            if family:  # never "When was Born born?": the name in full where the question
+                slots[FAMILY] = (re.compile(rf"\b{re.escape(family)}\b", re.I),  # has the word
+                                 named(label, e.human))
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)
@@ -584,6 +589,9 @@ class Realiser:
             elif p == "[a]":
                 text = render(value) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
+            elif FAMILY in slots and p == self.view.placeholder(type_id) and \
+                    slots[FAMILY][0].search(template):
+                out.append(slots[FAMILY][1])
             else:
                 out.append(slots.get(p, p))
         return "".join(out)

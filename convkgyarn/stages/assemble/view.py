@@ -35,6 +35,7 @@ from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
+from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder
@@ -88,6 +89,7 @@ class RunLookups:
         self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
+        self._surnames_made = False
         # generate --language: the configuration's languages besides English
         self.languages = [code for code in cfg.languages if code != "en"]
         self._local: dict[str, dict[tuple, list[TemplateOption]]] = {}
@@ -129,14 +131,38 @@ class RunLookups:
             self._namesakes_made = True
         return self.NAMESAKES
 
+    SURNAMES = "_assembly_surnames"
+
+    def surnames(self) -> str:
+        """The temporary table of the words that can stand for an entity on their own, with
+        the two highest sitelink counts among the entities they stand for: (word, top two),
+        made on the first call of a run. A person's last word stands for them ("Jackson"),
+        and a one-word name for its entity ("Oxford"). A surname says a person again only
+        where nobody else it may stand for is nearly as well known (``View.family_names``):
+        "Putin" for Vladimir Putin, never for Igor Putin. One grouping of the KG's names per
+        run, as ``namesakes``."""
+        if not self._surnames_made:
+            self.con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {self.SURNAMES} AS "
+                "WITH words AS (SELECT lower(regexp_extract(e.label, '([^ ]+)$', 1)) AS word, "
+                "coalesce(e.sitelinks, 0) AS sitelinks FROM entities e WHERE e.label IS NOT "
+                "NULL AND (e.id IN (SELECT entity_id FROM entity_types WHERE type_id = 'Q5') "
+                "OR NOT contains(e.label, ' '))) "
+                "SELECT word, max(sitelinks, 2) AS top FROM words GROUP BY word")
+            self._surnames_made = True
+        return self.SURNAMES
+
     def close(self) -> None:
         """Drop the run's temporary tables."""
-        if self._namesakes_made:
-            self._namesakes_made = False
+        for made, table in ((self._namesakes_made, self.NAMESAKES),
+                            (self._surnames_made, self.SURNAMES)):
+            if not made:
+                continue
             try:
-                self.con.execute(f"DROP TABLE IF EXISTS {self.NAMESAKES}")
+                self.con.execute(f"DROP TABLE IF EXISTS {table}")
             except duckdb.Error:  # an aborted transaction: the error that aborted it matters
                 pass
+        self._namesakes_made = self._surnames_made = False
 
     def templates(self, type_ids: list[str]) -> dict[str, tuple[dict, dict]]:
         """The templates of types (for the run's interaction), by their key (type,
@@ -394,12 +420,8 @@ class KGView:
                 "WHERE s.truthy AND s.value_id LIKE 'Q%' AND list_contains(?, s.property_id) "
                 "GROUP BY 1, 2", [END, list(kinds.COUNT)]).fetchall():
             self.item_counts[(eid, pid)] = (every, current)
-        # people's family names (P734), for later mentions ("Hegel" for "Georg Wilhelm
-        # Friedrich Hegel"): one value with an English label only
-        self.family_names.update(con.execute(
-            "SELECT s.entity_id, min(l.label) FROM statements s JOIN _wanted w ON w.id = "
-            "s.entity_id JOIN labels l ON l.id = s.value_id WHERE s.property_id = 'P734' AND "
-            "s.truthy GROUP BY 1 HAVING count(DISTINCT s.value_id) = 1").fetchall())
+        if self.run.interaction == "voice":
+            self._load_family_names(info)
         # who held an office in turn (every statement not deprecated, with one start time,
         # for the properties a "before" question asks): the follow-up "Who was mayor
         # before her?" reads the holders Wikidata keeps at normal rank beside the current one
@@ -489,6 +511,43 @@ class KGView:
         self.namesakes.update({eid: (other, n) for eid, other, n in con.execute(
             f"SELECT n.entity_id, n.other_id, n.sitelinks FROM {self.run.namesakes()} n "
             "JOIN _wanted w ON w.id = n.entity_id").fetchall()})
+
+    def _load_family_names(self, info: dict[str, tuple]) -> None:
+        """People's family names, for later mentions in spoken questions ("Hegel" for "Georg
+        Wilhelm Friedrich Hegel"): the one P734 value's English label, else the last word
+        of a plain name (``naming.guessed_surname``; not for ``NAME_ORDER_UNKNOWN``
+        citizenships). Kept only where no other entity the word may stand for has a
+        quarter of the person's sitelinks or more (``RunLookups.surnames``): a listener
+        hears "Putin" as the best-known Putin, and "Oxford" as the city."""
+        con = self.con
+        rows = con.execute(
+            "SELECT s.entity_id, min(l.label), bool_or(c.value_id IS NOT NULL) FROM "
+            "statements s JOIN _wanted w ON w.id = s.entity_id LEFT JOIN labels l ON l.id = "
+            "s.value_id LEFT JOIN statements c ON c.entity_id = s.entity_id AND "
+            "c.property_id = 'P27' AND list_contains(?, c.value_id) WHERE s.property_id = "
+            "'P734' AND s.truthy GROUP BY 1 HAVING count(DISTINCT s.value_id) = 1",
+            [list(NAME_ORDER_UNKNOWN)]).fetchall()
+        wanted: dict[str, str] = {}
+        for eid, family, order_unknown in rows:
+            label = info.get(eid, (None,))[0]
+            if not label:
+                continue
+            if not family and not order_unknown:
+                family = guessed_surname(label)
+            if family:
+                wanted[eid] = family
+        if not wanted:
+            return
+        tops = dict(con.execute(
+            f"SELECT word, top FROM {self.run.surnames()} WHERE list_contains(?, word)",
+            [sorted({f.lower() for f in wanted.values()})]).fetchall())
+        for eid, family in wanted.items():
+            own = info[eid][3]
+            top = list(tops.get(family.lower()) or [])
+            if own in top:
+                top.remove(own)  # the person's own count, once
+            if not top or (top[0] * 4 <= own and top[0] < own):
+                self.family_names[eid] = family
 
     def _load_changes(self) -> None:
         """The facts of these entities the chosen refreshes changed: over several refreshes a

@@ -479,8 +479,10 @@ VOICE.update({
     "P1086": ("what is the atomic number of {S:o}?", "what is {S's} atomic number?",
               "how many protons does {S} have?"),
     "P61": ("who discovered {S:o}?", "who found {S:o}?", "who was the discoverer of {S:o}?"),
-    "P575": ("when was {S} discovered?", "when was {S} invented?", "what year was {S} "
-             "discovered?"),
+    # "time of discovery or invention": mostly elements, minerals and stars, so never
+    # "When was hydrogen invented?"
+    "P575": ("when was {S} discovered?", "in which year was {S} discovered?", "what year was "
+             "{S} discovered?"),
     "P189": ("where was {S} discovered?", "where was {S} found?", "in which place was {S} "
              "discovered?"),
     "P1121": ("what oxidation states does {S} have?", "which oxidation states can {S} take?",
