@@ -5,7 +5,8 @@ N real entities repeated under fresh ids and labels (``scaled_dump``: the bytes 
 ``../shared/tools/make_scaled_kg.py`` over ``real-entities-dev`` and ``entities-635``,
 written ten times faster), loads it with the
 property list and the preferred labels, runs each stage before assembly as its own command,
-times the run-wide lookups of assembly (the namesake rule, the person-valued properties)
+times the run-wide lookups of assembly (the namesake rule, the family-name rule, the
+person-valued properties)
 in a process of their own, then ``generate`` (rules path, voice) of 1,000 and of 100,000
 conversations, each on a copy of the database with the stages built. It prints one row per
 command: wall time, CPU time (user + system, all its threads and waited-for children: on a
@@ -53,7 +54,10 @@ t1 = time.perf_counter()
 table = lookups.namesakes()
 t2 = time.perf_counter()
 n = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n}")
+t3 = time.perf_counter()
+words = con.execute(f"SELECT count(*) FROM {lookups.surnames()}").fetchone()[0]
+t4 = time.perf_counter()
+print(f"{t1 - t0:.2f} {t2 - t1:.2f} {n} {t4 - t3:.2f} {words}")
 """
 
 
@@ -172,11 +176,13 @@ def _counts(db: Path) -> tuple[int, int]:
 
 def lookups(size: int, db: Path) -> None:
     """Assembly's run-wide lookups, in a process of their own: the person-valued properties
-    and the namesake rule (one grouping of the KG's names per run)."""
+    the namesake rule and the family-name rule (each one grouping of the KG's names per
+    run)."""
     seconds, rss, out, cpu = measured(str(db), cwd=db.parent, python=("-c", LOOKUPS))
-    people, namesakes, n = out.split()[-3:]
+    people, namesakes, n, surnames, words = out.split()[-5:]
     row(size, "assembly lookups", seconds, rss, cpu, f"person properties {people} s, namesake "
-        f"rule {namesakes} s ({int(n):,} shadowed)")
+        f"rule {namesakes} s ({int(n):,} shadowed), family-name rule {surnames} s "
+        f"({int(words):,} words)")
 
 
 def generate(size: int, db: Path, conversations: int) -> tuple[float, float, float]:

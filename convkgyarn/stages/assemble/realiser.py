@@ -475,6 +475,9 @@ class Realiser:
                 back = pronoun(self.view.gender_of(ans.slot_value))  # is one whose pronoun
                 if e.human and back == pronoun(e.gender):  # the subject's would be too:
                     back = None  # "Who was he married to before him?")
+                if back is None and pt.kind == "span":  # "So how many years was Mikhail
+                    back = render(ans.slot_value)  # Gorbachev in office?", not "... head
+                    # of state of it?"
             elif (pt.after in kinds.ALSO_PLACES if pt.after is not None
                   else pt.property_id in kinds.BEFORE_THINGS):
                 back = ""  # a place or team: the form says "there" or "that"
