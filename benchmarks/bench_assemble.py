@@ -38,7 +38,9 @@ def main() -> None:
                 # conversations that move: twelve turns over up to three entities
                 GenerateConfig(interaction="voice", deixis=True, hops=True, ellipsis=True,
                                turns=12)):
-        cfg = cfg.model_copy(update={"conversations": args.conversations,
+        # volume as asked: the bundled sample's subjects repeat their facts (new_fact_share
+        # 0), as they did before a run stopped once their facts were used up
+        cfg = cfg.model_copy(update={"conversations": args.conversations, "new_fact_share": 0,
                                      "turns": cfg.turns if cfg.hops else 5})
         t0 = time.perf_counter()
         stage = AssembleConversations(p.ctx, cfg)

@@ -192,10 +192,15 @@ def generate(size: int, db: Path, conversations: int) -> tuple[float, float, flo
     wal = copy.with_name(copy.name + ".wal")  # a killed run's log must not replay on the copy
     wal.unlink(missing_ok=True)
     shutil.copy(db, copy)
+    # volume as asked: conversations may repeat a subject's facts (by default a run stops
+    # once every subject's facts are used up, and 100,000 would not be made at ~20k)
+    settings = folder / "volume.toml"
+    settings.write_text("[generate]\nnew_fact_share = 0\n")
     try:
         seconds, rss, _, cpu = measured(
             "generate", "--interaction", "voice", "--conversations", str(conversations),
-            "--db", str(copy), "--out", str(folder / f"out-{conversations}"), cwd=folder)
+            "--db", str(copy), "--config", str(settings),
+            "--out", str(folder / f"out-{conversations}"), cwd=folder)
         row(size, f"generate {conversations:,}", seconds, rss, cpu)
         return seconds, rss, cpu
     finally:

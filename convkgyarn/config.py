@@ -316,6 +316,13 @@ class GenerateConfig(_Strict):
                                  "used as subjects or answers")
     max_answer_values: int = Field(8, ge=1, description="a fact with more values is not asked "
                                    "as a whole (its single statements still may be)")
+    new_fact_share: float = Field(0.5, ge=0, le=1, description="more conversations than "
+                                  "subjects: a further conversation about a subject is made "
+                                  "only when at least this share of its facts (and one) were "
+                                  "not asked by the conversations about it before; when no "
+                                  "subject has such facts left the run makes fewer "
+                                  "conversations than asked and says so (0: repeat facts "
+                                  "freely)")
     subjects: Literal["popular", "uniform"] = Field(
         "popular", description="the seeded order subjects are drawn in: popular favours the "
         "entities people know (an entity with 100 sitelinks comes before one with 2 about 33 "

@@ -236,22 +236,32 @@ GENERATE = ["generate", "--all-configs", "--conversations", "2000"]
 
 
 @pytest.fixture(scope="module")
-def generated(templated, tmp_path_factory):
+def volume(tmp_path_factory) -> Path:
+    """A config that makes the 2,000 conversations asked of the small sample (its subjects
+    repeat their facts), so that a run lasts long enough to be interrupted."""
+    path = tmp_path_factory.mktemp("volume") / "volume.toml"
+    path.write_text("[generate]\nnew_fact_share = 0\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def generated(templated, volume, tmp_path_factory):
     """The eight configurations made without interruption, and how long that took."""
     tmp = tmp_path_factory.mktemp("generated")
     db = tmp / "clean.duckdb"
     shutil.copy(templated, db)
     t0 = time.perf_counter()
-    assert cli(*GENERATE, "--db", db, "--out", tmp / "out").exit_code == 0
+    assert cli(*GENERATE, "--config", volume, "--db", db, "--out", tmp / "out").exit_code == 0
     return db, time.perf_counter() - t0
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_sigterm_mid_assembly_stores_whole_runs_or_none(templated, generated, tmp_path, sig):
+def test_sigterm_mid_assembly_stores_whole_runs_or_none(templated, generated, volume,
+                                                        tmp_path, sig):
     clean, took = generated
     db = tmp_path / "p.duckdb"
     shutil.copy(templated, db)
-    args = [*GENERATE, "--db", db, "--out", tmp_path / "out"]
+    args = [*GENERATE, "--config", volume, "--db", db, "--out", tmp_path / "out"]
     proc = start(*args)
     time.sleep(max(1.0, took * 0.6))
     terminate(proc, sig=sig)

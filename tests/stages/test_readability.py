@@ -194,6 +194,36 @@ def test_a_later_pass_over_a_subject_asks_other_facts(tmp_path):
     assert sum(overlap) / len(overlap) < 0.4
 
 
+def test_a_subject_gets_another_conversation_only_with_new_facts(tmp_path, shared_data):
+    """More conversations asked than the KG holds (entities-635: 65 subjects, most with three
+    facts): a further conversation about a subject asks at least half new facts, or is not
+    made; the run makes fewer than asked and the drops say why. new_fact_share 0 repeats
+    facts as before."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="voice", deixis=True,
+                                            conversations=300)])
+        p.write_outputs(result.runs, tmp_path / "fresh")
+        drops = p.con.execute("SELECT count(*) FROM drops WHERE reason LIKE 'a further "
+                              "conversation would mostly ask%'").fetchall()[0][0]
+        made = [json.loads(line) for line in
+                (tmp_path / "fresh" / "conversations.jsonl").read_text().splitlines()]
+        repeated = p.generate([GenerateConfig(interaction="voice", deixis=True,
+                                              conversations=300, new_fact_share=0)])
+        assert repeated.reports[-1].stats["conversations"] == 300
+    assert 65 <= len(made) < 300 and drops > 0
+    asked: dict[str, set] = {}
+    for r in made:
+        facts = {(t["property_id"], t["qualifier_property_id"]) for t in r["turns"]
+                 if t["subject_id"] == r["entity"]["id"] and t["question_kind"] == "fact"}
+        before = asked.setdefault(r["entity"]["id"], set())
+        if before:  # realised turns may differ from the plan a little (a follow-up, a drop)
+            assert len(facts - before) >= 1, (r["entity"]["label"], facts, before)
+        before |= facts
+
+
 # -- the detectors ----------------------------------------------------------------------------
 def _record(config: str, turns: list[dict], label: str = "Sir John Ramsden, 5th Baronet"):
     return {"config": {"name": config, "interaction": config.split("-")[0]},

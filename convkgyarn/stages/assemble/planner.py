@@ -15,6 +15,7 @@ asked: at most ``topics`` entities, never a fact twice.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 from collections import Counter, defaultdict, deque
@@ -71,7 +72,8 @@ LIFE_DATES = frozenset({"P569", "P570"})
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
-# it did not ask; it looks back this many passes (each look is one plan, no realising).
+# it did not ask; with new_fact_share 0 (repeats allowed, so passes are unbounded) it looks
+# back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
 
 # Properties that ask one question in other words: an answer one of them gave is not asked
@@ -212,15 +214,18 @@ class Planner:
         r_entity = view.entity(related) if related else None
         r_type, r_facts = view.best_type(r_entity) if r_entity else (None, [])
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
-        avoid: set[Fact] = set()
-        for earlier in range(min(index, MAX_EARLIER_PASSES)):  # what earlier passes asked
-            key = list(fact_key)
-            key[2] = index - 1 - earlier
-            avoid.update((p.property_id, p.qualifier_id) for p in self.plan(
-                e, facts, cfg.turns - n_related, random.Random(seeded("facts", *key))))
-        plan: list[Step] = [(e, type_id, p, None)
-                            for p in self.plan(e, facts, cfg.turns - n_related, rng_facts,
-                                               avoid=frozenset(avoid))]
+        avoid = self.asked_before(e, facts, cfg.turns - n_related, fact_key)
+        own = self.plan(e, facts, cfg.turns - n_related, rng_facts, avoid=frozenset(avoid))
+        if index and cfg.new_fact_share and view.refreshes is None and not cfg.entities:
+            planned = {(p.property_id, p.qualifier_id) for p in own}
+            new = len(planned - avoid)
+            if new < max(1, math.ceil(cfg.new_fact_share * len(planned))):
+                self.left_out(entity_id, "a further conversation would mostly ask what the "
+                              "ones before it asked (generate.new_fact_share)",
+                              f"{new} of {len(planned)} facts new in conversation "
+                              f"{index + 1}")
+                return None
+        plan: list[Step] = [(e, type_id, p, None) for p in own]
         if n_related:
             plan += [(r_entity, r_type, p, None)
                      for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
@@ -252,6 +257,22 @@ class Planner:
         return Conversation(conv_id, self.name, cfg.seed, e, type_id,
                             r_entity if n_related else None, fact_set, cfg.turns, short,
                             tuple(turns), labels)
+
+    def asked_before(self, e: EntityFacts, facts: list[Fact], turns: int,
+                     fact_key: list) -> set[Fact]:
+        """The facts the conversations of the earlier passes over ``e`` planned, each
+        planned as it was (avoiding what the ones before it asked): all of them while
+        ``new_fact_share`` bounds the passes, else the last ``MAX_EARLIER_PASSES``."""
+        index = fact_key[2]
+        first = 0 if self.cfg.new_fact_share else max(0, index - MAX_EARLIER_PASSES)
+        avoid: set[Fact] = set()
+        for earlier in range(first, index):
+            key = list(fact_key)
+            key[2] = earlier
+            avoid.update((p.property_id, p.qualifier_id) for p in self.plan(
+                e, facts, turns, random.Random(seeded("facts", *key)),
+                avoid=frozenset(avoid)))
+        return avoid
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[Fact], rng: random.Random,

@@ -361,7 +361,9 @@ class AssembleConversations(Stage):
             stats["store_seconds"] += time.perf_counter() - t0
             self.report_progress(StepProgress(f"assemble {self.config_name}",
                                               staging.plans, cfg.conversations,
-                                              "conversations", finished=True))
+                                              "conversations", finished=True,
+                                              note=self.why_fewer(cfg, staging.plans,
+                                                                  refreshes)))
         except BaseException:
             self._dropped.clear()  # a run that did not finish records no drops of its own
             raise
@@ -465,6 +467,19 @@ class AssembleConversations(Stage):
         return RunRecord(self.run_id, self.config_name, self.config.model_dump(mode="json"),
                          self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
                          code_version=code_version(), writers=writers)
+
+    @staticmethod
+    def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None) -> str:
+        """Why a run made fewer plans than asked, said beside its count (not an error: the KG
+        holds no more)."""
+        if made >= cfg.conversations or cfg.entities or refreshes is not None:
+            return ""
+        if cfg.new_fact_share:
+            return ("fewer than asked: every subject's facts are used up (a further "
+                    "conversation would mostly repeat earlier ones: generate.new_fact_share; "
+                    "`convkgyarn drops --stage assemble` says why each subject stopped)")
+        return ("fewer than asked: no subject can make another conversation "
+                "(`convkgyarn drops --stage assemble` says why)")
 
     def why_empty(self, lookups: RunLookups, refreshes: list[str] | None,
                   log: DropLog) -> str:
