@@ -103,13 +103,13 @@ def test_generating_a_configuration_again_replaces_it(dumps, tmp_path):
         assert r.exit_code == 0, r.output
     records = [json.loads(x) for x in (tmp_path / "o" / "conversations.jsonl").read_text()
                .splitlines()]
-    assert len(records) == 100
     for r in records:
         numbers = [t["turn"] for t in r["turns"]]
         assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= 5
     with project(db, write=False) as p:
         check_invariants(p.con)
-        assert p.con.execute("SELECT count(*) FROM generation_runs").fetchone()[0] == 1
+        runs = p.con.execute("SELECT conversations FROM generation_runs").fetchall()
+    assert len(runs) == 1 and len(records) == runs[0][0] > 50  # the second run's alone
 
 
 @pytest.mark.slow
@@ -118,14 +118,15 @@ def test_a_refresh_with_one_label_changed_neither_repeats_turns_nor_mixes_labels
     db = tmp_path / "p.duckdb"
     shutil.copy(dumps["base"], db)
     with project(db) as p:
-        p.generate(paper_configs(GenerateConfig(conversations=100)))
+        made = sum(r.stats["conversations"] for r in p.generate(
+            paper_configs(GenerateConfig(conversations=100))).reports if r.stage == "assemble")
         result = p.refresh([dumps["relabelled"]])
         assert result.status == "done" and result.diff["labels_changed"] == 1
         check_invariants(p.con)
         p.export("jsonl", tmp_path / "c.jsonl")
     text = (tmp_path / "c.jsonl").read_text()
     assert "Barack Obama" not in text and "Barack H. Obama" in text
-    assert len(text.splitlines()) == 800
+    assert len(text.splitlines()) == made > 8 * 50  # each conversation once, none added
 
 
 def test_keep_previous_keeps_the_old_run_addressable(dumps, tmp_path):

@@ -37,5 +37,7 @@ def test_the_wheel_runs_the_main_job_from_an_empty_folder(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     lines = (empty / "outputs" / "conversations.jsonl").read_text().splitlines()
-    assert len(lines) == 100 and json.loads(lines[0])["config"]["name"] == "voice-deixis"
+    # the 100 asked, or as many as the sample's subjects have new facts for (and it says so)
+    assert json.loads(lines[0])["config"]["name"] == "voice-deixis"
+    assert len(lines) == 100 or (50 <= len(lines) < 100 and "fewer than asked" in run.stderr)
     assert "bundled sample" in run.stderr

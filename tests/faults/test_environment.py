@@ -112,14 +112,17 @@ def test_a_full_disk_while_exporting_keeps_the_previous_export(db, tmp_path, mon
     assert no_temporaries(tmp_path)
 
 
-def test_a_full_disk_under_the_database_is_one_line_and_the_project_still_opens(made, tmpfs):
+def test_a_full_disk_under_the_database_is_one_line_and_the_project_still_opens(made, tmpfs,
+                                                                                 tmp_path):
     disk = tmpfs("64m")
     db = disk / "p.duckdb"
     shutil.copy(made / "p.duckdb", db)
+    volume = tmp_path / "volume.toml"  # the 300 asked of the small sample: facts repeat
+    volume.write_text("[generate]\nnew_fact_share = 0\n")
     free = shutil.disk_usage(disk).free
     (disk / "filler").write_bytes(b"\0" * (free - 600_000))
     r = cli("generate", "--db", db, "--out", disk / "out", "--all-configs", "--conversations",
-            "300", "--seed", "3")
+            "300", "--seed", "3", "--config", volume)
     one_line_error(r, 2, "no space left on the device; the database keeps what was committed")
     assert str(db) in r.output.replace("\n", "")
     (disk / "filler").unlink()
@@ -127,7 +130,7 @@ def test_a_full_disk_under_the_database_is_one_line_and_the_project_still_opens(
         runs = p.con.execute("SELECT count(*) FROM generation_runs WHERE seed = 3").fetchone()
         assert runs[0] in (0, 8)  # each run whole or not at all
     r = cli("generate", "--db", db, "--out", disk / "out", "--all-configs", "--conversations",
-            "300", "--seed", "3")
+            "300", "--seed", "3", "--config", volume)
     assert r.exit_code == 0, r.output
 
 

@@ -475,9 +475,9 @@ class AssembleConversations(Stage):
         if made >= cfg.conversations or cfg.entities or refreshes is not None:
             return ""
         if cfg.new_fact_share:
-            return ("fewer than asked: every subject's facts are used up (a further "
-                    "conversation would mostly repeat earlier ones: generate.new_fact_share; "
-                    "`convkgyarn drops --stage assemble` says why each subject stopped)")
+            return ("fewer than asked: the subjects have no new facts for more (another "
+                    "conversation would mostly repeat one before it: generate.new_fact_share; "
+                    "`convkgyarn drops --stage assemble`)")
         return ("fewer than asked: no subject can make another conversation "
                 "(`convkgyarn drops --stage assemble` says why)")
 

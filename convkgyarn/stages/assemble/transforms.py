@@ -187,7 +187,8 @@ def transitions(turn: Turn, ctx: TurnContext) -> Turn:
     question = turn.question[0].upper() + turn.question[1:]
     if ctx.previous is not None and ctx.previous.subject.id != turn.subject.id:
         prefix = ctx.rng.choice(TRANSITIONS)
-        question = prefix + question[0].lower() + question[1:]
+        if not (prefix.strip().lower() == "and" and question.lower().startswith("and ")):
+            question = prefix + question[0].lower() + question[1:]  # never "And and what's"
     return replace(turn, question=question)
 
 
