@@ -205,19 +205,37 @@ def surname(name: str, family_name: str | None) -> str | None:
 # last word is not guessed to be the family name.
 NAME_ORDER_UNKNOWN = frozenset({
     "Q148", "Q865", "Q8646", "Q14773", "Q884", "Q423", "Q18097", "Q881", "Q424", "Q334",
-    "Q711", "Q189", "Q836", "Q17", "Q819", "Q13426199"})
+    "Q711", "Q189", "Q836", "Q17", "Q819", "Q13426199",
+    # patronymic names with no family name ("Wan Rohaimi Wan Ismail"; Ethiopian names)
+    "Q833", "Q252", "Q921", "Q115", "Q986", "Q1045"})
+# Citizenships whose names often end in two family names ("Gabriel García Márquez"): their
+# last word is guessed only from a name of two words.
+TWO_FAMILY_NAMES = frozenset({
+    "Q29", "Q96", "Q414", "Q739", "Q298", "Q419", "Q717", "Q736", "Q774", "Q241", "Q750",
+    "Q786", "Q783", "Q733", "Q792", "Q811", "Q800", "Q804", "Q77", "Q1183", "Q45", "Q155"})
+# Titles before a name: "Pope Francis" is not "Francis" later, "Sir John Smith" is said in
+# full (``short_name`` drops the title where a long name has one).
+TITLES = frozenset("""
+pope king queen prince princess emperor empress saint st sir dame lord lady duke duchess
+count countess baron baroness earl general admiral captain colonel major sheikh sultan
+emir shah tsar czar pharaoh rabbi imam father brother sister mother dr doctor professor
+prof president chancellor cardinal bishop archbishop reverend rev
+""".split())
 LAST_WORD = re.compile(r"[^\W\d_][^\W\d_]*(?:['\u2019-][^\W\d_]+)*")
 
 
-def guessed_surname(name: str) -> str | None:
-    """The family name of a person Wikidata says has one (one P734 value) whose label the KG
-    lacks: the last word of a plain "Given Family" name ("Roth" for "Veronica Roth"); None
-    where the last word may be something else: a particle or a title in the name ("Alonso
-    Pérez de Vivero", "Eugene Ramsden, 1st Baron Ramsden"), a numeral ("Prince Michael
-    Jackson II"), a hyphenated given name ("Shin Jung-hyeon"), one word, or five and more.
-    The caller also leaves out the citizenships of ``NAME_ORDER_UNKNOWN``."""
+def guessed_surname(name: str, most_words: int = 4) -> str | None:
+    """The family name of a person whose family name the KG does not name (no P734, or one
+    without a label): the last word of a plain "Given Family" name ("Roth" for "Veronica
+    Roth"); None where the last word may be something else: a particle or a title in the
+    name ("Alonso Pérez de Vivero", "Pope Francis", "Eugene Ramsden, 1st Baron Ramsden"), a
+    numeral ("Prince Michael Jackson II"), a hyphenated given name ("Shin Jung-hyeon"), one
+    word, or more than ``most_words`` (2 for ``TWO_FAMILY_NAMES`` citizenships). The caller
+    also leaves out the citizenships of ``NAME_ORDER_UNKNOWN``."""
     words = name.split()
-    if not 2 <= len(words) <= 4 or any(not w[:1].isupper() for w in words):
+    if not 2 <= len(words) <= most_words or any(not w[:1].isupper() for w in words):
+        return None
+    if words[0].lower().rstrip(".") in TITLES:
         return None
     last = words[-1]
     if not LAST_WORD.fullmatch(last) or last.isupper() or len(last) < 2:

@@ -135,12 +135,20 @@ def test_every_name_assembly_gave_the_still_gets_it(label):
     ("Alonso Pérez de Vivero", None), ("Eugene Ramsden, 1st Baron Ramsden", None),
     ("Prince Michael Jackson II", None), ("Shin Jung-hyeon", None), ("Plato", None),
     ("Ludwig van Beethoven", None), ("John Paul George Ringo Starr", None),
+    ("Pope Francis", None), ("Sir Patrick Stewart", None), ("Dr. Dre Young", None),
 ])
 def test_a_family_name_is_guessed_only_from_a_plain_name(name, family):
     """Spoken questions say a person again by the family name (issue #33: a name said in
     every question); where the KG has no label for it, only a plain "Given Family" name's
     last word is taken."""
     assert guessed_surname(name) == family
+
+
+def test_two_family_names_are_not_guessed_from_one_word():
+    """"Gabriel García Márquez" is "García Márquez": where names often end in two family
+    names, only a two-word name gives its last word."""
+    assert guessed_surname("Gabriel García Márquez", most_words=2) is None
+    assert guessed_surname("Sebastián Piñera", most_words=2) == "Piñera"
 
 
 @given(name=st.text(st.sampled_from("ab AB-'.,1é"), max_size=30))

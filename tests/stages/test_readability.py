@@ -224,6 +224,30 @@ def test_a_subject_gets_another_conversation_only_with_new_facts(tmp_path, share
         before |= facts
 
 
+def test_spoken_questions_say_a_person_again_by_the_family_name(tmp_path, shared_data):
+    """entities-635 (people whose family names the KG rarely labels): later questions say
+    "Hegel", "Quine", "Ketonen", not the whole name each time (the rater's fluency), but
+    never a word that names something else ("When was London born?" of Jonathan London),
+    nor a guess where the name's order or its family names are unsure."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="voice", conversations=100)])
+        p.write_outputs(result.runs, tmp_path)
+    people = [json.loads(line) for line in
+              (tmp_path / "conversations.jsonl").read_text().splitlines()
+              if "Q5" in json.loads(line)["entity"]["types"]]
+    full = sum(sum(r["entity"]["label"] in t["question"] for t in r["turns"]) >= 3
+               for r in people)
+    assert people and full / len(people) <= 0.2, (full, len(people))
+    later = {r["entity"]["label"]: [t["question"] for t in r["turns"][1:]] for r in people}
+    assert any("Hegel" in q and "Friedrich" not in q for q in later["Georg Wilhelm Friedrich "
+                                                                      "Hegel"])
+    for q in later.get("Jonathan London", []):
+        assert "London" not in q or "Jonathan London" in q, q
+
+
 # -- the detectors ----------------------------------------------------------------------------
 def _record(config: str, turns: list[dict], label: str = "Sir John Ramsden, 5th Baronet"):
     return {"config": {"name": config, "interaction": config.split("-")[0]},

@@ -35,7 +35,7 @@ from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
-from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, guessed_surname
+from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder
@@ -73,6 +73,11 @@ class Trace:
     typed: set[str] = field(default_factory=set)
     drops: list[Drop] = field(default_factory=list)
     lasting: bool = False  # dropped for what every pass finds again (not for its draws)
+
+
+# A person this well known (sitelinks) is said by a family name that is also a whole name of
+# something else ("Jackson", a city): listeners know whom it means.
+FAMOUS_NAME = 100
 
 
 class RunLookups:
@@ -137,9 +142,10 @@ class RunLookups:
         """The temporary table of the words that can stand for an entity on their own, with
         the two highest sitelink counts among the entities they stand for: (word, top two),
         made on the first call of a run. A person's last word stands for them ("Jackson"),
-        and a one-word name for its entity ("Oxford"). A surname says a person again only
-        where nobody else it may stand for is nearly as well known (``View.family_names``):
-        "Putin" for Vladimir Putin, never for Igor Putin. One grouping of the KG's names per
+        and a one-word name for its entity ("Oxford"); ``bare``: the word is the whole
+        English name of something in the KG or the labels files ("London"). A surname says
+        a person again only where nobody else it may stand for is nearly as well known
+        (``View.family_names``): "Putin" for Vladimir Putin, never for Igor Putin. One grouping of the KG's names per
         run, as ``namesakes``."""
         if not self._surnames_made:
             self.con.execute(
@@ -147,8 +153,12 @@ class RunLookups:
                 "WITH words AS (SELECT lower(regexp_extract(e.label, '([^ ]+)$', 1)) AS word, "
                 "coalesce(e.sitelinks, 0) AS sitelinks FROM entities e WHERE e.label IS NOT "
                 "NULL AND (e.id IN (SELECT entity_id FROM entity_types WHERE type_id = 'Q5') "
-                "OR NOT contains(e.label, ' '))) "
-                "SELECT word, max(sitelinks, 2) AS top FROM words GROUP BY word")
+                "OR NOT contains(e.label, ' '))), "
+                "ranked AS (SELECT word, max(sitelinks, 2) AS top FROM words GROUP BY word), "
+                "bare AS (SELECT DISTINCT lower(label) AS word FROM labels WHERE label IS NOT "
+                "NULL AND NOT contains(label, ' ')) "
+                "SELECT word, coalesce(r.top, []) AS top, b.word IS NOT NULL AS bare FROM "
+                "ranked r FULL JOIN bare b USING (word)")
             self._surnames_made = True
         return self.SURNAMES
 
@@ -514,38 +524,46 @@ class KGView:
 
     def _load_family_names(self, info: dict[str, tuple]) -> None:
         """People's family names, for later mentions in spoken questions ("Hegel" for "Georg
-        Wilhelm Friedrich Hegel"): the one P734 value's English label, else the last word
-        of a plain name (``naming.guessed_surname``; not for ``NAME_ORDER_UNKNOWN``
-        citizenships). Kept only where no other entity the word may stand for has a
-        quarter of the person's sitelinks or more (``RunLookups.surnames``): a listener
-        hears "Putin" as the best-known Putin, and "Oxford" as the city."""
+        Wilhelm Friedrich Hegel"): the one P734 value's English label; else, where the KG
+        names no family name (none, or one without a label), the last word of a plain name
+        (``naming.guessed_surname``; never for ``NAME_ORDER_UNKNOWN`` citizenships, from two
+        words only for ``TWO_FAMILY_NAMES`` ones); never for two P734 values. Kept only
+        where no other entity the word may stand for has a quarter of the person's
+        sitelinks or more (``RunLookups.surnames``): a listener hears "Putin" as the
+        best-known Putin, and "Oxford" as the city."""
         con = self.con
         rows = con.execute(
-            "SELECT s.entity_id, min(l.label), bool_or(c.value_id IS NOT NULL) FROM "
-            "statements s JOIN _wanted w ON w.id = s.entity_id LEFT JOIN labels l ON l.id = "
-            "s.value_id LEFT JOIN statements c ON c.entity_id = s.entity_id AND "
-            "c.property_id = 'P27' AND list_contains(?, c.value_id) WHERE s.property_id = "
-            "'P734' AND s.truthy GROUP BY 1 HAVING count(DISTINCT s.value_id) = 1",
-            [list(NAME_ORDER_UNKNOWN)]).fetchall()
+            "SELECT h.entity_id, count(DISTINCT f.value_id) FILTER (WHERE f.property_id = "
+            "'P734'), min(l.label) FILTER (WHERE f.property_id = 'P734'), "
+            "coalesce(bool_or(f.property_id = 'P27' AND list_contains(?, f.value_id)), false), "
+            "coalesce(bool_or(f.property_id = 'P27' AND list_contains(?, f.value_id)), false) "
+            "FROM (SELECT DISTINCT t.entity_id FROM entity_types t JOIN _wanted w ON w.id = "
+            "t.entity_id WHERE t.type_id = 'Q5') h LEFT JOIN statements f ON f.entity_id = "
+            "h.entity_id AND f.truthy AND f.property_id IN ('P734', 'P27') LEFT JOIN labels l "
+            "ON l.id = f.value_id AND f.property_id = 'P734' GROUP BY 1",
+            [list(NAME_ORDER_UNKNOWN), list(TWO_FAMILY_NAMES)]).fetchall()
         wanted: dict[str, str] = {}
-        for eid, family, order_unknown in rows:
+        for eid, families, family, order_unknown, two_families in rows:
             label = info.get(eid, (None,))[0]
-            if not label:
+            if not label or families > 1:
                 continue
             if not family and not order_unknown:
-                family = guessed_surname(label)
+                family = guessed_surname(label, 2 if two_families else 4)
             if family:
                 wanted[eid] = family
         if not wanted:
             return
-        tops = dict(con.execute(
-            f"SELECT word, top FROM {self.run.surnames()} WHERE list_contains(?, word)",
-            [sorted({f.lower() for f in wanted.values()})]).fetchall())
+        tops = {word: (top, bare) for word, top, bare in con.execute(
+            f"SELECT word, top, bare FROM {self.run.surnames()} WHERE list_contains(?, word)",
+            [sorted({f.lower() for f in wanted.values()})]).fetchall()}
         for eid, family in wanted.items():
             own = info[eid][3]
-            top = list(tops.get(family.lower()) or [])
+            top, bare = tops.get(family.lower(), ([], False))
+            top = list(top or [])
             if own in top:
                 top.remove(own)  # the person's own count, once
+            if bare and own < FAMOUS_NAME:
+                continue  # "When was London born?" (Jonathan London): the word names a thing
             if not top or (top[0] * 4 <= own and top[0] < own):
                 self.family_names[eid] = family
 
