@@ -206,6 +206,10 @@ def surname(name: str, family_name: str | None) -> str | None:
 NAME_ORDER_UNKNOWN = frozenset({
     "Q148", "Q865", "Q8646", "Q14773", "Q884", "Q423", "Q18097", "Q881", "Q424", "Q334",
     "Q711", "Q189", "Q836", "Q17", "Q819", "Q13426199",
+    # and the Chinese, Korean and Japanese states of the past ("Li Bai", "Sun Tzu")
+    "Q9683", "Q7462", "Q9903", "Q8733", "Q7209", "Q7313", "Q28179", "Q188712", "Q28405",
+    "Q208784", "Q28233", "Q1147037", "Q1148052", "Q35216", "Q2424", "Q5370", "Q7183",
+    "Q35704", "Q12557", "Q179637", "Q1193985", "Q233869",
     # patronymic names with no family name ("Wan Rohaimi Wan Ismail"; Ethiopian names)
     "Q833", "Q252", "Q921", "Q115", "Q986", "Q1045"})
 # Citizenships whose names often end in two family names ("Gabriel García Márquez"): their

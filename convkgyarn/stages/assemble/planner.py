@@ -46,7 +46,8 @@ NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")}
 # A person's facts in the order of a life: birth and family, schooling, the work they are
 # known for (anything unlisted), marriage and children, faith, languages and home, death
 # and burial.
-LIFE_STAGE = {"P569": 0, "P19": 0, "P22": 1, "P25": 1, "P3373": 1, "P27": 1, "P69": 2,
+LIFE_STAGE = {"P1477": 0, "P735": 0, "P734": 0, "P1449": 0, "P569": 0, "P19": 0,
+              "P22": 1, "P25": 1, "P3373": 1, "P1038": 1, "P27": 1, "P69": 2,
               "P26": 4, "P451": 4, "P40": 4, "P140": 5, "P103": 5, "P1412": 5, "P551": 5,
               "P172": 5, "P570": 6, "P20": 6, "P509": 6, "P1196": 6, "P119": 6}
 WORK_STAGE = 3
@@ -500,8 +501,10 @@ class Planner:
         if e.human and len(chosen) > 2:
             # after what they are known for, what follows from it ("What does he do?"
             # "Footballer." "What position does he play?"), then the rest of a life in order
+            # (trivia, asked only to reach min_turns, last)
             work_first = chosen[0][0].property_id not in LIFE_STAGE
             chosen[1:] = sorted(chosen[1:], key=lambda b: (
+                self._trivia(e, b[0].property_id),
                 not (work_first and b[0].property_id not in LIFE_STAGE),
                 LIFE_STAGE.get(b[0].property_id, WORK_STAGE)))
         return [t for block in chosen for t in block]

@@ -491,7 +491,7 @@ class Realiser:
                              slot_person, noun=turn.reference_noun,
                              later=turn.later_mention)
         if refer_back and back:
-            question = re.sub(r"\[v\]", back, question)
+            question = question.replace("[v]", back)  # a label, never a pattern
         if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"the {pt.kind} query would be too long to type")
@@ -592,8 +592,11 @@ class Realiser:
             elif p == "[a]":
                 text = render(value) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
-            elif FAMILY in slots and p == self.view.placeholder(type_id) and \
-                    slots[FAMILY][0].search(template):
+            elif FAMILY in slots and p == self.view.placeholder(type_id) and (
+                    slots[FAMILY][0].search(template) or (value is not None and
+                                                          slots[FAMILY][0].search(
+                                                              render(value)))):
+                # "How many years was McCartney married to Paul McCartney?": said in full
                 out.append(slots[FAMILY][1])
             else:
                 out.append(slots.get(p, p))

@@ -75,6 +75,10 @@ class Trace:
     lasting: bool = False  # dropped for what every pass finds again (not for its draws)
 
 
+# Types of items that are names, not things a name stands for: family name, given names
+# (male, female, unisex), double family name, name disambiguation pages.
+NAME_TYPES = frozenset({"Q101352", "Q202444", "Q12308941", "Q11879590", "Q3409032",
+                        "Q29042997", "Q4167410", "Q22808320"})
 # A person this well known (sitelinks) is said by a family name that is also a whole name of
 # something else ("Jackson", a city): listeners know whom it means.
 FAMOUS_NAME = 100
@@ -150,15 +154,20 @@ class RunLookups:
         if not self._surnames_made:
             self.con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {self.SURNAMES} AS "
-                "WITH words AS (SELECT lower(regexp_extract(e.label, '([^ ]+)$', 1)) AS word, "
+                # names themselves (the "Smith" family name item, given names, name
+                # disambiguation pages, any item a P734 or P735 names) stand for nobody
+                "WITH names AS (SELECT entity_id AS id FROM entity_types WHERE "
+                "list_contains(?, type_id) UNION SELECT value_id FROM statements WHERE "
+                "property_id IN ('P734', 'P735') AND value_id IS NOT NULL), "
+                "words AS (SELECT lower(regexp_extract(e.label, '([^ ]+)$', 1)) AS word, "
                 "coalesce(e.sitelinks, 0) AS sitelinks FROM entities e WHERE e.label IS NOT "
                 "NULL AND (e.id IN (SELECT entity_id FROM entity_types WHERE type_id = 'Q5') "
-                "OR NOT contains(e.label, ' '))), "
+                "OR NOT contains(e.label, ' ')) AND e.id NOT IN (SELECT id FROM names)), "
                 "ranked AS (SELECT word, max(sitelinks, 2) AS top FROM words GROUP BY word), "
                 "bare AS (SELECT DISTINCT lower(label) AS word FROM labels WHERE label IS NOT "
-                "NULL AND NOT contains(label, ' ')) "
+                "NULL AND NOT contains(label, ' ') AND id NOT IN (SELECT id FROM names)) "
                 "SELECT word, coalesce(r.top, []) AS top, b.word IS NOT NULL AS bare FROM "
-                "ranked r FULL JOIN bare b USING (word)")
+                "ranked r FULL JOIN bare b USING (word)", [list(NAME_TYPES)])
             self._surnames_made = True
         return self.SURNAMES
 
@@ -526,8 +535,9 @@ class KGView:
         """People's family names, for later mentions in spoken questions ("Hegel" for "Georg
         Wilhelm Friedrich Hegel"): the one P734 value's English label; else, where the KG
         names no family name (none, or one without a label), the last word of a plain name
-        (``naming.guessed_surname``; never for ``NAME_ORDER_UNKNOWN`` citizenships, from two
-        words only for ``TWO_FAMILY_NAMES`` ones); never for two P734 values. Kept only
+        (``naming.guessed_surname``; never for ``NAME_ORDER_UNKNOWN`` citizenships, past
+        states included, from two words only for ``TWO_FAMILY_NAMES`` ones); never for two
+        P734 values. Kept only
         where no other entity the word may stand for has a quarter of the person's
         sitelinks or more (``RunLookups.surnames``): a listener hears "Putin" as the
         best-known Putin, and "Oxford" as the city."""
@@ -553,12 +563,14 @@ class KGView:
                 wanted[eid] = family
         if not wanted:
             return
+        # lowercased in DuckDB on both sides ("İnan" lowers differently in Python)
         tops = {word: (top, bare) for word, top, bare in con.execute(
-            f"SELECT word, top, bare FROM {self.run.surnames()} WHERE list_contains(?, word)",
-            [sorted({f.lower() for f in wanted.values()})]).fetchall()}
+            f"SELECT w.word, s.top, s.bare FROM (SELECT unnest(?) AS word) w JOIN "
+            f"{self.run.surnames()} s ON s.word = lower(w.word)",
+            [sorted(set(wanted.values()))]).fetchall()}
         for eid, family in wanted.items():
             own = info[eid][3]
-            top, bare = tops.get(family.lower(), ([], False))
+            top, bare = tops.get(family, ([], False))
             top = list(top or [])
             if own in top:
                 top.remove(own)  # the person's own count, once
