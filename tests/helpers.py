@@ -41,6 +41,15 @@ def cli(*args: str, env: dict | None = None):
     return CliRunner(env=env or {}).invoke(app, list(map(str, args)))
 
 
+def volume_config(folder: Path) -> Path:
+    """A config file (in ``folder``) that makes every conversation asked even of a small KG,
+    its subjects repeating their facts (``new_fact_share = 0``): for tests that need a run
+    long enough to interrupt or to fill a disk."""
+    path = Path(folder) / "volume.toml"
+    path.write_text("[generate]\nnew_fact_share = 0\n")
+    return path
+
+
 def generated_records(out_dir: Path | str) -> list[dict]:
     """The records of the configurations the last ``generate`` made, from its
     ``conversations.jsonl`` (which holds every current configuration's) and ``summary.json``

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_errors import one_line_error
-from tests.helpers import cli, project
+from tests.helpers import cli, project, volume_config
 
 
 def no_temporaries(folder: Path) -> bool:
@@ -117,8 +117,7 @@ def test_a_full_disk_under_the_database_is_one_line_and_the_project_still_opens(
     disk = tmpfs("64m")
     db = disk / "p.duckdb"
     shutil.copy(made / "p.duckdb", db)
-    volume = tmp_path / "volume.toml"  # the 300 asked of the small sample: facts repeat
-    volume.write_text("[generate]\nnew_fact_share = 0\n")
+    volume = volume_config(tmp_path)  # the 300 asked of the small sample: facts repeat
     free = shutil.disk_usage(disk).free
     (disk / "filler").write_bytes(b"\0" * (free - 600_000))
     r = cli("generate", "--db", db, "--out", disk / "out", "--all-configs", "--conversations",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conversations_llm import healthy
-from tests.helpers import cli, project
+from tests.helpers import cli, project, volume_config
 from tests.llm.scripted_server import ScriptedServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,8 +107,7 @@ def test_generate_killed_during_assembly_then_rerun_equals_uninterrupted(tmp_pat
     clean, killed = tmp_path / "clean.duckdb", tmp_path / "killed.duckdb"
     shutil.copy(base, clean)
     shutil.copy(base, killed)
-    volume = tmp_path / "volume.toml"  # the 3,000 asked of the small sample: facts repeat
-    volume.write_text("[generate]\nnew_fact_share = 0\n")
+    volume = volume_config(tmp_path)  # the 3,000 asked of the small sample: facts repeat
     args = ["generate", "--all-configs", "--conversations", "3000", "--config", str(volume),
             "--out"]
     t0 = time.perf_counter()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conversations_llm import healthy
-from tests.helpers import cli, project
+from tests.helpers import cli, project, volume_config
 from tests.llm.scripted_server import ScriptedServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -239,9 +239,7 @@ GENERATE = ["generate", "--all-configs", "--conversations", "2000"]
 def volume(tmp_path_factory) -> Path:
     """A config that makes the 2,000 conversations asked of the small sample (its subjects
     repeat their facts), so that a run lasts long enough to be interrupted."""
-    path = tmp_path_factory.mktemp("volume") / "volume.toml"
-    path.write_text("[generate]\nnew_fact_share = 0\n")
-    return path
+    return volume_config(tmp_path_factory.mktemp("volume"))
 
 
 @pytest.fixture(scope="module")

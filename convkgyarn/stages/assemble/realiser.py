@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from convkgyarn.stages.assemble.transforms import TurnContext
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
-FAMILY = "\x00family"  # a slot: (the family name as a word, the name said in full)
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # follow-ups that say a statement still holds ("since when has that been the case?")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
@@ -136,6 +135,9 @@ class Realiser:
         self.cfg = cfg
         self._parts: dict[str, list[str]] = {}
         self._slots: dict[tuple, dict[str, str]] = {}
+        # slots whose subject is said by a family name: (that name as a word, the name in
+        # full, said where the question or its answer has the word)
+        self._in_full: dict[tuple, tuple[re.Pattern, str]] = {}
         self._queries: dict[tuple, tuple[str, str]] = {}
         self._kind_templates: dict[tuple, list[TemplateOption]] = {}
 
@@ -574,9 +576,15 @@ class Realiser:
                 name = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
-            if family:  # never "When was Born born?": the name in full where the question
-                slots[FAMILY] = (re.compile(rf"\b{re.escape(family)}\b", re.I),  # has the word
-                                 named(label, e.human))
+            if family:
+                self._in_full[key] = (re.compile(rf"\b{re.escape(family)}\b", re.I),
+                                      named(label, e.human))
+        in_full = self._in_full.get(key)
+        if in_full and (in_full[0].search(template) or (
+                value is not None and in_full[0].search(render(value)))):
+            # never "When was Born born?", "How many years was McCartney married to Paul
+            # McCartney?": the name in full
+            slots = {**slots, self.view.placeholder(type_id): in_full[1]}
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)
@@ -592,12 +600,6 @@ class Realiser:
             elif p == "[a]":
                 text = render(value) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
-            elif FAMILY in slots and p == self.view.placeholder(type_id) and (
-                    slots[FAMILY][0].search(template) or (value is not None and
-                                                          slots[FAMILY][0].search(
-                                                              render(value)))):
-                # "How many years was McCartney married to Paul McCartney?": said in full
-                out.append(slots[FAMILY][1])
             else:
                 out.append(slots.get(p, p))
         return "".join(out)
