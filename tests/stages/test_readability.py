@@ -247,6 +247,9 @@ def test_spoken_questions_say_a_person_again_by_the_family_name(tmp_path, shared
     full = sum(sum(r["entity"]["label"] in t["question"] for t in r["turns"]) >= 3
                for r in people)
     assert people and full / len(people) <= 0.2, (full, len(people))
+    for r in people:  # "Which sport is he in?" "Basketball." "What class ...?" "Men's ..."
+        asked = [t["property_id"] for t in r["turns"]]
+        assert "P2094" not in asked or not {"P641", "P106"} & set(asked), r["turns"]
     later = {r["entity"]["label"]: [t["question"] for t in r["turns"][1:]] for r in people}
     assert any("Hegel" in q and "Friedrich" not in q for q in later["Georg Wilhelm Friedrich "
                                                                       "Hegel"])
@@ -390,3 +393,50 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             assert all("Igor Putin" in q for q in questions if "Putin" in q), questions
             checked.add("Putin")
     assert checked == {"Streep", "Putin", "span"}
+
+
+def test_a_type_is_a_settlement_by_its_item_or_the_head_of_its_label():
+    assert wording.settlement_type("Q515", None)
+    assert wording.settlement_type("Q9", "city of federal significance")
+    assert wording.settlement_type("Q9", "commune of France")
+    assert wording.settlement_type("Q9", "county seat")
+    assert not wording.settlement_type("Q9", "state of the United States")
+    assert not wording.settlement_type("Q9", "ceremonial county")
+    assert not wording.settlement_type("Q9", "office building")
+    assert not wording.settlement_type("Q9", None)
+    # the word in the template, not in the subject's slot; capitals are cities by property
+    assert wording.calls_it_a_city("in which city was [human] born?", "P19")
+    assert wording.calls_it_a_city("city [human] died in", "P20")
+    assert not wording.calls_it_a_city("when was [big city] founded?", "P571")
+    assert not wording.calls_it_a_city("which city is {S's} capital?", "P36")
+    assert not wording.calls_it_a_city("where was [human] born?", "P19")
+
+
+def test_a_question_calls_its_answer_a_city_only_where_the_kg_says_it_is_one(
+        tmp_path, shared_data):
+    """real-entities-dev: "In which city was Charlie Ramsden born? Derbyshire", "...
+    headquartered? Shell-Haus", "In which city was the German Democratic Republic founded?
+    Detlev-Rohwedder-Haus", "... Prince Michael Jackson I born? California": these are
+    asked with "where" (a county, a building, a state); a city the KG types as one can still
+    be "In which city ...?" (AFC Ajax, Amsterdam)."""
+    subjects = ["Q5085424", "Q151701", "Q16957", "Q801", "Q7244161", "Q81888"]
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        lines = []
+        for seed in range(8):
+            result = p.generate([GenerateConfig(interaction="voice", entities=subjects,
+                                                conversations=len(subjects), seed=seed)])
+            p.write_outputs(result.runs, tmp_path / str(seed))
+            lines += (tmp_path / str(seed) / "conversations.jsonl").read_text().splitlines()
+    called = {}
+    for line in lines:
+        for t in json.loads(line)["turns"]:
+            if t["property_id"] in ("P19", "P159", "P740") and \
+                    re.search(r"\b(city|town)\b", t["question"]):
+                for a in t["answer"]:
+                    called[a] = t["question"]
+    assert not {"Derbyshire", "Shell-Haus", "Detlev-Rohwedder-Haus", "Independence Hall",
+                "California"} & set(called), called
+    assert "Amsterdam" in called, called

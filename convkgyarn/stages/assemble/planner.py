@@ -115,8 +115,9 @@ IMPLIED_BY_ROLE = frozenset({"P106"})
 # forms: languages.FOLLOW_UP_KINDS; a side topic is plain facts)
 LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
 # What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
-# the competition class of a sport they play
-IMPLIED_BY_OCCUPATION = frozenset({"P641", "P2094"})
+# the competition class of a sport they play; and what the sport says of the class ("What
+# sport is he in?" "Basketball." "What class does he compete in?" "Men's basketball.")
+IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641")}
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
@@ -802,11 +803,13 @@ class Planner:
         if turn.planned.kind != "fact" or not turn.answer.values or \
                 any(v.value_id is None for v in turn.answer.values):
             return False
-        if turn.planned.property_id in IMPLIED_BY_OCCUPATION and turn.subject.human and any(
-                t.subject.id == turn.subject.id and t.planned.property_id == "P106"
-                for t in turns):  # "sport cyclist", then "Which sport is she in?"
+        implied_by = IMPLIED_BY.get(turn.planned.property_id, ())
+        said = next((t.planned.property_id for t in turns if t.subject.id == turn.subject.id
+                     and t.planned.property_id in implied_by), None)
+        if said is not None and turn.subject.human:  # "sport cyclist", "Which sport ...?"
             self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
-                      "an earlier answer of the conversation says it", "the occupation")
+                      "an earlier answer of the conversation says it",
+                      "the occupation" if said == "P106" else "the sport")
             return True
         earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
                    for v in t.answer.values if v.value_id and v.value_id not in

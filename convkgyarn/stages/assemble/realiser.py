@@ -28,7 +28,8 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    awkward_possessive, contains, named, pronoun, references, with_article, work_named)
+    awkward_possessive, calls_it_a_city, contains, named, pronoun, references, with_article,
+    work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -366,6 +367,9 @@ class Realiser:
             if YEAR_QUESTION.search(question) and \
                     not all(year_question_fits(v) for v in ans.values):
                 continue  # a "what year" question needs an answer that is a year
+            if calls_it_a_city(option.text, pt.property_id) and \
+                    not all(self.view.is_settlement(v) for v in ans.values):
+                continue  # "in which city" needs an answer known to be a city or a town
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
             if DOUBLED.search(question) and not DOUBLED.search(e.label) and \

@@ -35,6 +35,7 @@ from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
+from convkgyarn.stages.assemble.wording import settlement_type
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
@@ -311,6 +312,7 @@ class KGView:
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
         self._people: dict[str, bool] = {}
+        self._settlements: dict[str, bool] = {}
         self._genders: dict[str, str] = {}
         self._best: dict[str, tuple] = {}
         self._placeholders: dict[str, str] = {}
@@ -709,6 +711,21 @@ class KGView:
             if person:
                 return True
         return property_id in self.run.person_properties and value.value_id is not None
+
+    def is_settlement(self, value: Value) -> bool:
+        """A city, town or village by one of its types in the KG (``wording.settlement_type``);
+        False for a value the KG holds no types of: "In which city was she born?" is asked
+        only where the answer is known to be one (never of California, Derbyshire or a
+        headquarters building)."""
+        if value.value_id is None:
+            return False
+        known = self._settlements.get(value.value_id)
+        if known is None:
+            known = self._settlements[value.value_id] = any(
+                settlement_type(type_id, label) for type_id, label in self.con.execute(
+                    "SELECT t.type_id, l.label FROM entity_types t LEFT JOIN labels l ON "
+                    "l.id = t.type_id WHERE t.entity_id = ?", [value.value_id]).fetchall())
+        return known
 
     def gender_of(self, value: Value) -> str | None:
         return self._genders.get(value.value_id)

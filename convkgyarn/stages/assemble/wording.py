@@ -7,6 +7,7 @@ change to how conversations read starts in this module.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from convkgyarn.stages.naming import spoken_name as named  # noqa: F401 (re-exported)
@@ -71,6 +72,45 @@ def thing_noun(type_label: str | None) -> str | None:
     if head in HEAD_NOUNS:
         return head
     return KIND_NOUNS.get(kind)
+
+
+# A question that calls its answer a city or a town ("In which city was she born?", "city
+# of work") is asked only where every value is one: Wikidata's birthplaces, places of death
+# and headquarters are as often a county, a state or a building ("California", "Shell-Haus").
+# Where the property says it (a capital, twin towns) or the word is about the subject ("what
+# is {S} the capital city of?"), the wording needs no check.
+CALLS_IT_A_CITY = re.compile(r"\b(city|cities|town|towns)\b", re.I)
+CITY_BY_PROPERTY = frozenset({"P36", "P190", "P1376"})
+SLOTS = re.compile(r"\[[^\[\]]*\]|\{[^{}]*\}")
+# the heads of the type labels of settlements ("city of federal significance", "commune of
+# France", "county seat", "big city"), and the items of the commonest settlement types
+SETTLEMENT_HEADS = frozenset("""
+city town village municipality commune metropolis capital borough hamlet settlement
+township seat megacity conurbation
+""".split())
+SETTLEMENT_TYPES = frozenset({"Q515", "Q3957", "Q532", "Q1549591", "Q5119", "Q15284",
+                              "Q484170", "Q1637706", "Q200250", "Q486972", "Q7930989"})
+
+
+def settlement_type(type_id: str, type_label: str | None) -> bool:
+    """Whether a type is one of cities, towns or villages: by its item, or by the head
+    noun of its label ("capital city", "city of federal significance", "commune of France";
+    not "state of the United States", "ceremonial county", "office building")."""
+    if type_id in SETTLEMENT_TYPES:
+        return True
+    label = (type_label or "").strip().lower()
+    if not label:
+        return False
+    head = label.split(" of ")[0].split()[-1] if " of " in label else label.split()[-1]
+    return head in SETTLEMENT_HEADS
+
+
+def calls_it_a_city(template: str, property_id: str) -> bool:
+    """Whether a template's wording says its answer is a city or a town."""
+    if property_id in CITY_BY_PROPERTY:
+        return False
+    words = SLOTS.sub(" ", template)  # "[city]", "[big city]": the subject's slot, not a word
+    return CALLS_IT_A_CITY.search(words) is not None
 
 
 def references(human: bool, gender: str | None, type_label: str | None,

@@ -330,7 +330,8 @@ VOICE.update({
              "who is {S's} patron saint?"),
     "P2238": ("what is the official symbol of {S:o}?", "what are {S's} official symbols?",
               "which symbols represent {S:o}?"),
-    "P1365": ("what did {S} replace?", "what came before {S:o}?", "what was replaced by {S:o}?"),
+    "P1365": ("what did {S} replace?", "what came before {S:o}?", "what did {S} take the place "
+              "of?"),
     "P1366": ("what replaced {S:o}?", "what came after {S:o}?", "what was {S} replaced by?"),
     "P576": ("when did {S} end?", "when was {S} dissolved?", "when did {S} cease to exist?"),
     "P1435": ("what heritage status does {S} have?", "is {S} a listed building?",
@@ -478,7 +479,8 @@ VOICE.update({
     # chemical elements
     "P1086": ("what is the atomic number of {S:o}?", "what is {S's} atomic number?",
               "how many protons does {S} have?"),
-    "P61": ("who discovered {S:o}?", "who found {S:o}?", "who was the discoverer of {S:o}?"),
+    "P61": ("who discovered {S:o}?", "who first found {S:o}?",
+            "who was the discoverer of {S:o}?"),
     # "time of discovery or invention": mostly elements, minerals and stars, so never
     # "When was hydrogen invented?"
     "P575": ("when was {S} discovered?", "in which year was {S} discovered?", "what year was "
