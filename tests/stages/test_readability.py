@@ -405,38 +405,44 @@ def test_a_type_is_a_settlement_by_its_item_or_the_head_of_its_label():
     assert not wording.settlement_type("Q9", "office building")
     assert not wording.settlement_type("Q9", None)
     # the word in the template, not in the subject's slot; capitals are cities by property
-    assert wording.calls_it_a_city("in which city was [human] born?", "P19")
-    assert wording.calls_it_a_city("city [human] died in", "P20")
-    assert not wording.calls_it_a_city("when was [big city] founded?", "P571")
-    assert not wording.calls_it_a_city("which city is {S's} capital?", "P36")
-    assert not wording.calls_it_a_city("where was [human] born?", "P19")
+    assert wording.answer_kinds("in which city was [human] born?", "P19") == ("settlement",)
+    assert wording.answer_kinds("city [human] died in", "P20") == ("settlement",)
+    assert wording.answer_kinds("when was [big city] founded?", "P571") == ()
+    assert wording.answer_kinds("which city is {S's} capital?", "P36") == ()
+    assert wording.answer_kinds("where was [human] born?", "P19") == ()
+    assert wording.answer_kinds("which region is [district] in?", "P131") == ("region",)
+    assert wording.answer_kinds("which company owns [airline]?", "P127") == ("company",)
 
 
-def test_a_question_calls_its_answer_a_city_only_where_the_kg_says_it_is_one(
+def test_a_question_calls_its_answer_a_city_a_region_or_a_company_only_where_the_kg_does(
         tmp_path, shared_data):
     """real-entities-dev: "In which city was Charlie Ramsden born? Derbyshire", "...
     headquartered? Shell-Haus", "In which city was the German Democratic Republic founded?
-    Detlev-Rohwedder-Haus", "... Prince Michael Jackson I born? California": these are
-    asked with "where" (a county, a building, a state); a city the KG types as one can still
-    be "In which city ...?" (AFC Ajax, Amsterdam)."""
-    subjects = ["Q5085424", "Q151701", "Q16957", "Q801", "Q7244161", "Q81888"]
+    Detlev-Rohwedder-Haus", "Which region is Targówek in? Warsaw" (a city),
+    "parent company of Somerville College: University of Oxford": each is asked with
+    another variant ("Where was he born?"); a city the KG types as one can still be "In which
+    city ...?" (AFC Ajax, Amsterdam)."""
+    subjects = ["Q5085424", "Q151701", "Q16957", "Q801", "Q7244161", "Q81888", "Q224124",
+                "Q774489", "Q1247360", "Q2107492", "Q1017790"]
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
                        shared_data / "labels" / "preferred-labels-en.json"])
         lines = []
-        for seed in range(8):
-            result = p.generate([GenerateConfig(interaction="voice", entities=subjects,
-                                                conversations=len(subjects), seed=seed)])
+        for seed in range(6):
+            result = p.generate([GenerateConfig(interaction=interaction, entities=subjects,
+                                                conversations=len(subjects), seed=seed)
+                                 for interaction in ("voice", "text")])
             p.write_outputs(result.runs, tmp_path / str(seed))
             lines += (tmp_path / str(seed) / "conversations.jsonl").read_text().splitlines()
-    called = {}
+    called: dict[str, dict[str, str]] = {"city": {}, "region": {}, "company": {}}
     for line in lines:
         for t in json.loads(line)["turns"]:
-            if t["property_id"] in ("P19", "P159", "P740") and \
-                    re.search(r"\b(city|town)\b", t["question"]):
-                for a in t["answer"]:
-                    called[a] = t["question"]
+            for word in called:
+                if re.search(rf"\b{word}\b", t["question"]) and t["property_id"] != "P1082":
+                    called[word].update(dict.fromkeys(t["answer"], t["question"]))
     assert not {"Derbyshire", "Shell-Haus", "Detlev-Rohwedder-Haus", "Independence Hall",
-                "California"} & set(called), called
-    assert "Amsterdam" in called, called
+                "California"} & set(called["city"]), called["city"]
+    assert not {"Amsterdam", "Warsaw"} & set(called["region"]), called["region"]
+    assert "University of Oxford" not in called["company"], called["company"]
+    assert "Amsterdam" in called["city"], called["city"]

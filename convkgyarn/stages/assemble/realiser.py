@@ -28,7 +28,7 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    awkward_possessive, calls_it_a_city, contains, named, pronoun, references, with_article,
+    answer_kinds, awkward_possessive, contains, named, pronoun, references, with_article,
     work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
@@ -367,9 +367,8 @@ class Realiser:
             if YEAR_QUESTION.search(question) and \
                     not all(year_question_fits(v) for v in ans.values):
                 continue  # a "what year" question needs an answer that is a year
-            if calls_it_a_city(option.text, pt.property_id) and \
-                    not all(self.view.is_settlement(v) for v in ans.values):
-                continue  # "in which city" needs an answer known to be a city or a town
+            if not self._kind_fits(option.text, pt.property_id, ans.values):
+                continue  # "in which city" of Derbyshire, "which company" of a person
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
             if DOUBLED.search(question) and not DOUBLED.search(e.label) and \
@@ -387,6 +386,12 @@ class Realiser:
             return self._phrased(turn, *doubled, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                     f"no {phen} template fits the answer")
+
+    def _kind_fits(self, template: str, property_id: str, values: tuple) -> bool:
+        """Whether every value is what the template's words call it (``answer_kinds``): a
+        city, a company or a region only where the KG's types say so."""
+        return all(kind in self.view.kinds_of(v) for kind in answer_kinds(template, property_id)
+                   for v in values)
 
     def anaphoric(self, turn: Turn) -> list[TemplateOption]:
         """Follow-ups that refer to the statement just answered ("When was that?", "Since

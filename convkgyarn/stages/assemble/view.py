@@ -38,6 +38,7 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.wording import settlement_type
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
+from convkgyarn.stages.salience import broad_kind
 from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder
 
@@ -312,7 +313,7 @@ class KGView:
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
         self._people: dict[str, bool] = {}
-        self._settlements: dict[str, bool] = {}
+        self._kinds: dict[str, frozenset[str]] = {}
         self._genders: dict[str, str] = {}
         self._best: dict[str, tuple] = {}
         self._placeholders: dict[str, str] = {}
@@ -712,19 +713,22 @@ class KGView:
                 return True
         return property_id in self.run.person_properties and value.value_id is not None
 
-    def is_settlement(self, value: Value) -> bool:
-        """A city, town or village by one of its types in the KG (``wording.settlement_type``);
-        False for a value the KG holds no types of: "In which city was she born?" is asked
-        only where the answer is known to be one (never of California, Derbyshire or a
-        headquarters building)."""
+    def kinds_of(self, value: Value) -> frozenset[str]:
+        """What the KG's types say a value is, in the words questions use for it:
+        "settlement" (a city, town or village: ``wording.settlement_type``) and the broad
+        kinds of its types ("company", "university", ...: ``salience.broad_kind``). Empty
+        for a value the KG holds no types of, so "In which city was she born?" is asked only
+        where the answer is known to be one."""
         if value.value_id is None:
-            return False
-        known = self._settlements.get(value.value_id)
+            return frozenset()
+        known = self._kinds.get(value.value_id)
         if known is None:
-            known = self._settlements[value.value_id] = any(
-                settlement_type(type_id, label) for type_id, label in self.con.execute(
-                    "SELECT t.type_id, l.label FROM entity_types t LEFT JOIN labels l ON "
-                    "l.id = t.type_id WHERE t.entity_id = ?", [value.value_id]).fetchall())
+            types = self.con.execute(
+                "SELECT t.type_id, l.label FROM entity_types t LEFT JOIN labels l ON "
+                "l.id = t.type_id WHERE t.entity_id = ?", [value.value_id]).fetchall()
+            known = self._kinds[value.value_id] = frozenset(
+                {broad_kind(label, False) for _, label in types if label} |
+                ({"settlement"} if any(settlement_type(*t) for t in types) else set()))
         return known
 
     def gender_of(self, value: Value) -> str | None:

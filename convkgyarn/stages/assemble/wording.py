@@ -74,13 +74,21 @@ def thing_noun(type_label: str | None) -> str | None:
     return KIND_NOUNS.get(kind)
 
 
-# A question that calls its answer a city or a town ("In which city was she born?", "city
-# of work") is asked only where every value is one: Wikidata's birthplaces, places of death
-# and headquarters are as often a county, a state or a building ("California", "Shell-Haus").
-# Where the property says it (a capital, twin towns) or the word is about the subject ("what
-# is {S} the capital city of?"), the wording needs no check.
-CALLS_IT_A_CITY = re.compile(r"\b(city|cities|town|towns)\b", re.I)
-CITY_BY_PROPERTY = frozenset({"P36", "P190", "P1376"})
+# Words a question uses for the kind of its answer, and what the KG must say of every value
+# for the word to be true (``KGView.kinds_of``): "In which city was she born?" only of a city
+# or a town the KG types as one (Wikidata's birthplaces, places of death and headquarters
+# are as often a county, a state or a building: "California", "Derbyshire", "Shell-Haus");
+# "parent company" only of a company (not of the University of Oxford); "Which region is it
+# in?" only of a region, never of a city ("the Van Gogh Museum ... Amsterdam"). Where the
+# property says it (a capital, twin towns) or the word is about the subject ("what is {S}
+# the capital city of?"), the wording needs no check. A value the KG holds no types of is
+# none of these: the question is asked with another variant ("Where was she born?").
+ANSWER_KIND_WORDS = (
+    (re.compile(r"\b(city|cities|town|towns)\b", re.I), "settlement",
+     frozenset({"P36", "P190", "P1376"})),
+    (re.compile(r"\b(company|companies)\b", re.I), "company", frozenset()),
+    (re.compile(r"\bregions?\b", re.I), "region", frozenset()),
+)
 SLOTS = re.compile(r"\[[^\[\]]*\]|\{[^{}]*\}")
 # the heads of the type labels of settlements ("city of federal significance", "commune of
 # France", "county seat", "big city"), and the items of the commonest settlement types
@@ -105,12 +113,12 @@ def settlement_type(type_id: str, type_label: str | None) -> bool:
     return head in SETTLEMENT_HEADS
 
 
-def calls_it_a_city(template: str, property_id: str) -> bool:
-    """Whether a template's wording says its answer is a city or a town."""
-    if property_id in CITY_BY_PROPERTY:
-        return False
-    words = SLOTS.sub(" ", template)  # "[city]", "[big city]": the subject's slot, not a word
-    return CALLS_IT_A_CITY.search(words) is not None
+def answer_kinds(template: str, property_id: str) -> tuple[str, ...]:
+    """What a template's wording says every value of its answer is ("settlement",
+    "company", "region"): the words outside the subject's slot ("[big city]")."""
+    words = SLOTS.sub(" ", template)
+    return tuple(kind for pattern, kind, exempt in ANSWER_KIND_WORDS
+                 if property_id not in exempt and pattern.search(words))
 
 
 def references(human: bool, gender: str | None, type_label: str | None,
