@@ -18,6 +18,8 @@ from convkgyarn.languages import checks
 from convkgyarn.languages.checks import Slot
 from convkgyarn.languages.values import Calendar, render_value
 
+SLOTS = re.compile(r"\[[^\[\]]*\]|\{[^{}]*\}")
+
 PLACEHOLDER = re.compile(r"\[([^\[\]]+)\]")
 # "{ist|war}": the present form, then the past form
 TENSE = re.compile(r"\{([^{}|]*)\|([^{}|]*)\}")
@@ -158,6 +160,9 @@ class Language:
     transitions: ClassVar[tuple[str, ...]]
     fillers: ClassVar[tuple[str, ...]]
     year_words: ClassVar[re.Pattern]
+    # words a question uses for the kind of its answer, and the kind every value must be
+    # for them to be true ("In welcher Stadt": "settlement"; ``answer_kinds``)
+    answer_kind_words: ClassVar[tuple[tuple[re.Pattern, str], ...]] = ()
     # what ``validate`` needs to know of the language (``checks``)
     english_name: ClassVar[str]
     placeholder_help: ClassVar[str]  # the placeholders, for a rejection's reason
@@ -182,6 +187,13 @@ class Language:
         """Whether a question asks for a year ("in welchem Jahr", "何年", "哪一年"): its
         answer is then the year alone (``render(..., year_only=True)``)."""
         return self.year_words.search(question) is not None
+
+    def answer_kinds(self, template: str) -> tuple[str, ...]:
+        """The kinds a template's own words say its answer is ("settlement", "company",
+        "region"): outside its placeholders ("[S's:f.nom:Hauptstadt]", "{S}"), which name
+        the subject or hold a tense's alternatives."""
+        words = SLOTS.sub(" ", template)
+        return tuple(kind for pattern, kind in self.answer_kind_words if pattern.search(words))
 
     def yes_no(self, answer: bool) -> str:
         """What a person answers to a yes/no question (a verify or "also" question), as

@@ -26,6 +26,9 @@ class English(Language):
     transitions = ("Okay, ", "Alright, ", "And ")
     fillers = ("uh", "um", "well")
     year_words = re.compile(r"\byears?\b", re.I)
+    answer_kind_words = ((re.compile(r"\b(city|cities|town|towns)\b", re.I), "settlement"),
+                         (re.compile(r"\b(company|companies)\b", re.I), "company"),
+                         (re.compile(r"\bregions?\b", re.I), "region"))
 
     def render(self, value: Value, label: str | None = None, *,
                year_only: bool = False) -> str | None:

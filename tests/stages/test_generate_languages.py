@@ -206,3 +206,25 @@ def test_every_fact_turn_names_a_stored_template_in_every_language(multilingual)
                                         "SELECT template_id FROM local_templates").fetchall()}
     facts = [t for r in records for t in r["turns"] if t["question_kind"] == "fact"]
     assert facts and all(t["template_id"] in stored for t in facts)
+
+
+def test_a_question_calls_its_answer_a_city_only_where_the_kg_types_it(multilingual):
+    """"In welcher Stadt wurde er geboren?", "どの町で", "哪座城市" only of an answer the KG
+    types (as a settlement), never of one it knows nothing of ("Derbyshire", "California")."""
+    records, con = multilingual
+    from convkgyarn.languages import language
+    typed = {r[0] for r in con.execute(
+        "SELECT DISTINCT entity_id FROM entity_types WHERE via = 'P31'").fetchall()}
+    checked = 0
+    for r in records:
+        if r["language"] == "en":
+            continue
+        words = dict((kind, pattern) for pattern, kind in
+                     language(r["language"]).answer_kind_words)["settlement"]
+        for t in r["turns"]:
+            if t["question_kind"] == "fact" and t["property_id"] in ("P19", "P20", "P159",
+                                                                      "P740", "P937", "P551"):
+                checked += 1
+                if words.search(re.sub(r"\[[^\]]*\]", " ", t["question"])):
+                    assert set(t["answer_ids"]) <= typed, (t["question"], t["answer"])
+    assert checked >= 20

@@ -57,6 +57,10 @@ class German(Language):
     transitions = ("Okay, und ", "Gut, ", "Und ", "Also, ")
     fillers = ("ähm", "äh", "also", "hm", "na ja")
     year_words = re.compile(r"\b(welchem|welches) Jahr\b", re.I)
+    answer_kind_words = ((re.compile(r"\b(Stadt|Städte|Städten)\b"), "settlement"),
+                         (re.compile(r"\b(Firma|Unternehmen|Muttergesellschaft|"
+                                     r"Mutterkonzern)\b"), "company"),
+                         (re.compile(r"\b(Region|Regionen)\b"), "region"))
     english_name = "German"
     placeholder_help = ("[S:nom] [S:akk] [S:dat] [S:gen], [S's:G.C:Noun], [in:S] [von:S] ..., "
                         "[S:kw] in typed queries; [a:nom] [a:akk] [a:dat] [mit:a] [a] for a "

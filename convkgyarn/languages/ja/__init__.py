@@ -39,6 +39,9 @@ class Japanese(Language):
     transitions = ("では、", "じゃあ、", "次に、", "ところで、")
     fillers = ("えっと", "あの", "えー", "うーん", "あのー")
     year_words = re.compile(r"何年(?!間)")
+    answer_kind_words = ((re.compile(r"町|都市"), "settlement"),
+                         (re.compile(r"親会社|どの会社"), "company"),
+                         (re.compile(r"地域|地方"), "region"))
     english_name = "Japanese"
     placeholder_help = ("[S:は] [S:が] [S:の] [S:を] [S:に] [S:で] [S:と] ..., [S] in typed "
                         "queries; [a] [a:と] [a:を] ... for a qualifier's statement value")

@@ -114,10 +114,13 @@ IMPLIED_BY_ROLE = frozenset({"P106"})
 # The follow-ups every language of a multilingual configuration can say (each language's
 # forms: languages.FOLLOW_UP_KINDS; a side topic is plain facts)
 LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
-# What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport,
-# the competition class of a sport they play; and what the sport says of the class ("What
-# sport is he in?" "Basketball." "What class does he compete in?" "Men's basketball.")
+# What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport;
+# and a competition class that only repeats the sport the occupation or the sport answer
+# named ("Basketball." "What class does he compete in?" "Men's basketball."), not one that
+# says more ("welterweight", "T54")
 IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641")}
+NAMES_THE_SPORT = ("P2094",)
+GENERIC_SPORT_WORDS = frozenset({"sport", "sports", "player", "men's", "women's", "mixed"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
@@ -803,13 +806,18 @@ class Planner:
         if turn.planned.kind != "fact" or not turn.answer.values or \
                 any(v.value_id is None for v in turn.answer.values):
             return False
-        implied_by = IMPLIED_BY.get(turn.planned.property_id, ())
-        said = next((t.planned.property_id for t in turns if t.subject.id == turn.subject.id
-                     and t.planned.property_id in implied_by), None)
-        if said is not None and turn.subject.human:  # "sport cyclist", "Which sport ...?"
-            self.drop(f"{turn.subject.id}/{turn.planned.property_id}",
-                      "an earlier answer of the conversation says it",
-                      "the occupation" if said == "P106" else "the sport")
+        pid = turn.planned.property_id
+        said = [t for t in turns if t.subject.id == turn.subject.id and
+                t.planned.property_id in IMPLIED_BY.get(pid, ())]
+        if pid in NAMES_THE_SPORT:  # the class's words beyond "men's" are the sport's
+            words = {w for t in said for v in t.answer.values
+                     for w in (v.label or "").lower().split()} - GENERIC_SPORT_WORDS
+            said = [t for t in said if all(
+                w in words for v in turn.answer.values
+                for w in (v.label or "").lower().split() if w not in GENERIC_SPORT_WORDS)]
+        if said and turn.subject.human:  # "sport cyclist", "Which sport ...?"
+            self.drop(f"{turn.subject.id}/{pid}", "an earlier answer of the conversation says it",
+                      "the occupation" if said[0].planned.property_id == "P106" else "the sport")
             return True
         earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
                    for v in t.answer.values if v.value_id and v.value_id not in

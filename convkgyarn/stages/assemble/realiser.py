@@ -368,7 +368,7 @@ class Realiser:
                     not all(year_question_fits(v) for v in ans.values):
                 continue  # a "what year" question needs an answer that is a year
             if not self._kind_fits(option.text, pt.property_id, ans.values):
-                continue  # "in which city" of Derbyshire, "which company" of a person
+                continue  # "In which city was he born?" "Derbyshire."
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
             if DOUBLED.search(question) and not DOUBLED.search(e.label) and \
@@ -389,9 +389,10 @@ class Realiser:
 
     def _kind_fits(self, template: str, property_id: str, values: tuple) -> bool:
         """Whether every value is what the template's words call it (``answer_kinds``): a
-        city, a company or a region only where the KG's types say so."""
-        return all(kind in self.view.kinds_of(v) for kind in answer_kinds(template, property_id)
-                   for v in values)
+        settlement, a company or a region only where the KG's types say so."""
+        kinds = answer_kinds(template, property_id,
+                             self.view.run.property_labels.get(property_id))
+        return all(kind in self.view.kinds_of(v) for kind in kinds for v in values)
 
     def anaphoric(self, turn: Turn) -> list[TemplateOption]:
         """Follow-ups that refer to the statement just answered ("When was that?", "Since

@@ -35,10 +35,9 @@ from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
-from convkgyarn.stages.assemble.wording import settlement_type
+from convkgyarn.stages.assemble.wording import value_kinds
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
-from convkgyarn.stages.salience import broad_kind
 from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder
 
@@ -151,8 +150,8 @@ class RunLookups:
         and a one-word name for its entity ("Oxford"); ``bare``: the word is the whole
         English name of something in the KG or the labels files ("London"). A surname says
         a person again only where nobody else it may stand for is nearly as well known
-        (``View.family_names``): "Putin" for Vladimir Putin, never for Igor Putin. One grouping of the KG's names per
-        run, as ``namesakes``."""
+        (``View.family_names``): "Putin" for Vladimir Putin, never for Igor Putin. One
+        grouping of the KG's names per run, as ``namesakes``."""
         if not self._surnames_made:
             self.con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {self.SURNAMES} AS "
@@ -478,6 +477,7 @@ class KGView:
             self._people[vid] = person
             if gender is not None:
                 self._genders[vid] = gender
+        self._load_value_kinds()
         if self.refreshes is not None:
             self._load_changes()
         for eid in ids:
@@ -714,22 +714,36 @@ class KGView:
         return property_id in self.run.person_properties and value.value_id is not None
 
     def kinds_of(self, value: Value) -> frozenset[str]:
-        """What the KG's types say a value is, in the words questions use for it:
-        "settlement" (a city, town or village: ``wording.settlement_type``) and the broad
-        kinds of its types ("company", "university", ...: ``salience.broad_kind``). Empty
-        for a value the KG holds no types of, so "In which city was she born?" is asked only
-        where the answer is known to be one."""
+        """What the KG's P31 types say a value is, in the kinds questions name ("person",
+        "settlement", "region", "company": ``wording.value_kinds``); empty for a value the
+        KG holds no types of. Read in bulk for every value a batch's facts name
+        (``_load_value_kinds``); a value beyond them is read alone, once."""
         if value.value_id is None:
             return frozenset()
         known = self._kinds.get(value.value_id)
         if known is None:
-            types = self.con.execute(
-                "SELECT t.type_id, l.label FROM entity_types t LEFT JOIN labels l ON "
-                "l.id = t.type_id WHERE t.entity_id = ?", [value.value_id]).fetchall()
-            known = self._kinds[value.value_id] = frozenset(
-                {broad_kind(label, False) for _, label in types if label} |
-                ({"settlement"} if any(settlement_type(*t) for t in types) else set()))
+            types = [t for (t,) in self.con.execute(
+                "SELECT type_id FROM entity_types WHERE entity_id = ? AND via = 'P31'",
+                [value.value_id]).fetchall()]
+            labels = self.run.type_labels(types)
+            known = self._kinds[value.value_id] = value_kinds([(t, labels[t]) for t in types])
         return known
+
+    def _load_value_kinds(self) -> None:
+        """``kinds_of`` every item the batch's statements and qualifiers name: one query,
+        the type labels from the run's cache."""
+        typed: dict[str, list[str]] = defaultdict(list)
+        for vid, tid in self.con.execute(
+                "WITH v AS (SELECT DISTINCT value_id FROM _batch_statements WHERE truthy AND "
+                "value_id IS NOT NULL UNION SELECT value_id FROM _batch_qualifiers WHERE "
+                "value_id IS NOT NULL) SELECT v.value_id, t.type_id FROM v LEFT JOIN "
+                "entity_types t ON t.entity_id = v.value_id AND t.via = 'P31'").fetchall():
+            types = typed[vid]  # an item with no types: no kinds (and no second query)
+            if tid is not None:
+                types.append(tid)
+        labels = self.run.type_labels(sorted({t for ts in typed.values() for t in ts}))
+        for vid, types in typed.items():
+            self._kinds[vid] = value_kinds([(t, labels[t]) for t in types])
 
     def gender_of(self, value: Value) -> str | None:
         return self._genders.get(value.value_id)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from convkgyarn.languages.base import Language
+from convkgyarn.languages.en import English
 from convkgyarn.stages.naming import spoken_name as named  # noqa: F401 (re-exported)
 from convkgyarn.stages.naming import with_article  # noqa: F401 (re-exported)
 from convkgyarn.stages.salience import broad_kind
@@ -75,50 +77,69 @@ def thing_noun(type_label: str | None) -> str | None:
 
 
 # Words a question uses for the kind of its answer, and what the KG must say of every value
-# for the word to be true (``KGView.kinds_of``): "In which city was she born?" only of a city
-# or a town the KG types as one (Wikidata's birthplaces, places of death and headquarters
-# are as often a county, a state or a building: "California", "Derbyshire", "Shell-Haus");
-# "parent company" only of a company (not of the University of Oxford); "Which region is it
-# in?" only of a region, never of a city ("the Van Gogh Museum ... Amsterdam"). Where the
-# property says it (a capital, twin towns) or the word is about the subject ("what is {S}
-# the capital city of?"), the wording needs no check. A value the KG holds no types of is
-# none of these: the question is asked with another variant ("Where was she born?").
-ANSWER_KIND_WORDS = (
-    (re.compile(r"\b(city|cities|town|towns)\b", re.I), "settlement",
-     frozenset({"P36", "P190", "P1376"})),
-    (re.compile(r"\b(company|companies)\b", re.I), "company", frozenset()),
-    (re.compile(r"\bregions?\b", re.I), "region", frozenset()),
-)
-SLOTS = re.compile(r"\[[^\[\]]*\]|\{[^{}]*\}")
-# the heads of the type labels of settlements ("city of federal significance", "commune of
-# France", "county seat", "big city"), and the items of the commonest settlement types
+# for the word to be true (``Language.answer_kind_words``, ``KGView.kinds_of``): "In which
+# city was she born?" only of a settlement the KG types as one (Wikidata's birthplaces,
+# places of death and headquarters are as often a county, a state or a building:
+# "California", "Derbyshire", "Shell-Haus"); "parent company" only of a company (not of
+# the University of Oxford); "Which region is it in?" only of a region that is no
+# settlement ("Targowek ... Warsaw"). A value the KG holds no types of is none of these:
+# the question is asked with another variant ("Where was she born?"). Where the property
+# says it (a capital, twin towns, "historical region", "production company") or the word is
+# about the subject ("what is {S} the capital city of?"), the wording needs no check.
+KIND_BY_PROPERTY = {"P36": "settlement", "P190": "settlement", "P1376": "settlement"}
+# the head nouns of the type labels of settlements ("city of federal significance",
+# "commune of France", "village in the United States", "city with powiat rights", "county
+# seat", "big city"), and the items of the commonest settlement types
 SETTLEMENT_HEADS = frozenset("""
-city town village municipality commune metropolis capital borough hamlet settlement
-township seat megacity conurbation
+city town village municipality commune comune municipiu metropolis capital borough hamlet
+settlement township seat megacity conurbation city-state
 """.split())
 SETTLEMENT_TYPES = frozenset({"Q515", "Q3957", "Q532", "Q1549591", "Q5119", "Q15284",
                               "Q484170", "Q1637706", "Q200250", "Q486972", "Q7930989"})
+HEAD_ENDS = re.compile(r" (of|in|with|under|by|for|on) ")
+COMPANY_TYPE = re.compile(r"\b(company|companies|corporation|business|enterprise|conglomerate|"
+                          r"manufacturer|studio|publisher|publishing house|record label|"
+                          r"airline|bank|brand|subsidiary|firm|cooperative)\b")
+ENGLISH = English()
+
+
+def type_head(type_label: str) -> str:
+    """The head noun of a type label: its last word before "of", "in", "with"... ("city of
+    federal significance" -> "city", "village in the United States" -> "village")."""
+    words = HEAD_ENDS.split(type_label.strip().lower(), maxsplit=1)[0].split()
+    return words[-1] if words else ""
 
 
 def settlement_type(type_id: str, type_label: str | None) -> bool:
-    """Whether a type is one of cities, towns or villages: by its item, or by the head
-    noun of its label ("capital city", "city of federal significance", "commune of France";
-    not "state of the United States", "ceremonial county", "office building")."""
-    if type_id in SETTLEMENT_TYPES:
-        return True
-    label = (type_label or "").strip().lower()
-    if not label:
-        return False
-    head = label.split(" of ")[0].split()[-1] if " of " in label else label.split()[-1]
-    return head in SETTLEMENT_HEADS
+    """Whether a type is one of settlements (cities, towns, villages, municipalities,
+    communes): by its item, or by the head noun of its label (not "state of the United
+    States", "ceremonial county", "office building")."""
+    return type_id in SETTLEMENT_TYPES or type_head(type_label or "") in SETTLEMENT_HEADS
 
 
-def answer_kinds(template: str, property_id: str) -> tuple[str, ...]:
-    """What a template's wording says every value of its answer is ("settlement",
-    "company", "region"): the words outside the subject's slot ("[big city]")."""
-    words = SLOTS.sub(" ", template)
-    return tuple(kind for pattern, kind, exempt in ANSWER_KIND_WORDS
-                 if property_id not in exempt and pattern.search(words))
+def value_kinds(types: list[tuple[str, str | None]]) -> frozenset[str]:
+    """What an item's P31 types (id, English label) say it is, in the kinds questions name:
+    "person"; "settlement"; "region" (a region type and no settlement type: Oxford, typed
+    both a district and a city, is a city); "company"."""
+    if any(type_id == "Q5" for type_id, _ in types):
+        return frozenset({"person"})
+    kinds = set()
+    if any(settlement_type(type_id, label) for type_id, label in types):
+        kinds.add("settlement")
+    elif any(broad_kind(label, False) == "region" for _, label in types if label):
+        kinds.add("region")
+    if any(COMPANY_TYPE.search(label.lower()) for _, label in types if label):
+        kinds.add("company")
+    return frozenset(kinds)
+
+
+def answer_kinds(template: str, property_id: str, property_label: str | None = None,
+                 language: Language = ENGLISH) -> tuple[str, ...]:
+    """What a template's words say every value of its answer is, in its language, less
+    what the property itself says (``KIND_BY_PROPERTY``, or a kind word in its English
+    label: "historical region", "production company")."""
+    said = {KIND_BY_PROPERTY.get(property_id), *ENGLISH.answer_kinds(property_label or "")}
+    return tuple(kind for kind in language.answer_kinds(template) if kind not in said)
 
 
 def references(human: bool, gender: str | None, type_label: str | None,
