@@ -96,3 +96,11 @@ def test_deixis_in_search_queries_is_a_possessive(shared_data):
                     "wikibase-item")
         for q in w.write(fact, "text")["deixis"]:
             assert "[him]" not in q, q
+
+
+@pytest.mark.parametrize("pid", ["P5822", "P61", "P1365"])
+def test_a_question_reads_right_for_the_answers_it_has(pid):
+    """"How many applicants does Oxford admit?" "0.175" (a rate), "Who found Brazil?" (read
+    as "founded"), "What was replaced by the country?": no variant says these."""
+    wrong = {"P5822": "how many", "P61": "who found ", "P1365": "was replaced by"}[pid]
+    assert not any(wrong in v for v in lexicon.VOICE[pid]), lexicon.VOICE[pid]

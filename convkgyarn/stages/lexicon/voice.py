@@ -440,7 +440,7 @@ VOICE.update({
               "how many people belong to {S:o}?"),
     "P2196": ("how many students does {S} have?", "how many students go to {S:o}?",
               "how many students are at {S:o}?"),
-    "P5822": ("what is {S's} admission rate?", "how many applicants does {S} admit?",
+    "P5822": ("what is {S's} admission rate?", "what share of applicants does {S} admit?",
               "how hard is it to get into {S:o}?"),
     "P5894": ("how much does {S} cost to attend?", "what are the tuition fees at {S:o}?",
               "what is {S's} tuition fee?"),
