@@ -56,6 +56,9 @@ def clear_run(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
 
 STAGED = {"conversations": "_staged_conversations", "turns": "_staged_turns",
           "turn_queries": "_staged_turn_queries", "dropped": "_staged_dropped"}
+# rows held in Python before they go to the staged tables in one insert: a batch of a small
+# KG's later pass is a few dozen conversations, and each insert costs ~2 ms however small
+FLUSH_ROWS = 10_000
 
 
 class RunStaging:
@@ -77,6 +80,7 @@ class RunStaging:
         self.turns = 0
         self.queries = 0
         self.drops = 0
+        self._pending: dict[str, list[dict]] = {table: [] for table in STAGED}
         for table, staged in STAGED.items():
             con.execute(f"CREATE OR REPLACE TEMP TABLE {staged} AS SELECT * FROM {table} "
                         "LIMIT 0")
@@ -94,23 +98,30 @@ class RunStaging:
         ``plans``: how many plans they say (one conversation each, by default)."""
         for row in (*conversations, *turns):
             row["run_id"] = self.run.run_id
-        for table, rows in (("conversations", conversations), ("turns", turns)):
-            if rows:
-                insert_arrow(self.con, STAGED[table], _typed(table, rows))
+        self._pending["conversations"] += conversations
+        self._pending["turns"] += turns
         if queries:
-            insert_arrow(self.con, STAGED["turn_queries"], _typed("turn_queries", [
-                {"query_id": q, "sparql": text} for q, text in queries.items()]))
+            self._pending["turn_queries"] += [{"query_id": q, "sparql": text}
+                                              for q, text in queries.items()]
             self.queries += len(queries)
         self.conversations += len(conversations)
         self.plans += len(conversations) if plans is None else plans
         self.turns += len(turns)
+        if sum(map(len, self._pending.values())) >= FLUSH_ROWS:
+            self.flush()
 
     def add_drops(self, rows: list[dict]) -> None:
         """Stage the run's drops (rows of ``dropped``): they become visible with the run, so
         ``drops`` always describes a run that exists, whole."""
-        if rows:
-            insert_arrow(self.con, STAGED["dropped"], _typed("dropped", rows))
-            self.drops += len(rows)
+        self._pending["dropped"] += rows
+        self.drops += len(rows)
+
+    def flush(self) -> None:
+        """The rows held so far into the staged tables (still visible to no reader)."""
+        for table, rows in self._pending.items():
+            if rows:
+                insert_arrow(self.con, STAGED[table], _typed(table, rows))
+                self._pending[table] = []
 
     def _clear_unstored_drops(self) -> None:
         """The drops of this configuration's earlier runs that made nothing (never stored):
@@ -124,6 +135,7 @@ class RunStaging:
     def store_drops(self) -> None:
         """Store only the staged drops, replacing the run's earlier ones: a run that made
         nothing is not stored, and its drops say why (until the configuration runs again)."""
+        self.flush()
         with transaction(self.con):
             self._clear_unstored_drops()
             self.con.execute("DELETE FROM dropped WHERE run_id = ?", [self.run.run_id])
@@ -131,6 +143,7 @@ class RunStaging:
 
     def commit(self, keep_previous: bool = False) -> None:
         """Store the staged run as the current one of its configuration, atomically."""
+        self.flush()
         con, run = self.con, self.run
         with transaction(con):
             if run.source == GENERATED:
@@ -176,7 +189,7 @@ class RunStaging:
 def _typed(table: str, rows: list[dict]) -> pa.Table:
     """Rows as an Arrow table typed by the table's columns (a row's missing keys: NULL)."""
     full = arrow_schema(table)
-    fields = [full.field(c) for c in rows[0]]
+    fields = [full.field(c) for c in dict.fromkeys(k for r in rows for k in r)]
     return pa.Table.from_arrays([pa.array([r.get(f.name) for r in rows], type=f.type)
                                  for f in fields], schema=pa.schema(fields))
 

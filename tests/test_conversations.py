@@ -182,3 +182,29 @@ def test_the_bundled_sample_never_mixes_with_user_data(tmp_path, shared_data):
     r = cli("generate", "--db", db, "--out", tmp_path / "o", "--conversations", "3")
     assert r.exit_code == 0, r.output
     assert "bundled sample" not in r.output
+
+
+def test_staged_batches_are_stored_whole_and_only_on_commit(tmp_path):
+    """Small batches (a small KG's later passes) are held and staged together: every row
+    and every column any of them has is stored, and nothing is visible before commit."""
+    from convkgyarn.conversations import RunRecord, RunStaging
+    with project(tmp_path / "p.duckdb") as p:
+        con = p.con
+        staging = RunStaging(con, RunRecord("gen-x-000000000000", "x", {}, 0))
+        for b in range(3):
+            convs = [{"conversation_id": f"c{b}", "config_name": "x", "seed": 0}]
+            turns = [{"conversation_id": f"c{b}", "turn": 1, "question": f"q{b}?"}]
+            if b == 2:  # a column the earlier batches' rows leave out
+                turns[0]["answer_sentence"] = "It is."
+            staging.add(convs, turns, {f"query{b}": "SELECT 1"})
+        staging.add_drops([{"stage": "assemble", "item": "Q1", "reason": "r", "detail": "",
+                            "run_id": "gen-x-000000000000"}])
+        assert con.execute("SELECT count(*) FROM turns").fetchall()[0][0] == 0
+        staging.commit()
+        rows = con.execute("SELECT conversation_id, question, answer_sentence FROM turns "
+                           "ORDER BY 1").fetchall()
+        assert rows == [("c0", "q0?", None), ("c1", "q1?", None), ("c2", "q2?", "It is.")]
+        assert con.execute("SELECT count(*) FROM turn_queries WHERE query_id LIKE 'query%'"
+                           ).fetchall()[0][0] == 3
+        assert con.execute("SELECT count(*) FROM dropped WHERE run_id = "
+                           "'gen-x-000000000000'").fetchall()[0][0] == 1

@@ -195,6 +195,33 @@ def test_a_later_pass_over_a_subject_asks_other_facts(tmp_path):
     assert sum(overlap) / len(overlap) < 0.4
 
 
+def test_with_facts_repeated_each_pass_still_prefers_what_the_last_ones_did_not_ask(
+        tmp_path):
+    """new_fact_share 0 (volume: ten passes over the bundled sample's subjects): a pass
+    prefers facts the last MAX_EARLIER_PASSES conversations about the subject did not ask,
+    as they were actually planned (0.8.0 replanned that window from nothing each time, and
+    94% of a later conversation's facts were the last three's)."""
+    from convkgyarn.resources import bundled_sample
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([bundled_sample()])
+        result = p.generate([GenerateConfig(interaction="voice", conversations=800, turns=3,
+                                            min_turns=3, new_fact_share=0)])
+        p.write_outputs(result.runs, tmp_path)
+    by_entity: dict[str, list[set]] = {}
+    for line in (tmp_path / "conversations.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        by_entity.setdefault(r["entity"]["id"], []).append(
+            {(t["property_id"], t["qualifier_property_id"]) for t in r["turns"]})
+    overlap = []
+    for facts in by_entity.values():
+        every = set().union(*facts)
+        for k in range(3, len(facts)):
+            last = set().union(*facts[k - 3:k])
+            if every - last:  # something else was there to ask
+                overlap.append(len(facts[k] & last) / len(facts[k]))
+    assert len(overlap) >= 100 and sum(overlap) / len(overlap) < 0.6
+
+
 def test_a_subject_gets_another_conversation_only_with_new_facts(tmp_path, shared_data):
     """More conversations asked than the KG holds (real-entities-dev: 136 subjects): a
     further conversation about a subject asks at least half new facts, or is not made; the

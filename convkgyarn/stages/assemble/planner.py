@@ -221,6 +221,9 @@ class Planner:
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
         avoid = self.asked_before(e, facts, cfg.turns - n_related, fact_key)
         own = self.plan(e, facts, cfg.turns - n_related, rng_facts, avoid=frozenset(avoid))
+        if index:  # the passes after this one read what it planned
+            self.keep_plan(fact_key, cfg.turns - n_related,
+                           frozenset((p.property_id, p.qualifier_id) for p in own))
         if index and cfg.new_fact_share and view.refreshes is None and not cfg.entities:
             planned = {(p.property_id, p.qualifier_id) for p in own}
             new = len(planned - avoid)
@@ -265,19 +268,43 @@ class Planner:
 
     def asked_before(self, e: EntityFacts, facts: list[Fact], turns: int,
                      fact_key: list) -> set[Fact]:
-        """The facts the conversations of the earlier passes over ``e`` planned, each
-        planned as it was (avoiding what the ones before it asked): all of them while
-        ``new_fact_share`` bounds the passes, else the last ``MAX_EARLIER_PASSES``."""
+        """The facts the conversations of the earlier passes over ``e`` planned, each as it
+        was planned (avoiding what the ones before it asked): all of them while
+        ``new_fact_share`` bounds the passes, else the last ``MAX_EARLIER_PASSES``. A plan
+        made in a later pass is kept for the run (``RunLookups.planned``), so a pass replans
+        none of them; the first pass's, never kept (most runs make one pass), is replanned
+        once per subject."""
         index = fact_key[2]
         first = 0 if self.cfg.new_fact_share else max(0, index - MAX_EARLIER_PASSES)
         avoid: set[Fact] = set()
         for earlier in range(first, index):
-            key = list(fact_key)
-            key[2] = earlier
-            avoid.update((p.property_id, p.qualifier_id) for p in self.plan(
+            avoid |= self._planned_in(e, facts, turns, fact_key, earlier)
+        return avoid
+
+    def _planned_in(self, e: EntityFacts, facts: list[Fact], turns: int, fact_key: list,
+                    index: int) -> frozenset[Fact]:
+        """The facts pass ``index`` planned for ``e``: kept, or planned again as it was."""
+        key = list(fact_key)
+        key[2] = index
+        found = self.view.run.planned.get((tuple(key), turns))
+        if found is None:
+            avoid = self.asked_before(e, facts, turns, key)
+            found = frozenset((p.property_id, p.qualifier_id) for p in self.plan(
                 e, facts, turns, random.Random(seeded("facts", *key)),
                 avoid=frozenset(avoid)))
-        return avoid
+            if index:
+                self.keep_plan(key, turns, found)
+        return found
+
+    def keep_plan(self, fact_key: list, turns: int, planned: frozenset[Fact]) -> None:
+        """Keep a later pass's plan for the passes after it (with no ``new_fact_share``, only
+        the last ``MAX_EARLIER_PASSES`` of a subject, the ones a next pass reads)."""
+        store = self.view.run.planned
+        store[(tuple(fact_key), turns)] = planned
+        if not self.cfg.new_fact_share and fact_key[2] >= MAX_EARLIER_PASSES:
+            old = list(fact_key)
+            old[2] -= MAX_EARLIER_PASSES
+            store.pop((tuple(old), turns), None)
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[Fact], rng: random.Random,

@@ -100,6 +100,9 @@ class RunLookups:
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
         self._surnames_made = False
+        # (a later pass's fact key, turns) -> the facts it planned (``Planner.asked_before``):
+        # bounded by the subjects that get a second conversation
+        self.planned: dict[tuple, frozenset] = {}
         # generate --language: the configuration's languages besides English
         self.languages = [code for code in cfg.languages if code != "en"]
         self._local: dict[str, dict[tuple, list[TemplateOption]]] = {}
