@@ -118,10 +118,10 @@ class RunStaging:
 
     def flush(self) -> None:
         """The rows held so far into the staged tables (still visible to no reader)."""
-        for table, rows in self._pending.items():
+        for table in STAGED:
+            rows, self._pending[table] = self._pending[table], []
             if rows:
                 insert_arrow(self.con, STAGED[table], _typed(table, rows))
-                self._pending[table] = []
 
     def _clear_unstored_drops(self) -> None:
         """The drops of this configuration's earlier runs that made nothing (never stored):
@@ -179,6 +179,7 @@ class RunStaging:
         self.close()
 
     def close(self) -> None:
+        self._pending = {table: [] for table in STAGED}
         for staged in STAGED.values():
             try:
                 self.con.execute(f"DROP TABLE IF EXISTS {staged}")

@@ -221,9 +221,6 @@ class Planner:
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
         avoid = self.asked_before(e, facts, cfg.turns - n_related, fact_key)
         own = self.plan(e, facts, cfg.turns - n_related, rng_facts, avoid=frozenset(avoid))
-        if index:  # the passes after this one read what it planned
-            self.keep_plan(fact_key, cfg.turns - n_related,
-                           frozenset((p.property_id, p.qualifier_id) for p in own))
         if index and cfg.new_fact_share and view.refreshes is None and not cfg.entities:
             planned = {(p.property_id, p.qualifier_id) for p in own}
             new = len(planned - avoid)
@@ -233,6 +230,9 @@ class Planner:
                               f"{new} of {len(planned)} facts new in conversation "
                               f"{index + 1}")
                 return None
+        if index:  # the passes after this one read what it planned
+            self.keep_plan(fact_key, cfg.turns - n_related, avoid,
+                           frozenset((p.property_id, p.qualifier_id) for p in own))
         plan: list[Step] = [(e, type_id, p, None) for p in own]
         if n_related:
             plan += [(r_entity, r_type, p, None)
@@ -270,41 +270,53 @@ class Planner:
                      fact_key: list) -> set[Fact]:
         """The facts the conversations of the earlier passes over ``e`` planned, each as it
         was planned (avoiding what the ones before it asked): all of them while
-        ``new_fact_share`` bounds the passes, else the last ``MAX_EARLIER_PASSES``. A plan
-        made in a later pass is kept for the run (``RunLookups.planned``), so a pass replans
-        none of them; the first pass's, never kept (most runs make one pass), is replanned
-        once per subject."""
+        ``new_fact_share`` bounds the passes, else the last ``MAX_EARLIER_PASSES``.
+
+        What a later pass planned is kept for the run (``RunLookups.planned``), so a pass
+        replans none of the ones before it (a pass missing there, the first pass's at the
+        second, is replanned once and kept): with ``new_fact_share``, what passes up to
+        each planned, for the last two passes of a subject; without, the plans of its last
+        ``MAX_EARLIER_PASSES`` + 1 passes. The one more kept lets a conversation made again
+        (``view.Missing``) find what it read the first time."""
         index = fact_key[2]
-        first = 0 if self.cfg.new_fact_share else max(0, index - MAX_EARLIER_PASSES)
+        if not index:
+            return set()
+        if self.cfg.new_fact_share:
+            return set(self._kept(e, facts, turns, fact_key, index - 1))
         avoid: set[Fact] = set()
-        for earlier in range(first, index):
-            avoid |= self._planned_in(e, facts, turns, fact_key, earlier)
+        for earlier in range(max(0, index - MAX_EARLIER_PASSES), index):
+            avoid |= self._kept(e, facts, turns, fact_key, earlier)
         return avoid
 
-    def _planned_in(self, e: EntityFacts, facts: list[Fact], turns: int, fact_key: list,
-                    index: int) -> frozenset[Fact]:
-        """The facts pass ``index`` planned for ``e``: kept, or planned again as it was."""
+    def _kept(self, e: EntityFacts, facts: list[Fact], turns: int, fact_key: list,
+              index: int) -> frozenset[Fact]:
+        """What ``keep_plan`` kept for pass ``index``, or that pass planned again as it was
+        (and kept)."""
         key = list(fact_key)
         key[2] = index
         found = self.view.run.planned.get((tuple(key), turns))
         if found is None:
             avoid = self.asked_before(e, facts, turns, key)
-            found = frozenset((p.property_id, p.qualifier_id) for p in self.plan(
+            planned = frozenset((p.property_id, p.qualifier_id) for p in self.plan(
                 e, facts, turns, random.Random(seeded("facts", *key)),
                 avoid=frozenset(avoid)))
-            if index:
-                self.keep_plan(key, turns, found)
+            found = self.keep_plan(key, turns, avoid, planned)
         return found
 
-    def keep_plan(self, fact_key: list, turns: int, planned: frozenset[Fact]) -> None:
-        """Keep a later pass's plan for the passes after it (with no ``new_fact_share``, only
-        the last ``MAX_EARLIER_PASSES`` of a subject, the ones a next pass reads)."""
+    def keep_plan(self, fact_key: list, turns: int, avoid: set[Fact],
+                  planned: frozenset[Fact]) -> frozenset[Fact]:
+        """Keep what a pass planned for the passes after it (``asked_before``): with
+        ``new_fact_share``, with what the passes before it asked; and let go of what no
+        later pass reads."""
         store = self.view.run.planned
-        store[(tuple(fact_key), turns)] = planned
-        if not self.cfg.new_fact_share and fact_key[2] >= MAX_EARLIER_PASSES:
-            old = list(fact_key)
-            old[2] -= MAX_EARLIER_PASSES
+        share = bool(self.cfg.new_fact_share)
+        kept = frozenset(avoid | planned) if share else planned
+        store[(tuple(fact_key), turns)] = kept
+        old = list(fact_key)
+        old[2] -= 2 if share else MAX_EARLIER_PASSES + 1
+        if old[2] >= 0:
             store.pop((tuple(old), turns), None)
+        return kept
 
     # -- planning (which facts), independent of the interaction config under same_facts
     def blocks(self, e: EntityFacts, facts: list[Fact], rng: random.Random,

@@ -100,8 +100,8 @@ class RunLookups:
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
         self._surnames_made = False
-        # (a later pass's fact key, turns) -> the facts it planned (``Planner.asked_before``):
-        # bounded by the subjects that get a second conversation
+        # (a pass's fact key, turns) -> what it planned (``Planner.asked_before``): at most
+        # four passes of each subject that gets a second conversation
         self.planned: dict[tuple, frozenset] = {}
         # generate --language: the configuration's languages besides English
         self.languages = [code for code in cfg.languages if code != "en"]
