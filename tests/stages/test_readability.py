@@ -499,3 +499,37 @@ def test_a_question_calls_its_answer_a_city_a_region_or_a_company_only_where_the
     assert not {"Amsterdam", "Warsaw"} & set(called["region"]), called["region"]
     assert "University of Oxford" not in called["company"], called["company"]
     assert "Amsterdam" in called["city"], called["city"]
+
+
+@pytest.mark.parametrize("share", [0.5, 0])
+def test_a_pass_reads_the_plans_kept_and_a_pass_made_again_finds_them(share):
+    """2,000 passes over one subject: each pass avoids what the earlier ones planned (all
+    of them, or with new_fact_share 0 the last MAX_EARLIER_PASSES) without planning them
+    again (the first pass once); a conversation made again (view.Missing) reads the same;
+    the run keeps at most four passes' plans of the subject."""
+    import random
+    from convkgyarn.stages.assemble.planner import MAX_EARLIER_PASSES, Planner
+    from convkgyarn.stages.assemble.realiser import seeded
+    view = SimpleNamespace(run=SimpleNamespace(planned={}))
+    planner = Planner(view, GenerateConfig(new_fact_share=share))
+    calls = []
+
+    def plan(e, facts, turns, rng, cached=True, avoid=frozenset(), least=None):
+        calls.append(avoid)
+        return [SimpleNamespace(property_id=f"P{rng.randrange(10**9)}", qualifier_id=None)]
+
+    planner.plan = plan
+    subject, owns = SimpleNamespace(id="Q1"), []
+    for k in range(2000):
+        key = [0, "Q1", k, 5, False]
+        avoid = planner.asked_before(subject, [], 5, key)
+        first = 0 if share else max(0, k - MAX_EARLIER_PASSES)
+        assert avoid == set().union(*owns[first:k]), k
+        own = frozenset((p.property_id, None) for p in planner.plan(
+            subject, [], 5, random.Random(seeded("facts", *key)), avoid=frozenset(avoid)))
+        owns.append(own)
+        if k:
+            planner.keep_plan(key, 5, avoid, own)
+        assert planner.asked_before(subject, [], 5, key) == avoid  # made again
+        assert len(view.run.planned) <= 4
+    assert len(calls) == 2001  # each pass once, and the first pass again at the second
