@@ -173,20 +173,27 @@ def test_no_question_points_back_with_a_type_label(sample_export):
             assert not re.search(r"\bthis (?!person\b)[a-z]+", t["question"]), t["question"]
 
 
-def test_a_later_pass_over_a_subject_asks_other_facts(tmp_path):
-    """Conversations > subjects: the second conversation about an entity with more facts
-    than turns asks facts the first did not (not the same five again)."""
+def _facts_per_subject(tmp_path, **config) -> dict[str, list[set]]:
+    """Spoken three-turn conversations on the bundled sample: each subject's conversations
+    in order, each as the set of facts (property, qualifier) it asked."""
     from convkgyarn.resources import bundled_sample
     with project(tmp_path / "p.duckdb") as p:
         p.load([bundled_sample()])
-        result = p.generate([GenerateConfig(interaction="voice", conversations=200, turns=3,
-                                            min_turns=3)])
+        result = p.generate([GenerateConfig(interaction="voice", turns=3, min_turns=3,
+                                            **config)])
         p.write_outputs(result.runs, tmp_path)
     by_entity: dict[str, list[set]] = {}
     for line in (tmp_path / "conversations.jsonl").read_text().splitlines():
         r = json.loads(line)
         by_entity.setdefault(r["entity"]["id"], []).append(
             {(t["property_id"], t["qualifier_property_id"]) for t in r["turns"]})
+    return by_entity
+
+
+def test_a_later_pass_over_a_subject_asks_other_facts(tmp_path):
+    """Conversations > subjects: the second conversation about an entity with more facts
+    than turns asks facts the first did not (not the same five again)."""
+    by_entity = _facts_per_subject(tmp_path, conversations=200)
     repeated = [facts for facts in by_entity.values() if len(facts) > 1]
     assert repeated
     # the share of a later conversation's facts the first one asked (0.62 before: the same
@@ -201,17 +208,7 @@ def test_with_facts_repeated_each_pass_still_prefers_what_the_last_ones_did_not_
     prefers facts the last MAX_EARLIER_PASSES conversations about the subject did not ask,
     as they were actually planned (0.8.0 replanned that window from nothing each time, and
     94% of a later conversation's facts were the last three's)."""
-    from convkgyarn.resources import bundled_sample
-    with project(tmp_path / "p.duckdb") as p:
-        p.load([bundled_sample()])
-        result = p.generate([GenerateConfig(interaction="voice", conversations=800, turns=3,
-                                            min_turns=3, new_fact_share=0)])
-        p.write_outputs(result.runs, tmp_path)
-    by_entity: dict[str, list[set]] = {}
-    for line in (tmp_path / "conversations.jsonl").read_text().splitlines():
-        r = json.loads(line)
-        by_entity.setdefault(r["entity"]["id"], []).append(
-            {(t["property_id"], t["qualifier_property_id"]) for t in r["turns"]})
+    by_entity = _facts_per_subject(tmp_path, conversations=800, new_fact_share=0)
     overlap = []
     for facts in by_entity.values():
         every = set().union(*facts)

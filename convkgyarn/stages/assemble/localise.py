@@ -31,7 +31,6 @@ from convkgyarn.stages.assemble.realiser import (
     follows_its_count, follows_its_statement, where_in)
 from convkgyarn.stages.assemble.records import Drop, LocalTurn, TemplateOption, Turn
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import answer_kinds
 from convkgyarn.stages.salience import broad_kind
 
 # Follow-ups that name the value the turn before named as part of the question ("Which part
@@ -204,10 +203,8 @@ class Localiser:
             if not options:
                 return self.drop(turn, "has no template for the fact")
             if pt.kind == "fact":  # "In welcher Stadt wurde er geboren?" of a settlement only
-                label = self.view.run.property_labels.get(pt.property_id)
-                options = [o for o in options if all(
-                    kind in self.view.kinds_of(v) for kind in answer_kinds(
-                        o.text, pt.property_id, label, self.lang) for v in turn.answer.values)]
+                options = [o for o in options if self.view.words_fit(
+                    o.text, pt.property_id, turn.answer.values, self.lang)]
                 if not options:
                     return self.drop(turn, "has no template whose words fit the answer")
             option = options[rng.randrange(len(options))]

@@ -119,7 +119,6 @@ LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
 # named ("Basketball." "What class does he compete in?" "Men's basketball."), not one that
 # says more ("welterweight", "T54")
 IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641")}
-NAMES_THE_SPORT = ("P2094",)
 GENERIC_SPORT_WORDS = frozenset({"sport", "sports", "player", "men's", "women's", "mixed"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
@@ -221,18 +220,18 @@ class Planner:
         n_related = min(2, cfg.turns - 2) if r_type and r_facts and cfg.turns >= 3 else 0
         avoid = self.asked_before(e, facts, cfg.turns - n_related, fact_key)
         own = self.plan(e, facts, cfg.turns - n_related, rng_facts, avoid=frozenset(avoid))
-        if index and cfg.new_fact_share and view.refreshes is None and not cfg.entities:
-            planned = {(p.property_id, p.qualifier_id) for p in own}
+        if index:
+            planned = frozenset((p.property_id, p.qualifier_id) for p in own)
             new = len(planned - avoid)
-            if new < max(1, math.ceil(cfg.new_fact_share * len(planned))):
+            if cfg.new_fact_share and view.refreshes is None and not cfg.entities and \
+                    new < max(1, math.ceil(cfg.new_fact_share * len(planned))):
                 self.left_out(entity_id, "a further conversation would mostly ask what the "
                               "ones before it asked (generate.new_fact_share)",
                               f"{new} of {len(planned)} facts new in conversation "
                               f"{index + 1}")
                 return None
-        if index:  # the passes after this one read what it planned
-            self.keep_plan(fact_key, cfg.turns - n_related, avoid,
-                           frozenset((p.property_id, p.qualifier_id) for p in own))
+            # the passes after this one read what it planned
+            self.keep_plan(fact_key, cfg.turns - n_related, avoid, planned)
         plan: list[Step] = [(e, type_id, p, None) for p in own]
         if n_related:
             plan += [(r_entity, r_type, p, None)
@@ -848,7 +847,7 @@ class Planner:
         pid = turn.planned.property_id
         said = [t for t in turns if t.subject.id == turn.subject.id and
                 t.planned.property_id in IMPLIED_BY.get(pid, ())]
-        if pid in NAMES_THE_SPORT:  # the class's words beyond "men's" are the sport's
+        if pid == "P2094":  # a competition class: its words beyond "men's" are the sport's
             words = {w for t in said for v in t.answer.values
                      for w in (v.label or "").lower().split()} - GENERIC_SPORT_WORDS
             said = [t for t in said if all(

@@ -28,8 +28,7 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    answer_kinds, awkward_possessive, contains, named, pronoun, references, with_article,
-    work_named)
+    awkward_possessive, contains, named, pronoun, references, with_article, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -367,7 +366,7 @@ class Realiser:
             if YEAR_QUESTION.search(question) and \
                     not all(year_question_fits(v) for v in ans.values):
                 continue  # a "what year" question needs an answer that is a year
-            if not self._kind_fits(option.text, pt.property_id, ans.values):
+            if not self.view.words_fit(option.text, pt.property_id, ans.values):
                 continue  # "In which city was he born?" "Derbyshire."
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
@@ -386,13 +385,6 @@ class Realiser:
             return self._phrased(turn, *doubled, slot_person)
         return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id or ''}",
                     f"no {phen} template fits the answer")
-
-    def _kind_fits(self, template: str, property_id: str, values: tuple) -> bool:
-        """Whether every value is what the template's words call it (``answer_kinds``): a
-        settlement, a company or a region only where the KG's types say so."""
-        kinds = answer_kinds(template, property_id,
-                             self.view.run.property_labels.get(property_id))
-        return all(kind in self.view.kinds_of(v) for kind in kinds for v in values)
 
     def anaphoric(self, turn: Turn) -> list[TemplateOption]:
         """Follow-ups that refer to the statement just answered ("When was that?", "Since

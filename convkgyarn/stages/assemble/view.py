@@ -30,12 +30,13 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value
 from convkgyarn.kg.snapshot import type_labels
+from convkgyarn.languages.base import Language
 from convkgyarn.stages import kinds
 from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
-from convkgyarn.stages.assemble.wording import value_kinds
+from convkgyarn.stages.assemble.wording import ENGLISH, answer_kinds, value_kinds
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
@@ -723,25 +724,34 @@ class KGView:
         (``_load_value_kinds``); a value beyond them is read alone, once."""
         if value.value_id is None:
             return frozenset()
-        known = self._kinds.get(value.value_id)
-        if known is None:
-            types = [t for (t,) in self.con.execute(
-                "SELECT type_id FROM entity_types WHERE entity_id = ? AND via = 'P31'",
-                [value.value_id]).fetchall()]
-            labels = self.run.type_labels(types)
-            known = self._kinds[value.value_id] = value_kinds([(t, labels[t]) for t in types])
-        return known
+        if value.value_id not in self._kinds:
+            self._read_kinds(self.con.execute(
+                "SELECT ?, type_id FROM entity_types WHERE entity_id = ? AND via = 'P31'",
+                [value.value_id, value.value_id]).fetchall() or [(value.value_id, None)])
+        return self._kinds[value.value_id]
+
+    def words_fit(self, template: str, property_id: str, values: tuple,
+                  language: Language = ENGLISH) -> bool:
+        """Whether every value is what a template's own words call it ("In which city ...?",
+        "parent company", "Which region ...?": ``wording.answer_kinds``), by its types."""
+        kinds = answer_kinds(template, property_id, self.run.property_labels.get(property_id),
+                             language)
+        return all(kind in self.kinds_of(v) for kind in kinds for v in values)
 
     def _load_value_kinds(self) -> None:
-        """``kinds_of`` every item the batch's statements and qualifiers name: one query,
-        the type labels from the run's cache."""
+        """``kinds_of`` every item the batch's statements and qualifiers name, in one query."""
+        self._read_kinds(self.con.execute(
+            "WITH v AS (SELECT DISTINCT value_id FROM _batch_statements WHERE truthy AND "
+            "value_id IS NOT NULL UNION SELECT value_id FROM _batch_qualifiers WHERE "
+            "value_id IS NOT NULL) SELECT v.value_id, t.type_id FROM v LEFT JOIN "
+            "entity_types t ON t.entity_id = v.value_id AND t.via = 'P31'").fetchall())
+
+    def _read_kinds(self, rows: list[tuple[str, str | None]]) -> None:
+        """``kinds_of`` from (item, P31 type or None) rows, the type labels from the run's
+        cache; an item with no types has no kinds (and is not read again)."""
         typed: dict[str, list[str]] = defaultdict(list)
-        for vid, tid in self.con.execute(
-                "WITH v AS (SELECT DISTINCT value_id FROM _batch_statements WHERE truthy AND "
-                "value_id IS NOT NULL UNION SELECT value_id FROM _batch_qualifiers WHERE "
-                "value_id IS NOT NULL) SELECT v.value_id, t.type_id FROM v LEFT JOIN "
-                "entity_types t ON t.entity_id = v.value_id AND t.via = 'P31'").fetchall():
-            types = typed[vid]  # an item with no types: no kinds (and no second query)
+        for vid, tid in rows:
+            types = typed[vid]
             if tid is not None:
                 types.append(tid)
         labels = self.run.type_labels(sorted({t for ts in typed.values() for t in ts}))
