@@ -377,6 +377,13 @@ class GenerateConfig(_Strict):
     def _known_languages(cls, v: list[str]) -> list[str]:
         return _languages(v)
 
+    @field_validator("entities", "types")
+    @classmethod
+    def _subject_ids(cls, value: list[str]) -> list[str]:
+        """Wikidata item ids, each once (an id listed twice is one subject, in its first
+        place: a list pasted from a file may repeat one)."""
+        return list(dict.fromkeys(SparqlConfig._item_ids(value)))
+
     @model_validator(mode="after")
     def _options_fit_the_interaction(self) -> "GenerateConfig":
         if self.interaction == "text" and self.disfluency:

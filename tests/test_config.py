@@ -87,3 +87,19 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
     assert GenerateConfig(changed_since="last").name == "voice-changes"
     # a name is a file name in the hf folder
     assert all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names)
+
+
+def test_subjects_listed_twice_are_one_subject_and_ids_are_checked(tmp_path):
+    """``--entity Q76 --entity Q76`` (a list pasted from a file) stopped the run on a
+    duplicate key; it is one subject, in its first place. Anything but an item id is refused
+    with the option named, before it reaches a query."""
+    assert GenerateConfig(entities=["Q76", "Q42", "Q76"]).entities == ["Q76", "Q42"]
+    assert GenerateConfig(types=["Q5", "Q5"]).types == ["Q5"]
+    with pytest.raises(ValueError, match="Wikidata item ids"):
+        GenerateConfig(entities=["Q76' OR 1=1"])
+    from convkgyarn.resources import bundled_sample
+    from tests.helpers import project
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([bundled_sample()])
+        result = p.generate([GenerateConfig(entities=["Q76", "Q76"], conversations=2)])
+        assert [r["entity"]["id"] for r in p.records(result.runs)] == ["Q76"]

@@ -40,7 +40,9 @@ they spoke. So each broad kind lists its facts in four tiers:
   table lists gets 30 +- the rule below).
 - LOW (10-20): facts that are true and askable but a poor place to start or to spend a
   turn on: time zones, "part of", heritage designations, Wikidata-shaped classifications
-  ("legal form", "instance of"-like labels), languages of a non-person.
+  ("legal form", "instance of"-like labels), languages of a non-person, a museum's or a
+  building's memberships ("Which organisations does it belong to?" "Geheugen van
+  Nederland").
 
 A property no kind lists is scored by a generic table (facts that read well for any kind:
 named after, founded by, inception, country, ...) and then by its value kind: a person
@@ -222,7 +224,7 @@ TIERS: dict[str, dict[str, int]] = {
         "P138": 65, "P127": 60, "P137": 60, "P2048": 60, "P1435": 30, "P669": 50,
         "P1174": 55, "P466": 50, "P81": 70, "P197": 50, "P1103": 40, "P1373": 35,
         "P5595": 25, "P16": 50, "P576": 55, "P276": 60, "P361": 35, "P88": 55,
-        "P140": 45, "P1436": 50, "P195": 40,
+        "P140": 45, "P1436": 50, "P195": 40, "P463": 15,
     },
     "natural": {
         "P17": 85, "P2044": 88, "P2043": 85, "P4552": 80, "P131": 75, "P403": 80,

@@ -530,3 +530,28 @@ def test_a_pass_reads_the_plans_kept_and_a_pass_made_again_finds_them(share):
         assert planner.asked_before(subject, [], 5, key) == avoid  # made again
         assert len(view.run.planned) <= 4
     assert len(calls) == 2001  # each pass once, and the first pass again at the second
+
+
+def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_data):
+    """Rated down blind (r15): "Do you know the Erdős number of him?" about Max Born, "What
+    was his iconographic symbol?" and "What was his manner of death?" "Natural causes." about
+    Constantine the Great. They came up in the later conversations about a subject, which
+    ask what earlier ones did not. These subjects have better facts left, so none is asked;
+    a museum's memberships ("Which organisations does it belong to?" "Geheugen van
+    Nederland.") come after its other facts."""
+    subjects = {"Q58978", "Q8413", "Q224124", "Q2831", "Q42", "Q853"}
+    curiosities = {"P2021", "P4185", "P1196"}
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction=interaction, conversations=300)
+                             for interaction in ("voice", "text")])
+        records = [r for r in p.records(result.runs) if r["entity"]["id"] in subjects]
+    asked = [(r["entity"]["id"], t["property_id"], t["question"])
+             for r in records for t in r["turns"]]
+    assert len({eid for eid, _, _ in asked}) == len(subjects)
+    assert not [a for a in asked if a[1] in curiosities], asked
+    museum = [[t["property_id"] for t in r["turns"]] for r in records
+              if r["entity"]["id"] == "Q224124"]
+    assert museum and not [pids for pids in museum if "P463" in pids[:3]], museum

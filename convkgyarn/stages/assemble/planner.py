@@ -55,10 +55,13 @@ WORK_STAGE = 3
 # min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
 # not worth asking whatever their score (issue #33, the critic of the prototype): heritage
 # designation, patron saint, eye and hair colour, "significant event", terrain feature,
-# time zone, languages used by a thing, record label of a person, historic county.
+# time zone, languages used by a thing, record label of a person, historic county; and
+# what the blind ratings marked down (r15): a physicist's Erdős number, an emperor's
+# iconographic symbol, "manner of death: natural causes" (the cause of death stays).
 TRIVIA = 20
 TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
-                               "P2936", "P7959", "P5658", "P1454", "P1336"})
+                               "P2936", "P7959", "P5658", "P1454", "P1336", "P2021", "P4185",
+                               "P1196"})
 # ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
 TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = frozenset({"country", "city", "region"})
