@@ -9,9 +9,12 @@ a reader who never sees which is which, scored, and recorded here over time.
         nothing else; the key goes to benchmarks/.work/rating-LABEL/key.json.
     (a rater reads only the set folder and writes set/ratings.json: a person, or a model
      given only brief.md and the two files)
-    python benchmarks/blind_rating.py score LABEL [--rater "who rated"]
+    python benchmarks/blind_rating.py score LABEL [--rater "who rated"] [--ratings FILE]
         scores it with blind_set.py and appends the figures, with the commit, the export's
-        settings and the rater, to benchmarks/ratings/ratings.jsonl.
+        settings and the rater, to benchmarks/ratings/ratings.jsonl. A second rater of the
+        same set works in a copy of the set folder and is scored with --ratings pointing
+        at their ratings.json (three raters of the r15 set agreed on relevance to the
+        point: the spread between rounds comes from the conversations drawn, not the rater).
 
 The targets (issue #33, the ConvKGYarn paper's figures against ConvQuestions): voice-deixis
 preferred over a human conversation at least 50% of the time on fluency and relevance, 40%
@@ -73,10 +76,11 @@ def build(label: str, file: str, seed: int) -> None:
     print(f"blind set: {here / 'set'} (give a rater only that folder; key: {here / 'key.json'})")
 
 
-def score(label: str, rater: str) -> None:
+def score(label: str, rater: str, ratings: Path | None = None) -> None:
     here = WORK / f"rating-{label}"
+    ratings = ratings or here / "set" / "ratings.json"
     out = subprocess.run([sys.executable, str(SHARED / "tools" / "blind_set.py"), "score",
-                          str(here / "set" / "ratings.json"), str(here / "key.json")],
+                          str(ratings), str(here / "key.json")],
                          capture_output=True, text=True, check=True)
     figures = json.loads(out.stdout)
     record = {"date": date.today().isoformat(), "label": label, "rater": rater,
@@ -86,9 +90,9 @@ def score(label: str, rater: str) -> None:
     print(json.dumps(figures, indent=1))
 
 
-def main(doc: str = __doc__, build=build, score=score) -> None:
-    """``build LABEL [--file F] [--seed N]`` and ``score LABEL [--rater WHO]`` (also the
-    per-language rating's command line)."""
+def main(doc: str = __doc__, build=build, score=score, one_ratings_file: bool = True) -> None:
+    """``build LABEL [--file F] [--seed N]`` and ``score LABEL [--rater WHO] [--ratings
+    FILE]`` (also the per-language rating's command line)."""
     ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -99,9 +103,14 @@ def main(doc: str = __doc__, build=build, score=score) -> None:
     s = sub.add_parser("score")
     s.add_argument("label")
     s.add_argument("--rater", default="unnamed")
+    if one_ratings_file:  # the per-language rating reads one file per language's folder
+        s.add_argument("--ratings", type=Path, default=None,
+                       help="a rater's ratings.json (default: the set folder's)")
     args = ap.parse_args()
     if args.command == "build":
         build(args.label, args.file, args.seed)
+    elif getattr(args, "ratings", None) is not None:
+        score(args.label, args.rater, args.ratings)
     else:
         score(args.label, args.rater)
 
