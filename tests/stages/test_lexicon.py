@@ -87,6 +87,15 @@ def test_questions_by_kind_of_subject():
     assert "decided" in w.write(case, "voice")["original"][0]
 
 
+@pytest.mark.parametrize("subject_type", ["film", "novel", "painting", "album"])
+def test_a_genre_query_fits_any_kind_of_work(subject_type):
+    """"Cluny Brown music genre" "romantic comedy": a film's genre was searched as music."""
+    fact = Fact("Q1", subject_type, "P136", "genre", "wikibase-item")
+    written = RulesWriter().write(fact, "text")
+    for q in written["original"] + written["deixis"]:
+        assert "music" not in q, q
+
+
 def test_deixis_in_search_queries_is_a_possessive(shared_data):
     """"[his] capital", never "capital of [him]" (filled "capital of this country")."""
     labels = json.loads((shared_data / "wikidata" / "property-labels-en.json").read_text())

@@ -19,7 +19,7 @@ TEXT: dict[str, tuple[str, str, str]] = {
     "P102": ("{S} political party", "{S} party", "party of {S:o}"),
     "P69": ("{S} education", "alma mater of {S:o}", "{S} schools attended"),
     "P800": ("{S} notable works", "{S} best known works", "famous works of {S:o}"),
-    "P136": ("{S} genre", "genres of {S:o}", "{S} music genre"),
+    "P136": ("{S} genre", "genres of {S:o}", "{S} genres"),
     "P57": ("{S} director", "director of {S:o}", "{S} directed by"),
     "P161": ("{S} cast", "cast of {S:o}", "actors in {S:o}"),
     "P577": ("{S} release date", "{S} release year", "release date of {S:o}"),
