@@ -9,6 +9,9 @@ a reader who never sees which is which, scored, and recorded here over time.
         nothing else; the key goes to benchmarks/.work/rating-LABEL/key.json.
     (a rater reads only the set folder and writes set/ratings.json: a person, or a model
      given only brief.md and the two files)
+    python benchmarks/blind_rating.py build LABEL --min-sitelinks 50
+        the same with only the subjects people know (at least 50 sitelinks), one
+        conversation each: the exp-popular-only experiment, which found relevance no higher.
     python benchmarks/blind_rating.py score LABEL [--rater "who rated"] [--ratings FILE]
         scores it with blind_set.py and appends the figures, with the commit, the export's
         settings and the rater, to benchmarks/ratings/ratings.jsonl. A second rater of the
@@ -52,7 +55,7 @@ def commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
-def build(label: str, file: str, seed: int) -> None:
+def build(label: str, file: str, seed: int, min_sitelinks: int = 0) -> None:
     from convkgyarn.config import GenerateConfig, paper_configs
     from tests.helpers import project
 
@@ -61,18 +64,23 @@ def build(label: str, file: str, seed: int) -> None:
         sys.exit(f"{here} exists: pick another label")
     (here / "set").mkdir(parents=True)
     dump = SHARED / "data" / "wikidata" / file
+    sample = {"conversations": CONVERSATIONS}
     with tempfile.TemporaryDirectory() as tmp, project(Path(tmp) / "p.duckdb") as p:
         p.load([dump], labels=LABEL_FILES)
-        result = p.generate(paper_configs(GenerateConfig(conversations=CONVERSATIONS,
-                                                         turns=TURNS, seed=seed)))
+        if min_sitelinks:  # the experiment: only entities people know, one conversation each
+            popular = [r[0] for r in p.con.execute(
+                "SELECT id FROM entities WHERE coalesce(sitelinks, 0) >= ? ORDER BY id",
+                [min_sitelinks]).fetchall()]
+            sample = {"conversations": len(popular), "entities": popular}
+        result = p.generate(paper_configs(GenerateConfig(turns=TURNS, seed=seed, **sample)))
         p.write_outputs(result.runs, here)
     subprocess.run([sys.executable, str(SHARED / "tools" / "blind_set.py"), "build",
                     str(here / "conversations.jsonl"), str(SHARED / "data" / "convquestions"),
                     str(here / "set"), str(here / "key.json")], check=True)
     shutil.copy(BRIEF, here / "set" / "brief.md")
     (here / "settings.json").write_text(json.dumps(
-        {"file": file, "seed": seed, "conversations": CONVERSATIONS, "turns": TURNS,
-         "commit": commit()}))
+        {"file": file, "seed": seed, "conversations": sample["conversations"], "turns": TURNS,
+         "commit": commit(), **({"min_sitelinks": min_sitelinks} if min_sitelinks else {})}))
     print(f"blind set: {here / 'set'} (give a rater only that folder; key: {here / 'key.json'})")
 
 
@@ -100,6 +108,10 @@ def main(doc: str = __doc__, build=build, score=score, one_ratings_file: bool = 
     b.add_argument("label")
     b.add_argument("--file", default="real-entities-dev.ndjson.bz2")
     b.add_argument("--seed", type=int, default=0)
+    if one_ratings_file:
+        b.add_argument("--min-sitelinks", type=int, default=0,
+                       help="an experiment: only subjects with this many sitelinks or more, "
+                            "one conversation each (the exp-popular-only rating: 50)")
     s = sub.add_parser("score")
     s.add_argument("label")
     s.add_argument("--rater", default="unnamed")
@@ -107,7 +119,9 @@ def main(doc: str = __doc__, build=build, score=score, one_ratings_file: bool = 
         s.add_argument("--ratings", type=Path, default=None,
                        help="a rater's ratings.json (default: the set folder's)")
     args = ap.parse_args()
-    if args.command == "build":
+    if args.command == "build" and getattr(args, "min_sitelinks", 0):
+        build(args.label, args.file, args.seed, args.min_sitelinks)
+    elif args.command == "build":
         build(args.label, args.file, args.seed)
     elif getattr(args, "ratings", None) is not None:
         score(args.label, args.rater, args.ratings)
