@@ -107,14 +107,19 @@ class RunStaging:
         self.conversations += len(conversations)
         self.plans += len(conversations) if plans is None else plans
         self.turns += len(turns)
-        if sum(map(len, self._pending.values())) >= FLUSH_ROWS:
-            self.flush()
+        self._flush_when_full()
 
     def add_drops(self, rows: list[dict]) -> None:
         """Stage the run's drops (rows of ``dropped``): they become visible with the run, so
         ``drops`` always describes a run that exists, whole."""
         self._pending["dropped"] += rows
         self.drops += len(rows)
+        self._flush_when_full()  # a long stretch of subjects that make nothing: drops only
+
+    def _flush_when_full(self) -> None:
+        """Rows are held at most ``FLUSH_ROWS`` at a time, whatever table they are for."""
+        if sum(map(len, self._pending.values())) >= FLUSH_ROWS:
+            self.flush()
 
     def flush(self) -> None:
         """The rows held so far into the staged tables (still visible to no reader)."""

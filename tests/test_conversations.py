@@ -208,3 +208,22 @@ def test_staged_batches_are_stored_whole_and_only_on_commit(tmp_path):
                            ).fetchall()[0][0] == 3
         assert con.execute("SELECT count(*) FROM dropped WHERE run_id = "
                            "'gen-x-000000000000'").fetchall()[0][0] == 1
+
+
+def test_drops_alone_are_held_no_more_than_a_flush(tmp_path, monkeypatch):
+    """A long stretch of subjects that make nothing stages only drops: they go to the staged
+    table as rows of conversations do, never piling up in memory until the commit."""
+    import convkgyarn.conversations as conversations
+    monkeypatch.setattr(conversations, "FLUSH_ROWS", 5)
+    with project(tmp_path / "p.duckdb") as p:
+        staging = conversations.RunStaging(p.con, conversations.RunRecord(
+            "gen-x-000000000000", "x", {}, 0))
+        for i in range(12):
+            staging.add_drops([{"stage": "assemble", "item": f"Q{i}", "reason": "r",
+                                "detail": "", "run_id": "gen-x-000000000000"}])
+        staged = p.con.execute(f"SELECT count(*) FROM {conversations.STAGED['dropped']}"
+                               ).fetchall()[0][0]
+        assert staged == 10 and staging.drops == 12
+        staging.store_drops()
+        assert p.con.execute("SELECT count(*) FROM dropped WHERE run_id = "
+                             "'gen-x-000000000000'").fetchall()[0][0] == 12
