@@ -98,9 +98,10 @@ def score(label: str, rater: str, ratings: Path | None = None) -> None:
     print(json.dumps(figures, indent=1))
 
 
-def main(doc: str = __doc__, build=build, score=score, one_ratings_file: bool = True) -> None:
-    """``build LABEL [--file F] [--seed N]`` and ``score LABEL [--rater WHO] [--ratings
-    FILE]`` (also the per-language rating's command line)."""
+def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) -> None:
+    """``build LABEL [--file F] [--seed N] [--min-sitelinks N]`` and ``score LABEL [--rater
+    WHO] [--ratings FILE]`` (also the per-language rating's command line, which builds a
+    set per language and so takes neither --min-sitelinks nor --ratings: ``single_set``)."""
     ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -108,25 +109,24 @@ def main(doc: str = __doc__, build=build, score=score, one_ratings_file: bool = 
     b.add_argument("label")
     b.add_argument("--file", default="real-entities-dev.ndjson.bz2")
     b.add_argument("--seed", type=int, default=0)
-    if one_ratings_file:
+    if single_set:
         b.add_argument("--min-sitelinks", type=int, default=0,
                        help="an experiment: only subjects with this many sitelinks or more, "
                             "one conversation each (the exp-popular-only rating: 50)")
     s = sub.add_parser("score")
     s.add_argument("label")
     s.add_argument("--rater", default="unnamed")
-    if one_ratings_file:  # the per-language rating reads one file per language's folder
+    if single_set:
         s.add_argument("--ratings", type=Path, default=None,
                        help="a rater's ratings.json (default: the set folder's)")
     args = ap.parse_args()
-    if args.command == "build" and getattr(args, "min_sitelinks", 0):
-        build(args.label, args.file, args.seed, args.min_sitelinks)
-    elif args.command == "build":
-        build(args.label, args.file, args.seed)
-    elif getattr(args, "ratings", None) is not None:
-        score(args.label, args.rater, args.ratings)
+    # the single set's options, passed only where given (the per-language build and score
+    # take none)
+    given = {k: v for k, v in vars(args).items() if k in ("min_sitelinks", "ratings") and v}
+    if args.command == "build":
+        build(args.label, args.file, args.seed, **given)
     else:
-        score(args.label, args.rater)
+        score(args.label, args.rater, **given)
 
 
 if __name__ == "__main__":

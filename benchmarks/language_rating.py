@@ -103,4 +103,4 @@ def score(label: str, rater: str) -> None:
 
 
 if __name__ == "__main__":
-    blind_rating.main(__doc__, build, score, one_ratings_file=False)
+    blind_rating.main(__doc__, build, score, single_set=False)
