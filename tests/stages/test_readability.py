@@ -18,7 +18,7 @@ from convkgyarn.config import GenerateConfig, paper_configs
 from convkgyarn.stages import salience
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.records import EntityFacts
-from convkgyarn.stages.assemble import wording
+from convkgyarn.stages.assemble import facts, wording
 from tests.helpers import project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -555,3 +555,38 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     museum = [[t["property_id"] for t in r["turns"]] for r in records
               if r["entity"]["id"] == "Q224124"]
     assert museum and not [pids for pids in museum if "P463" in pids[:3]], museum
+
+
+@pytest.mark.parametrize("subject, value, says", [
+    ("Van Gogh Museum", "Vincent van Gogh", True),
+    ("Oxford Street", "Oxford", True),
+    ("Mali", "Mali Empire", True),
+    ("St Peter's College", "Peter", True),
+    ("Rennes", "Riedones", False),
+    ("Magdalen College", "Mary Magdalene", False),  # a word apart: the name hints, no more
+    ("Saint Petersburg", "Saint Peter", False),  # "Saint" names nothing
+    ("Lincoln College", "University College", False),  # neither do "college"s
+])
+def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, value, says):
+    assert facts.name_says(subject, value) is says
+
+
+def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
+    """"Where does the name of the Van Gogh Museum come from?" "Vincent van Gogh." was rated
+    down blind (r16): the name says it, as it says the museum's field of work. Such a fact is left out with its reason; a name that
+    says nothing of its origin is still asked about (Rennes, after the Riedones)."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        subjects = ["Q224124", "Q209714", "Q647"]
+        result = p.generate([GenerateConfig(interaction="voice", conversations=9, turns=8,
+                                            entities=subjects)])
+        records = list(p.records(result.runs))
+        drops = dict(p.con.execute("SELECT item, detail FROM drops WHERE reason = "
+                                   "'not asked: the subject''s name says it'").fetchall())
+    named = {(r["entity"]["id"], t["answer"][0]) for r in records for t in r["turns"]
+             if t["property_id"] in ("P138", "P101")}
+    assert named == {("Q647", "Riedones")}
+    assert drops == {"Q224124/P138": "Vincent van Gogh", "Q224124/P101": "Vincent van Gogh",
+                     "Q209714/P138": "Oxford"}

@@ -88,12 +88,41 @@ def comparable_time(text: str | None) -> str | None:
     return re.sub(r"-00(?=[-T])", "-01", text.lstrip("+"))
 
 
+# What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
+# van Gogh"), main subject ("A History of France" "France")
+NAME_SAYS = frozenset({"P138", "P101", "P921"})
+# Words two names share without saying anything of each other: the kind of thing ("Van Gogh
+# Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
+COMMON_WORDS = frozenset("""
+    a an and at de del della der des di du el en for het in la le les of on the to van von
+    y zu saint st san santa sankt mount lake river city town county state republic
+    kingdom university college school museum church cathedral abbey station airport
+    bridge park street square house hall palace castle tower institute academy society
+    company club team library hospital theatre theater island islands north south east
+    west new old great little upper lower fort port saint's
+""".split())
+
+
+def name_says(subject: str, value: str) -> bool:
+    """Whether a subject's name already says what it is named after (or works on, or is
+    about): the two share a word
+    that names something ("What is the Van Gogh Museum named after?" "Vincent van Gogh";
+    "Lincoln College" after the Diocese of Lincoln). Such a question asks nothing a reader
+    does not know from the name; words every other name has ("museum", "van") do not
+    count."""
+    def words(text: str) -> set[str]:
+        return {w for w in re.findall(r"\w+", text.casefold())
+                if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
+    return bool(words(subject) & words(value))
+
+
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             ) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
     it can be said, and there are at most ``max_values`` of them (a fact is never
     truncated). A qualifier fact needs a statement whose value can be said (the question
-    names it) holding the qualifier. A fact left out for its values comes with its drop."""
+    names it) holding the qualifier. What a subject is named after is not asked when its
+name says it (``name_says``). A fact left out for its values comes with its drop."""
     pid, qid = fact
     stmts = e.properties.get(pid)
     if not stmts:
@@ -101,6 +130,10 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
     if qid is not None:
         return any(qid in s.qualifiers and s.unsayable is None for s in stmts), None
     chosen, _ = answer_statements(e, stmts)
+    if pid in NAME_SAYS and chosen and all(
+            s.value.label and name_says(e.label, s.value.label) for s in chosen):
+        return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
+                           ", ".join(sorted({s.value.label for s in chosen})))
     why = next((s.unsayable for s in chosen if s.unsayable), None)
     if why is not None:
         return False, Drop(f"{e.id}/{pid}", f"not asked: {why} (the answer would be "
