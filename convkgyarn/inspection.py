@@ -107,8 +107,9 @@ class Inspection:
             raise UserError("no conversations yet; run `convkgyarn generate` first")
         stale = stale_configurations(self.con, runs)
         if stale:
-            self.say(f"note: {', '.join(stale)} were made from an earlier KG snapshot; run "
-                     "`convkgyarn generate` again to make them from the current one")
+            self.say(f"note: the {', '.join(stale)} conversations were made from an earlier "
+                     "KG snapshot; run `convkgyarn generate` again to make them from the "
+                     "current one")
         return runs
 
     def summary(self, recs: list[dict[str, Any]]) -> dict[str, Any]:

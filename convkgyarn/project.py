@@ -18,6 +18,7 @@ subclasses), each with the CLI's exit code.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -339,6 +340,29 @@ class Project(Inspection):
         for name, kind in (("conversations.jsonl", CONVERSATIONS_JSONL),
                            ("summary.json", SUMMARY_JSON)):
             check_file(out_dir / name, kind, force=force, protected=self.own_files())
+        other = None if force else self._other_project(out_dir / "summary.json")
+        if other is not None:
+            raise OutputRefused(f"{out_dir}: holds the outputs of another project ({other}); "
+                                "give --out another folder, or --force to replace them")
+
+    def _other_project(self, summary: Path) -> str | None:
+        """The database of the other project whose outputs a summary.json is, or None: the
+        same project (a copy of its database too), or a summary from before 0.8.3 (which
+        names none). A project is known by when its database was created."""
+        try:
+            named = json.loads(summary.read_text()).get("project")
+            if isinstance(named, dict) and named.get("created") not in (
+                    None, self.identity()["created"]):
+                return str(named.get("database"))
+        except (OSError, ValueError, AttributeError):
+            pass
+        return None
+
+    def identity(self) -> dict[str, str]:
+        """Which project this is: its database, and when that was created (kept by a copy)."""
+        (created,) = self.con.execute("SELECT min(applied_at) FROM schema_version").fetchone()
+        return {"database": str(Path(self.config.db).resolve()),
+                "created": created.isoformat() if created else ""}
 
     def write_outputs(self, runs: Sequence[str], out_dir: Path | str,
                       reports: Sequence[StageReport] = (), force: bool = False
@@ -355,6 +379,7 @@ class Project(Inspection):
         write_jsonl(map(gathered.add, iter_records(self.con, self._readable_runs(runs))),
                     out_dir / "conversations.jsonl", force=force, protected=own)
         info = gathered.result(self.con, self.config.llm)
+        info["project"] = self.identity()  # whose outputs these are
         info["stage_seconds"] = {r.stage: round(r.seconds, 3) for r in reports}
         info["generated"] = sorted(r.stats["config"] for r in reports if r.stage == "assemble")
         write_json(info, out_dir / "summary.json", force=force, protected=own)

@@ -11,6 +11,7 @@ import errno
 import functools
 import logging
 import re
+import shlex
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -65,12 +66,29 @@ BaseUrl = Annotated[Optional[str], typer.Option(
 
 def say(message: str) -> None:
     """A note for the user (stderr, plain text)."""
-    console.print(Text(message), soft_wrap=True)
+    console.print(Text(with_project_options(message)), soft_wrap=True)
 
 
 def fail(message: str, code: int) -> None:
-    console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+    console.print(Text.assemble(("error: ", "bold red"), with_project_options(message)),
+                  soft_wrap=True)
     raise typer.Exit(code)
+
+
+_SUGGESTED = re.compile(r"`convkgyarn ([^`]*)`")
+
+
+def with_project_options(message: str) -> str:
+    """Every command a line suggests ("run `convkgyarn kg rejects`") with the --config and
+    --db this command was given, so that running it as printed reaches the same project
+    (found by a newcomer: the hint after `kg load --db err/c.duckdb` read the default
+    project's rejects)."""
+    given = _opened.get("project_options")
+    if not given:
+        return message
+    extra = "".join(f" {flag} {shlex.quote(str(value))}" for flag, value in given)
+    return _SUGGESTED.sub(lambda m: m.group(0) if " --db " in m.group(1) + " " else
+                          f"`convkgyarn {m.group(1).rstrip()}{extra}`", message)
 
 
 def command(fn: Callable) -> Callable:
@@ -81,6 +99,7 @@ def command(fn: Callable) -> Callable:
     log, shown with --verbose). This is the one place where failures become lines."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        _opened.pop("project_options", None)  # this command's, set by project_config
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
@@ -257,6 +276,8 @@ def _short(text: str) -> str:
 
 def project_config(config: Optional[Path], db: Optional[Path], **overrides: Any) -> ProjectConfig:
     """The typed config: environment, then the config file, then these options."""
+    _opened["project_options"] = [(flag, value) for flag, value in
+                                  (("--config", config), ("--db", db)) if value is not None]
     return load_project_config(config, {"db": db, **overrides})
 
 

@@ -71,12 +71,16 @@ def print_evaluated(models: dict[str, dict]) -> None:
 
 @command
 def report(
-    out_dir: Annotated[Path, typer.Option("--out", help="Report folder.")] = Path("outputs/report"),
+    out_dir: Annotated[Optional[Path], typer.Option(
+        "--out", show_default="report in the project database's folder (outputs/report)",
+        help="Report folder.")] = None,
     force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
     """Write the results table (Markdown, CSV, like the paper's Table 3) and a plot."""
-    with open_project(project_config(config, db), write=False, name="report") as project:
+    cfg = project_config(config, db)
+    out_dir = out_dir if out_dir is not None else cfg.db.parent / "report"
+    with open_project(cfg, write=False, name="report") as project:
         paths = project.report(out_dir, force=force)
     written = {Path(p).name for p in paths}
     print_results(out_dir / "results.csv", out_dir / "language_effects.csv"
@@ -184,7 +188,9 @@ def print_comparison(stats: dict, ours: str) -> None:
 def annotations_export(
     n: Annotated[int, typer.Option("--sample", help="Conversations to sample.", min=1)] = 50,
     seed: Annotated[int, typer.Option(help="Sampling seed.")] = 0,
-    out_path: Annotated[Path, typer.Option("--out")] = Path("outputs/annotation-sample.csv"),
+    out_path: Annotated[Optional[Path], typer.Option(
+        "--out", show_default="annotation-sample.csv in the project database's folder",
+        help="The CSV file to write.")] = None,
     force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
@@ -194,7 +200,12 @@ def annotations_export(
     from convkgyarn.outputs import ANNOTATION_CSV, check_file
     from convkgyarn.stages.rating import export_annotation_sample
 
-    with open_project(project_config(config, db), write=False) as project:
+    cfg = project_config(config, db)
+    out_path = out_path if out_path is not None else cfg.db.parent / "annotation-sample.csv"
+    if out_path.suffix.lower() != ".csv":
+        raise UserError(f"{out_path}: the annotation sample is a CSV file; give --out a "
+                        "name ending in .csv")
+    with open_project(cfg, write=False) as project:
         check_file(out_path, ANNOTATION_CSV, force=force, protected=project.own_files())
         convs = select_conversations(project.con)
     if not convs:

@@ -26,9 +26,10 @@ def _default(field: str) -> str:
     return str(value)
 
 
-DEFAULT_EXPORTS = {"jsonl": Path("outputs/conversations.jsonl"),
-                   "parquet": Path("outputs/conversations.parquet"), "hf": Path("outputs/hf"),
-                   "inspect": Path("outputs/inspect")}
+# each beside the project database (outputs/ for the default one): a project's files stay
+# with it, and a second project (--db elsewhere) never writes over the first one's
+DEFAULT_EXPORTS = {"jsonl": "conversations.jsonl", "parquet": "conversations.parquet",
+                   "hf": "hf", "inspect": "inspect"}
 
 
 @command
@@ -115,9 +116,10 @@ def generate(
     keep_previous: Annotated[bool, typer.Option(
         "--keep-previous", help="Keep the configuration's previous run (addressable by its "
         "run id) instead of replacing it.")] = False,
-    out_dir: Annotated[Path, typer.Option(
-        "--out", help="The folder conversations.jsonl (every current configuration's "
-        "conversations) and summary.json go to.")] = Path("outputs"),
+    out_dir: Annotated[Optional[Path], typer.Option(
+        "--out", show_default="the project database's folder (outputs/)",
+        help="The folder conversations.jsonl (every current configuration's "
+        "conversations) and summary.json go to.")] = None,
     force: Force = False,
     db: DbOption = None, config: ConfigOption = None,
     max_cost: MaxCost = None, dry_run: DryRun = False, concurrency: Concurrency = None,
@@ -145,6 +147,7 @@ def generate(
     if cfg.llm.dry_run:
         estimate(cfg, configs)
         return
+    out_dir = out_dir if out_dir is not None else cfg.db.parent
     with open_project(cfg, write=True, name="generate") as project:
         project.check_outputs(out_dir, force)  # before the work, not after it
         result = project.generate(configs, keep_previous=keep_previous)
@@ -209,7 +212,9 @@ def export(
     fmt: Annotated[str, typer.Option("--format", help="jsonl, parquet, hf (with Croissant "
                                      "metadata) or inspect (an Inspect task folder).")] = "jsonl",
     out_path: Annotated[Optional[Path], typer.Option(
-        "--out", help="Output file (jsonl, parquet) or folder (hf, inspect: new, empty, or a "
+        "--out", show_default="conversations.jsonl, conversations.parquet, hf or inspect in "
+        "the project database's folder (outputs/)",
+        help="Output file (jsonl, parquet) or folder (hf, inspect: new, empty, or a "
         "previous export of ours).")] = None,
     run: Annotated[Optional[list[str]], typer.Option(help="Generation run ids (default: the "
                                                      "current run of each configuration).")] = None,
@@ -222,8 +227,9 @@ def export(
     file: unless --force; a folder: always)."""
     if fmt not in DEFAULT_EXPORTS:
         raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
-    target = out_path if out_path is not None else DEFAULT_EXPORTS[fmt]
-    with open_project(project_config(config, db), write=False, name="export") as project:
+    cfg = project_config(config, db)
+    target = out_path if out_path is not None else cfg.db.parent / DEFAULT_EXPORTS[fmt]
+    with open_project(cfg, write=False, name="export") as project:
         if fmt == "jsonl" and out_path is None:
             # the default JSONL is generate's pair: outputs/summary.json describes it
             info = project.write_outputs(run, target.parent, force=force)

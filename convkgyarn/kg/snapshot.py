@@ -57,7 +57,8 @@ def require_complete_loads(con: duckdb.DuckDBPyConnection) -> None:
     if broken:
         path = broken[0][0]
         raise UserError(f"the load of {path} is incomplete (it was interrupted); run "
-                        f"`convkgyarn kg load {path}` again to finish it")
+                        f"`convkgyarn kg load {path}` again, with the same --labels and other "
+                        "options, to finish it")
 
 
 def require_usable_kg(con: duckdb.DuckDBPyConnection) -> None:

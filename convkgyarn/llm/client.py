@@ -160,7 +160,11 @@ class LLMClient:
         for attempt in range(1, self.config.validation_attempts + 1):
             call = self.call_for(request, messages)
             first = first or call
-            reply = self.cached.complete(call)
+            try:
+                reply = self.cached.complete(call)
+            except EndpointError:  # the endpoint gave up: a failed call in the usage table
+                self.meter.count("failed")
+                raise
             result.attempts, result.cached = attempt, reply.cached
             if reply.dry_run:
                 result.dry_run = True

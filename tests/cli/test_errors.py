@@ -208,3 +208,16 @@ def test_usage_errors_are_one_line_too(tmp_path, args, needle):
     one_line_error(cli(*args, "--db", tmp_path / "p.duckdb") if args[0] != "nosuch"
                    else cli(*args), 2, needle)
     assert not (tmp_path / "p.duckdb").exists()
+
+
+def test_a_suggested_command_reaches_the_same_project(tmp_path, monkeypatch):
+    """Found by a newcomer: after `kg load --db err/c.duckdb` the hint said `convkgyarn kg
+    rejects`, which reads the default project. Every command a line suggests carries the
+    --db (and --config) this one was given."""
+    monkeypatch.chdir(tmp_path)
+    dump = tmp_path / "d.ndjson"
+    dump.write_text('{"id": "Q1", "type": "item"}\nnot json\n')
+    r = cli("kg", "load", dump, "--db", "err/c.duckdb")
+    one_line_error(r, 2, "see `convkgyarn kg rejects --db err/c.duckdb`")
+    r = cli("kg", "load", dump)  # the default project: the hint as it was
+    one_line_error(r, 2, "see `convkgyarn kg rejects`")

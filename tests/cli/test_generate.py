@@ -52,8 +52,9 @@ def test_outputs_hold_every_current_configuration_and_its_summary(two_generates)
 
 
 def test_the_default_jsonl_export_rewrites_the_pair(two_generates, tmp_path):
-    """`export` without --out writes generate's pair: conversations.jsonl and a
-    summary.json of exactly those conversations (with --run, only that run)."""
+    """`export` without --out writes generate's pair beside the project database, wherever
+    the command runs: conversations.jsonl and a summary.json of exactly those
+    conversations (with --run, only that run)."""
     tmp, db, out, _ = two_generates
     work = tmp_path / "w"
     work.mkdir()
@@ -67,10 +68,35 @@ def test_the_default_jsonl_export_rewrites_the_pair(two_generates, tmp_path):
     finally:
         os.chdir(here)
     assert r.exit_code == 0, r.output
-    recs = _lines(work / "outputs" / "conversations.jsonl")
-    summary = json.loads((work / "outputs" / "summary.json").read_text())
+    assert not (work / "outputs").exists()
+    recs = _lines(db.parent / "conversations.jsonl")
+    summary = json.loads((db.parent / "summary.json").read_text())
     assert {x["config"]["name"] for x in recs} == {"voice"}
     assert summary["configurations"] == {"voice": 6} and summary["conversations"] == 6
+    assert summary["project"]["database"] == str(db.resolve())
+
+
+def test_a_project_never_writes_over_another_projects_outputs(tmp_path, monkeypatch):
+    """Found by a newcomer: `generate --db elsewhere/p.duckdb` run beside the default project
+    replaced its outputs/conversations.jsonl without a word (the file was "ours"). Outputs
+    now go beside their project's database, and a folder holding another project's
+    outputs is refused (exit 2) unless --force."""
+    monkeypatch.chdir(tmp_path)
+    first = cli("generate", "--conversations", "3")
+    assert first.exit_code == 0, first.output
+    mine = (tmp_path / "outputs" / "conversations.jsonl").read_bytes()
+    other = cli("generate", "--db", "lang/p.duckdb", "--conversations", "2")
+    assert other.exit_code == 0, other.output
+    assert (tmp_path / "outputs" / "conversations.jsonl").read_bytes() == mine
+    assert len(_lines(tmp_path / "lang" / "conversations.jsonl")) == 2
+    refused = cli("generate", "--db", "lang/p.duckdb", "--out", "outputs")
+    assert refused.exit_code == 2
+    assert "holds the outputs of another project" in refused.output
+    assert (tmp_path / "outputs" / "conversations.jsonl").read_bytes() == mine
+    forced = cli("generate", "--db", "lang/p.duckdb", "--out", "outputs", "--force")
+    assert forced.exit_code == 0, forced.output
+    summary = json.loads((tmp_path / "outputs" / "summary.json").read_text())
+    assert summary["project"]["database"] == str((tmp_path / "lang" / "p.duckdb").resolve())
 
 
 def test_stats_and_the_summary_name_types_and_properties_by_label(two_generates):
@@ -134,3 +160,13 @@ def test_generate_help_shows_the_defaults():
                             ("--ellipsis-share", "0.5"), ("--answer-style", "short")):
         assert f"[default: ({default})]" in lines[option], lines[option]
     assert "[default: (no)]" in lines["--deixis"]
+
+
+def test_an_entity_the_kg_lacks_is_named_beside_the_count(tmp_path):
+    """`--entity Q76 --entity Q1339` on the sample: Q1339 is not in it, and the line that
+    gives the count says so (it used to be left out without a word)."""
+    r = cli("generate", "--db", tmp_path / "p.duckdb", "--entity", "Q76", "--entity", "Q1339",
+            "--conversations", "3")
+    assert r.exit_code == 0, r.output
+    assert "assemble voice: 1 of 3 conversations" in r.output
+    assert "Q1339 not in the KG" in r.output and "Q76 not" not in r.output

@@ -86,10 +86,12 @@ def test_unrecoverable_status_stops_at_once_without_leaking_the_key(db, server, 
 
 def test_giving_up_after_max_attempts_is_a_clear_error(db, server):
     server.handler = lambda body, n: Reply(status=500)
-    client, _ = client_for(db, make_config(server, max_attempts=3))
+    client, meter = client_for(db, make_config(server, max_attempts=3))
     with pytest.raises(LLMFatalError, match="gave up after 3 attempts"):
         client.run([req("hello")])
     assert len(server.requests) == 3
+    # the usage table counts it failed (a newcomer saw "14 calls, 0 failed" when all had)
+    assert meter.usage["judge"].failed == 1
 
 
 def test_cache_stops_repeat_calls_across_runs_and_records_usage(db, server):

@@ -363,7 +363,8 @@ class AssembleConversations(Stage):
                                               staging.plans, cfg.conversations,
                                               "conversations", finished=True,
                                               note=self.why_fewer(cfg, staging.plans,
-                                                                  refreshes)))
+                                                                  refreshes)
+                                              or self.entities_missing()))
         except BaseException:
             self._dropped.clear()  # a run that did not finish records no drops of its own
             raise
@@ -467,6 +468,17 @@ class AssembleConversations(Stage):
         return RunRecord(self.run_id, self.config_name, self.config.model_dump(mode="json"),
                          self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
                          code_version=code_version(), writers=writers)
+
+    def entities_missing(self) -> str:
+        """The --entity ids the KG does not hold, said beside the count (a newcomer's Q1339
+        was left out without a word when another id made a conversation)."""
+        asked = list(self.config.entities)
+        if not asked:
+            return ""
+        found = {r[0] for r in self.con.execute(
+            "SELECT id FROM entities WHERE list_contains(?, id)", [asked]).fetchall()}
+        missing = [e for e in asked if e not in found]
+        return f"{', '.join(missing)} not in the KG" if missing else ""
 
     @staticmethod
     def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None) -> str:
