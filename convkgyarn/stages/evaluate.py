@@ -30,7 +30,7 @@ import numpy as np
 from convkgyarn import scoring
 from convkgyarn.config import LANGUAGES
 from convkgyarn.conversations import Conversation, select_conversations
-from convkgyarn.errors import UserError
+from convkgyarn.errors import EndpointError, UserError
 from convkgyarn.kg.languages import fallback_chain
 from convkgyarn.llm import LLMRequest
 from convkgyarn.resources import combined_hash, load_prompt
@@ -157,6 +157,12 @@ class Evaluate(Stage):
                 systems[index[k][0].language], index[k][0], index[k][1])) for k in positions])
             for k, res in zip(positions, replies):
                 results[k] = res
+        failed = [r for r in results if not r.ok and not r.dry_run]
+        if failed:  # never judged as wrong answers: the model was not heard
+            raise EndpointError(
+                f"answerer ({model}): {len(failed):,} of {len(results):,} replies unusable "
+                f"({failed[0].error}); nothing was stored for {model}: run `convkgyarn "
+                "evaluate` again (the usable replies are cached)")
         rows = []
         for (conv, i), res in zip(index, results):
             t = conv.turns[i]

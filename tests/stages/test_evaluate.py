@@ -363,3 +363,36 @@ def test_an_interrupted_batch_is_resumed_not_paid_twice(project, tmp_path):
         assert len(server.batches) == 2  # the answers' batch resumed, then the judge's
         assert server.requests == []
     assert _metrics(batched) == _metrics(direct)
+
+
+def test_an_unusable_answer_is_never_scored_as_wrong(project, tmp_path):
+    """Found in review: a reply past the size cap was judged as the model's answer, stored
+    as "wrong" and the run ended 0. Now the evaluation stops with exit 4 and stores
+    nothing for the model; the next run asks only what was unusable."""
+    _, db, plan = project
+    fresh = _fresh_copy(db, tmp_path / "u.duckdb")
+    log = []
+    normal = handler_for(plan, log)
+    huge = {}
+
+    def one_huge(body, n):  # one question's replies (re-asks, later turns) are too large
+        msgs = body["messages"]
+        users = [m["content"] for m in msgs if m["role"] == "user"]
+        if msgs[0]["role"] == "system" and huge.setdefault("question", users[-1]) in users:
+            unusable.add(next(u for u in reversed(users) if not u.startswith("Your previous")))
+            return Reply(content="Answer: " + "x" * 20_000)
+        return normal(body, n)
+
+    unusable: set[str] = set()
+    with ScriptedServer(one_huge) as server:
+        r = run_eval(fresh, server)
+    assert r.exit_code == 4, r.output
+    assert f"{len(unusable)} of 12 replies unusable" in " ".join(r.output.split())
+    con = connect(fresh)
+    assert con.execute("SELECT count(*) FROM eval_turns").fetchone()[0] == 0
+    con.close()
+    before = len(log)
+    with ScriptedServer(normal) as server:
+        r = run_eval(fresh, server)
+    assert r.exit_code == 0, r.output
+    assert {q for kind, q in log[before:] if kind == "answer"} == unusable
