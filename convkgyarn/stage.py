@@ -207,8 +207,11 @@ class Stage(ABC):
         else:
             try:
                 stats = self.process()
-            finally:
+            except BaseException:
+                self._keep_finished_drops()
                 self._flush_dropped()
+                raise
+            self._flush_dropped()
         seconds = time.perf_counter() - t0
         self.con.execute(
             "INSERT INTO stage_runs (run_id, stage, started_at, seconds, stats, code_version) "
@@ -222,6 +225,21 @@ class Stage(ABC):
     def unchanged_stats(self) -> dict[str, Any]:
         """What a stage skipped as unchanged reports beside ``unchanged`` (its counts)."""
         return {}
+
+    def drop_key(self, item: str) -> str | None:
+        """The part of its work a dropped item belongs to, for stages that store their work
+        in parts (a type, a fact): their ``_finished`` parts keep their drops when a later
+        part fails. None: the stage's work is one whole."""
+        return None
+
+    def _keep_finished_drops(self) -> None:
+        """A run that failed records the drops of the parts it finished and stored, and no
+        others: the drops of the work it did not finish stay as the last run that did it
+        left them (a failure mid-way used to wipe them)."""
+        finished = set(getattr(self, "_finished", ()))
+        self._dropped = [d for d in self._dropped if self.drop_key(d["item"]) in finished]
+        if hasattr(self, "_redone"):
+            self._redone = {k for k in self._redone if k in finished}
 
     def drop(self, item: str, reason: str, detail: str = "", **context: Any) -> None:
         """Keep a dropped item with its reason (written in bulk when the stage ends)."""

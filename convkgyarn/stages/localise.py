@@ -211,6 +211,7 @@ class LocaliseTemplates(TemplaterStage):
             "tense, interaction, input_hash FROM local_template_inputs WHERE complete"
         ).fetchall()}
         self._redone: set[str] = set()
+        self._finished: set[str] = set()
         for code in self.languages:
             client = self.clients.get(code)
             for interaction in self.config.interactions:
@@ -218,7 +219,8 @@ class LocaliseTemplates(TemplaterStage):
                         != self.input_hash(f, interaction, code)]
                 stats["unchanged"] += len(facts) - len(todo)
                 stats["facts"] += len(todo)
-                self._redone |= {"/".join(self._key(code, f, interaction)) for f in todo}
+                keys = {"/".join(self._key(code, f, interaction)) for f in todo}
+                self._redone |= keys
                 if client is not None:
                     written = self._write_llm(code, client, todo, interaction, stats)
                     if client.dry_run:
@@ -226,6 +228,7 @@ class LocaliseTemplates(TemplaterStage):
                 else:
                     written = self._write_rules(code, todo, interaction)
                 self._store(code, interaction, written, stats)
+                self._finished |= keys
         stats["not_phrased"] = sum(1 for d in self._dropped
                                    if d["reason"].endswith("phrasing for this fact"))
         stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply"
@@ -335,6 +338,9 @@ class LocaliseTemplates(TemplaterStage):
                             [language, interaction])
             insert_rows(con, "local_templates", rows)
             insert_rows(con, "local_template_inputs", inputs)
+
+    def drop_key(self, item: str) -> str:
+        return "/".join(item.split("/")[:6])  # as replace_drops's key_sql
 
     def replace_drops(self, con) -> None:
         """The drops of a (language, fact, interaction) are those of the latest run that

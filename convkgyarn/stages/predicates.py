@@ -169,7 +169,7 @@ class SelectPredicates(Stage):
         stats = {"path": self.path, "types": 0, "unchanged": 0, "selected": 0,
                  "qualifiers": 0, "dropped_ids": 0, "failed_types": 0}
         self._forget_other_types()
-        self._types, self._redone = types, set()
+        self._types, self._redone, self._finished = types, set(), set()
         for type_id in types:
             mark = len(self._dropped)
             candidates = self.candidates(type_id)
@@ -191,14 +191,19 @@ class SelectPredicates(Stage):
             else:
                 chosen, model, complete = self._select_rules(candidates), None, True
             if not complete:
+                self._finished.add(type_id)  # asked: its reasons replace the earlier ones
                 stats["failed_types"] += 1
                 continue  # the previous selection stays; the next run asks again
             self._store(type_id, chosen, model, input_hash)
+            self._finished.add(type_id)
             stats["types"] += 1
             stats["selected"] += sum(1 for _, q in chosen if q is None)
             stats["qualifiers"] += sum(1 for _, q in chosen if q is not None)
         self._require_some(types, stats)
         return stats
+
+    def drop_key(self, item: str) -> str:
+        return item.split("/")[0]  # as replace_drops's key_sql
 
     def replace_drops(self, con) -> None:
         """A type's drops are those of the latest run that selected for it (or tried to:

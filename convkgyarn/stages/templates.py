@@ -353,11 +353,12 @@ class GenerateTemplates(TemplaterStage):
         done = {(r[0], r[1], r[2], r[3], r[4]): r[5] for r in self.con.execute(
             "SELECT type_id, property_id, coalesce(qualifier_property_id, ''), tense, "
             "interaction, input_hash FROM template_inputs WHERE complete").fetchall()}
-        self._facts, self._redone = facts, set()
+        self._facts, self._redone, self._finished = facts, set(), set()
         for interaction in self.config.interactions:
             todo = [f for f in facts if done.get(self._key(f) + (interaction,))
                     != self.input_hash(f, interaction)]
-            self._redone |= {"/".join(self._key(f) + (interaction,)) for f in todo}
+            keys = {"/".join(self._key(f) + (interaction,)) for f in todo}
+            self._redone |= keys
             stats["unchanged"] += len(facts) - len(todo)
             stats["facts"] += len(todo)
             if self.client:
@@ -367,6 +368,7 @@ class GenerateTemplates(TemplaterStage):
             if self.client and self.client.dry_run:
                 continue
             self._store(interaction, written, stats)
+            self._finished |= keys
         stats["rejected"] = sum(1 for d in self._dropped if d["reason"] != "unusable reply")
         return stats
 
@@ -380,6 +382,9 @@ class GenerateTemplates(TemplaterStage):
         self.replace_drops_by_key(
             con, "array_to_string(string_split({item}, '/')[1:5], '/')",
             getattr(self, "_redone", ()), current)
+
+    def drop_key(self, item: str) -> str:
+        return "/".join(item.split("/")[:5])  # as replace_drops's key_sql
 
     @staticmethod
     def _key(f: Fact) -> tuple[str, str, str, str]:

@@ -126,7 +126,7 @@ def test_sigterm_mid_load_with_workers(big_dump, tmp_path):
     assert temporaries(tmp_path) == []
     # the project opens, refuses the half-loaded file and says what to run
     r = cli("kg", "stats", "--db", db)
-    assert r.exit_code == 2 and f"run `convkgyarn kg load {big_dump}` again" in \
+    assert r.exit_code == 2 and f"run `convkgyarn kg load {big_dump} --db {db}` again" in \
         " ".join(r.output.split()), r.output
     assert cli("kg", "load", big_dump, "--db", db).exit_code == 0
     clean = tmp_path / "clean.duckdb"

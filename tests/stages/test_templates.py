@@ -255,3 +255,30 @@ def test_forged_labels_stay_inside_the_template_prompts_data_block(sample_db):
         facts = [json.loads(line) for line in block.splitlines()]  # every line is JSON
         assert {f["n"] for f in facts} == set(range(1, len(facts) + 1))
         assert all("ignore the rules" in f["subject"] for f in facts)  # data, lower-cased
+
+
+def test_a_run_that_fails_midway_keeps_the_last_runs_drops(sample_db):
+    """Found in review: a templates run stopped by the endpoint (401 after some replies)
+    stored nothing, yet wiped every drop the last complete run had recorded (the rejected
+    templates, with their reasons). A failed run records only the drops of the parts it
+    finished and stored; the rest stay as they were."""
+    from convkgyarn.errors import EndpointError
+
+    select(sample_db)
+    sample_db.execute("DELETE FROM selected_predicates WHERE type_id <> 'Q5'")
+    with ScriptedServer(llm_handler([])) as server:
+        GenerateTemplates(context(sample_db, **llm(server))).run()
+    query = ("SELECT item, reason, detail FROM dropped WHERE stage = 'templates.generate' "
+             "ORDER BY ALL")
+    before = sample_db.execute(query).fetchall()
+    assert any("names the subject" in r[1] + r[2] for r in before), before
+    good = llm_handler([])
+
+    def refused_after_two(body, n):
+        return good(body, n) if n < 2 else Reply(status=401)
+
+    with ScriptedServer(refused_after_two) as server:
+        with pytest.raises(EndpointError):  # another model: every fact is asked again
+            GenerateTemplates(context(sample_db, **llm(server, **{
+                "stages.templater.model": "gpt-4o-mini"}))).run()
+    assert sample_db.execute(query).fetchall() == before
