@@ -538,7 +538,10 @@ class LoadStage(Stage):
         """Parse on Spark into Parquet parts, then land them in the tables (one commit)."""
         from convkgyarn.kg import spark
 
-        output = self.config.spark_output or spark.scratch_dir(self.ctx.work_dir, file_id)
+        # a given --spark-output gets a folder of its own per load: the parts of an earlier
+        # load there are never read again (nor overwritten)
+        output = (spark.load_dir(self.config.spark_output, file_id) if self.config.spark_output
+                  else spark.scratch_dir(self.ctx.work_dir, file_id))
         try:
             result = spark.extract(path, file_id, output, kept, self.config.spark_master)
             t0 = time.perf_counter()

@@ -7,7 +7,8 @@ rows are the same. Executors write each table as Parquet parts under ``output`` 
 path in local mode; on a cluster a path or ``s3://`` / ``hdfs://`` URI that every executor
 and the driver can reach), and return only counters. ``LoadStage`` then lands the parts in
 the project's tables with the same bookkeeping as a local load (file status, duplicates,
-last load wins); a given ``spark_output`` leaves them in place as well.
+last load wins); a given ``spark_output`` keeps them, each load in a folder of its own
+(``load_dir``).
 
 Executors need convkgyarn installed in the Python they run (``spark.pyspark.python``); in
 local mode that is this interpreter.
@@ -58,6 +59,13 @@ class SparkResult:
 
     def parts(self, table: str) -> str:
         return f"{self.output.rstrip('/')}/{table}/*.parquet"
+
+
+def load_dir(spark_output: str, file_id: int) -> str:
+    """One load's folder under a given ``--spark-output`` (a path or URI): new for every
+    load, so that two loads never read or overwrite each other's parts (a reused folder
+    used to land an earlier load's parts again)."""
+    return f"{spark_output.rstrip('/')}/load-{file_id}-{uuid.uuid4().hex[:8]}"
 
 
 def session(master: str | None):

@@ -64,14 +64,26 @@ def test_spark_applies_the_type_filter_and_keeps_parquet_when_asked(shared_data,
     out = tmp_path / "parts"
     LoadStage(context(there), LoadConfig(paths=[path], keep_types=["Q5"], engine="spark",
                                          spark_output=str(out))).run()
+    (kept,) = out.glob("load-*")  # each load's parts in a folder of their own
     for table in ("entities", "statements", "qualifiers", "entity_types"):
         sql = f"SELECT * FROM {table}"
         assert sorted(map(repr, there.execute(sql).fetchall())) == \
             sorted(map(repr, here.execute(sql).fetchall())), table
         # the parts stay, and read in place give the same rows
-        parts = there.execute(f"SELECT count(*) FROM read_parquet('{out}/{table}/*.parquet')"
+        parts = there.execute(f"SELECT count(*) FROM read_parquet('{kept}/{table}/*.parquet')"
                               ).fetchone()[0]
         assert parts == there.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    # a second load into the same --spark-output lands its own parts only (found in
+    # review: a reused folder landed the first load's parts again, doubling rows)
+    second = shared_data / "wikidata" / "entities-635.ndjson.bz2"
+    LoadStage(context(here), LoadConfig(paths=[second], keep_types=["Q5"])).run()
+    LoadStage(context(there), LoadConfig(paths=[second], keep_types=["Q5"], engine="spark",
+                                         spark_output=str(out))).run()
+    assert len(list(out.glob("load-*"))) == 2 and kept.exists()
+    for table in ("entities", "statements"):
+        sql = f"SELECT * FROM {table}"
+        assert sorted(map(repr, there.execute(sql).fetchall())) == \
+            sorted(map(repr, here.execute(sql).fetchall())), table
 
 
 def test_refresh_on_spark_finds_nothing_changed_in_the_same_dump(shared_data, tmp_path):
