@@ -154,6 +154,9 @@ def _replaceable(folder: Path) -> list[Path] | None:
     known = set(ours)
     extra = [p for p in present if p not in known and not (
         p.parent.name == "__pycache__" and p.suffix == ".pyc" and p.name.split(".")[0] in stems)]
+    # an empty folder is the user's (ours always hold files): never removed with the rest
+    extra += sorted(d for d in folder.rglob("*") if d.is_dir() and not d.is_symlink()
+                    and d.name != "__pycache__" and not any(d.iterdir()))
     if extra:
         raise UserError(f"{folder}: an earlier Inspect export that now holds other files too "
                         f"({extra[0].relative_to(folder)}"

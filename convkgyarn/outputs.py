@@ -322,12 +322,17 @@ def check_folder(path: Path | str, kind: OutputKind, *,
 
 
 def _files(folder: Path) -> list[str]:
-    """Every file and link under ``folder`` (relative, '/'-separated), folders left out."""
+    """Every file and link under ``folder`` (relative, '/'-separated), and every empty
+    folder in it ("photos/2023/", ending in '/'): a user's empty folders are theirs too
+    (found in review: a folder holding only empty folders counted as empty, and was
+    replaced)."""
     out = []
     for root, dirs, files in os.walk(folder):
         rel = Path(root).relative_to(folder)
         out += [(rel / f).as_posix() for f in files]
         out += [(rel / d).as_posix() for d in dirs if (Path(root) / d).is_symlink()]
+        if not files and not dirs and rel != Path("."):
+            out.append(rel.as_posix() + "/")
     return sorted(out)
 
 

@@ -152,6 +152,24 @@ def test_a_file_put_into_our_hf_export_is_never_deleted(db, tmp_path):
     assert tree(hf) == before
 
 
+@pytest.mark.parametrize("fmt", ["hf", "inspect"])
+def test_a_users_empty_folders_are_never_removed(db, tmp_path, fmt):
+    """Found in review: a folder holding only empty folders counted as empty, and an hf
+    export replaced it (photos/2023/summer gone); so did an empty folder made inside an
+    earlier export of ours."""
+    out = tmp_path / "out"
+    (out / "photos" / "2023" / "summer").mkdir(parents=True)
+    r = cli("export", "--db", db, "--format", fmt, "--out", out)
+    one_line_error(r, 2, "did not write" if fmt == "hf" else "not empty")
+    assert (out / "photos" / "2023" / "summer").is_dir()
+    ours = tmp_path / "ours"
+    assert cli("export", "--db", db, "--format", fmt, "--out", ours).exit_code == 0
+    (ours / "my-notes" / "drafts").mkdir(parents=True)
+    r = cli("export", "--db", db, "--format", fmt, "--out", ours)
+    one_line_error(r, 2, "my-notes/drafts")
+    assert (ours / "my-notes" / "drafts").is_dir()
+
+
 def test_an_empty_folder_takes_an_hf_export(db, tmp_path):
     hf = tmp_path / "empty"
     hf.mkdir()
