@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -236,9 +234,12 @@ def _values(values: Any) -> bool:
 
 
 def _write_json(data: Any, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1)
-        fh.write("\n")
-    os.replace(tmp, path)
+    """The drift report, by the output rule every command keeps (``convkgyarn.outputs``):
+    written whole beside its target, replacing only an earlier drift report, a link at
+    --out followed."""
+    from convkgyarn.outputs import DRIFT_JSON, replacing_file
+
+    with replacing_file(path, DRIFT_JSON) as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+            fh.write("\n")

@@ -18,7 +18,8 @@ from convkgyarn.config import GenerateConfig, paper_configs
 from convkgyarn.stages import salience
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.records import EntityFacts
-from convkgyarn.stages.assemble import facts, wording
+from convkgyarn.stages.assemble import facts as fact_rules
+from convkgyarn.stages.assemble import wording
 from tests.helpers import project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -568,13 +569,14 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     ("Lincoln College", "University College", False),  # neither do "college"s
 ])
 def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, value, says):
-    assert facts.name_says(subject, value) is says
+    assert fact_rules.name_says(subject, value) is says
 
 
 def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
     """"Where does the name of the Van Gogh Museum come from?" "Vincent van Gogh." was rated
-    down blind (r16): the name says it, as it says the museum's field of work. Such a fact is left out with its reason; a name that
-    says nothing of its origin is still asked about (Rennes, after the Riedones)."""
+    down blind (r16): the name says it, as it says the museum's field of work. Such a fact
+    is left out with its reason; a name that says nothing of its origin is still asked
+    about (Rennes, after the Riedones)."""
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
