@@ -36,6 +36,10 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
             questions = conv["questions"]
         except (KeyError, TypeError) as exc:
             raise ImportError_(f"{where}: missing field {exc}") from None
+        for name in ("seed_entity", "seed_entity_text", "domain"):  # text, or left out
+            if conv.get(name) is not None and not isinstance(conv[name], str):
+                raise ImportError_(f"{where}: '{name}' must be text, not "
+                                   f"{type(conv[name]).__name__}")
         m = _QID.search(seed_url or "")
         seed = m.group(1) if m else seed_url
         cid = f"cq-{conv.get('conv_id', n)}"
@@ -56,6 +60,9 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
         for k, q in enumerate(ordered, start=1):
             if "question" not in q or "answer" not in q:
                 raise ImportError_(f"{where}, question {k}: needs 'question' and 'answer'")
+            if not isinstance(q["question"], str):
+                raise ImportError_(f"{where}, question {k}: 'question' must be text, not "
+                                   f"{type(q['question']).__name__}")
             raw = [a.strip() for a in str(q["answer"]).split(";") if a.strip()]
             ids = [(_QID.search(a).group(1) if _QID.search(a) else None) for a in raw]
             texts = [t.strip() for t in str(q.get("answer_text") or "").split(";") if t.strip()]

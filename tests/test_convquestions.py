@@ -44,6 +44,13 @@ def test_import_keeps_turns_answers_and_ids(db, tmp_path):
     ([{"seed_entity": "Q1", "questions": [{"question": "x"}]}], "question 1: needs"),
     ([{"seed_entity": "Q1", "questions": "x"}], "must be a list"),
     ([{"conv_id": 1, "seed_entity": "Q1", "questions": []}] * 2, "appears twice"),
+    # found in review: each of these was "unexpected TypeError ... (a bug)", exit 1
+    ([{"seed_entity": 5, "questions": []}], "'seed_entity' must be text, not int"),
+    ([{"seed_entity": "Q1", "seed_entity_text": ["x"], "questions": []}],
+     "'seed_entity_text' must be text"),
+    ([{"seed_entity": "Q1", "domain": {"a": 1}, "questions": []}], "'domain' must be text"),
+    ([{"seed_entity": "Q1", "questions": [{"question": {"q": 1}, "answer": "x"}]}],
+     "question 1: 'question' must be text, not dict"),
 ])
 def test_malformed_files_name_the_place(db, tmp_path, data, where):
     path = tmp_path / "bad.json"

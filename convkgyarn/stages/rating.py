@@ -179,25 +179,45 @@ def export_annotation_sample(convs: list[Conversation], n: int, seed: int, path:
     return path
 
 
+def _annotation_rows(path: Path) -> list[tuple[int, dict]]:
+    """A filled-in sample's rows with their line numbers; a file without the sample's
+    columns is refused naming what it lacks."""
+    with open(path, newline="", encoding="utf-8-sig") as fh:  # a spreadsheet's BOM too
+        reader = csv.DictReader(fh)
+        missing = [c for c in ("conversation_id", *DIMENSIONS) if c not in
+                   (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}:1: not an annotation sample (no {', '.join(missing)} "
+                             "column); fill in the CSV `convkgyarn annotations export` wrote")
+        return list(enumerate(reader, start=2))
+
+
 def majority_agreement(files: list[Path]) -> dict[str, Any]:
     """Per dimension: the share of conversations whose ratings have a strict majority value
     across annotators, and the mean of those majority ratings."""
     ratings: dict[tuple[str, str], list[int]] = defaultdict(list)
     for f in files:
-        with open(f, newline="") as fh:
-            for line_no, row in enumerate(csv.DictReader(fh), start=2):
-                for dim in DIMENSIONS:
-                    value = (row.get(dim) or "").strip()
-                    if not value:
-                        continue
-                    try:
-                        score = int(value)
-                    except ValueError:
-                        raise ValueError(f"{f}:{line_no}: {dim} must be 1-5, not {value!r}") \
-                            from None
-                    if not 1 <= score <= 5:
-                        raise ValueError(f"{f}:{line_no}: {dim} must be 1-5, not {score}")
-                    ratings[(row["conversation_id"], dim)].append(score)
+        try:
+            rows = _annotation_rows(f)
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{f}: not UTF-8 text (byte {exc.start}): save the sheet as "
+                             "CSV UTF-8") from None
+        for line_no, row in rows:
+            for dim in DIMENSIONS:
+                value = (row.get(dim) or "").strip()
+                if not value:
+                    continue
+                try:
+                    score = int(value)
+                except ValueError:
+                    raise ValueError(f"{f}:{line_no}: {dim} must be 1-5, not {value!r}") \
+                        from None
+                if not 1 <= score <= 5:
+                    raise ValueError(f"{f}:{line_no}: {dim} must be 1-5, not {score}")
+                ratings[(row["conversation_id"], dim)].append(score)
+    if not ratings:
+        raise ValueError(f"no ratings in {', '.join(map(str, files))}: fill in the "
+                         f"{', '.join(DIMENSIONS)} columns (1-5) first")
     out: dict[str, Any] = {"annotators": len(files)}
     for dim in DIMENSIONS:
         items = [v for (cid, d), v in ratings.items() if d == dim and len(v) >= 2]

@@ -94,6 +94,22 @@ def test_annotation_export_and_majority_agreement(tmp_path):
     bad.write_text(sample.read_text().replace(",,,,", ",9,,,", 1))
     r = runner.invoke(app, ["annotations", "agree", str(bad), str(filled[0])])
     assert r.exit_code == 2 and re.search(r"bad\.csv:\d+: fluency must be 1-5", r.output)
+    # found in review: a sheet without the columns was "unexpected KeyError (a bug)", a
+    # non-UTF-8 one did not say which file, and blank sheets gave all-null figures
+    other = tmp_path / "other.csv"
+    other.write_text("id,fluency\nx,3\n")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(sample.read_bytes().replace(b"conversation", b"conversation\xff", 1))
+    for files, needle in (([other, filled[0]], "other.csv:1: not an annotation sample (no "
+                           "conversation_id, relevance"),
+                          ([latin, filled[0]], "latin.csv: not UTF-8 text"),
+                          ([sample, sample], "no ratings in")):
+        r = runner.invoke(app, ["annotations", "agree", *map(str, files)])
+        assert r.exit_code == 2 and needle in " ".join(r.output.split()), r.output
+        assert "Traceback" not in r.output
+    bom = tmp_path / "bom.csv"  # a spreadsheet's "CSV UTF-8" starts with a BOM
+    bom.write_bytes(b"\xef\xbb\xbf" + filled[1].read_bytes())
+    assert majority_agreement([filled[0], bom])["grammar"]["majority_agreement"] == 1.0
 
 
 def test_rating_through_the_batch_api_sends_nothing_directly(tmp_path):
