@@ -364,10 +364,14 @@ class Refresher:
             if languages is not None:
                 self.say(f"keeping labels in {', '.join(languages)} besides English, as the "
                          "current snapshot was loaded")
-            LoadStage(ctx, LoadConfig(paths=self.paths, workers=self.workers,
-                                      keep_types=keep_types, engine=self.engine,
-                                      spark_master=self.spark_master,
-                                      languages=languages)).run()
+            try:
+                LoadStage(ctx, LoadConfig(paths=self.paths, workers=self.workers,
+                                          keep_types=keep_types, engine=self.engine,
+                                          spark_master=self.spark_master,
+                                          languages=languages)).run()
+            except UserError as exc:  # `kg rejects` reads the project, not this staging load
+                raise UserError(str(exc).replace(", see `convkgyarn kg rejects`", "")) \
+                    from None
             # the staging DB holds exactly the new dump: drop files it no longer lists
             keep = [str(p.resolve()) for p in self.paths]
             with transaction(staging):

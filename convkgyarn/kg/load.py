@@ -439,8 +439,20 @@ class LoadStage(Stage):
         }
         for f in self.files:
             if f.entities == 0 and f.properties == 0:
-                raise UserError(f"no Wikidata entities in {f.path}: {f.rejects} lines "
-                                "rejected, see `convkgyarn kg rejects`")
+                # the first reject in the line itself: a refresh loads into a staging
+                # database that `kg rejects` never reads
+                first = self.con.execute(
+                    "SELECT r.line_no, coalesce(r.field || ': ', '') || r.reason FROM "
+                    "load_rejects r JOIN load_files l USING (file_id) WHERE l.path = ? "
+                    "ORDER BY r.line_no LIMIT 1", [str(Path(f.path).resolve())]).fetchone()
+                why = f" (line {first[0]}: {first[1]})" if first else ""
+                more = ", see `convkgyarn kg rejects`" if f.rejects > 1 else ""
+                if not f.rejects:
+                    raise UserError(f"no Wikidata entities in {f.path}: " + (
+                        "the file is empty" if not f.lines else "no entity on any line"))
+                lines = "1 line" if f.rejects == 1 else f"{f.rejects:,} lines"
+                raise UserError(f"no Wikidata entities in {f.path}: {lines} rejected"
+                                f"{why}{more}")
         return stats
 
     def load_file(self, path: Path) -> FileReport:
