@@ -108,8 +108,11 @@ def joined(items: list[str]) -> str:
 
 
 def when(text: str, precision: int | None) -> str:
-    """A date in a sentence: "on 3 October 1992", "in 1992", "in the 1990s"."""
-    return ("on " if precision is not None and precision >= 11 else "in ") + text
+    """A date in a sentence: "on 3 October 1992", "in 1992", "in the 1990s". By what is
+    said: a "What year ...?" question's answer is the year of a day-precise date ("founded
+    on 1918" read wrong)."""
+    day = precision is not None and precision >= 11 and re.match(r"\d{1,2} \w", text)
+    return ("on " if day else "in ") + text
 
 
 def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: str,

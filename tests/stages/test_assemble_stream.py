@@ -163,6 +163,7 @@ def test_the_main_jobs_files_are_read_a_chunk_at_a_time_with_the_same_records(tm
         info = p.write_outputs(runs, tmp_path / "out")
         info.pop("stage_seconds")
         assert info.pop("generated") == []  # no generation reports were passed
+        assert info.pop("project") == p.identity()  # whose outputs these are
         assert info == summary(p.con, whole, p.config.llm)
         written = (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()
         assert [json.loads(line) for line in written] == whole

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.stages.kinds import sentence
+from convkgyarn.stages.kinds import sentence, when
 from convkgyarn.text import Fact
 from tests.helpers import cli, project
 from tests.oxigraph import serve
@@ -183,3 +183,29 @@ def test_kinds_need_a_kind_option_and_are_recorded(tmp_path: Path):
     assert r.exit_code == 0, r.output
     rec = json.loads((tmp_path / "o" / "conversations.jsonl").read_text().splitlines()[0])
     assert rec["config"]["kinds"] == ["count"] and rec["config"]["name"] == "voice-kinds-count"
+
+
+@pytest.mark.parametrize("text, precision, said", [
+    ("3 October 1992", 11, "on 3 October 1992"), ("1918", 11, "in 1918"),
+    ("1918", 9, "in 1918"), ("October 1992", 10, "in October 1992"),
+    ("the 1990s", 8, "in the 1990s"), ("1918", None, "in 1918")])
+def test_a_date_in_a_sentence_takes_the_preposition_of_what_is_said(text, precision, said):
+    """A "What year ...?" answer is the year of a day-precise date: "founded in 1918",
+    never "founded on 1918" (a newcomer's find)."""
+    assert when(text, precision) == said
+
+
+def test_sentence_answers_read_as_english_on_real_entities(tmp_path, shared_data):
+    """Found by a newcomer with --answer-style sentence: "The Weimar Republic was founded
+    on 1918.", "AFC Ajax is in Netherlands.", "London lies on River Thames."."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(conversations=200, answer_style="sentence")])
+        sentences = [t["answer_sentence"] for r in p.records(result.runs) for t in r["turns"]]
+    assert len(sentences) > 500 and all(sentences)
+    assert not [s for s in sentences if re.search(r"\bon \d{1,4}( and|\.)", s)]
+    assert not [s for s in sentences if re.search(
+        r"\b(in|on|of) (Netherlands|United Kingdom|United States|River Thames)\b", s)]
+    assert any("in the Netherlands" in s for s in sentences)

@@ -650,6 +650,9 @@ class Realiser:
                     labels.get(pt.qualifier_id) if pt.qualifier_id else None)
         counted = kinds.COUNT[pt.property_id][1] if pt.kind == "count" else None
         slot = render(ans.slot_value) if ans.slot_value is not None else None
+        # a name takes its article in running text ("is in the Netherlands", "a member of
+        # the Democratic Party"); people never do (``spoken_name``)
+        said = tuple(named(v, False) if v[:1].isupper() else v for v in said)
         text = kinds.sentence(pt.kind, named(e.label, e.human), fact, list(said),
                               tense=ans.tense, slot=slot,
                               precisions=tuple(v.precision for v in ans.values),
