@@ -36,16 +36,16 @@ log = logging.getLogger("convkgyarn")
 
 DbOption = Annotated[
     Optional[Path],
-    typer.Option("--db", help="Project DuckDB file [default: from convkgyarn.toml, else "
-                 "outputs/convkgyarn.duckdb]"),
+    typer.Option("--db", help="Project DuckDB file.",
+                 show_default="from convkgyarn.toml, else outputs/convkgyarn.duckdb"),
 ]
 ConfigOption = Annotated[
     Optional[Path], typer.Option("--config", help="Project config file (TOML).")
 ]
 MemoryLimit = Annotated[Optional[str], typer.Option(
     "--memory-limit", help="DuckDB's memory cap, e.g. 512MB or 4GB: peak memory is about this "
-    "plus 0.3 GB, whatever the dump's size [default: memory_limit in convkgyarn.toml, else "
-    "2GB].")]
+    "plus 0.3 GB, whatever the dump's size.",
+    show_default="memory_limit in convkgyarn.toml, else 2GB")]
 MaxCost = Annotated[Optional[float], typer.Option(
     "--max-cost", help="Stop before LLM spending passes this many USD (finished work stays "
     "cached).")]

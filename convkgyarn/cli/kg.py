@@ -53,11 +53,11 @@ def kg_load(
         help="local: parse on this machine (--workers parsers); spark: parse on Apache "
         "Spark, the same extraction code, Parquet parts landed in the same tables.")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
-        help="Spark master URL, e.g. spark://host:7077 [default: local[*]].")] = None,
+        help="Spark master URL, e.g. spark://host:7077.", show_default="local[*]")] = None,
     spark_output: Annotated[Optional[str], typer.Option(
         help="Where Spark executors write Parquet parts (a path or URI all of them and this "
-        "machine can read); kept after the load [default: a scratch directory beside the "
-        "database, removed].")] = None,
+        "machine can read); kept after the load, each load in a folder of its own.",
+        show_default="a scratch directory beside the database, removed")] = None,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
@@ -165,6 +165,9 @@ def kg_rejects(
     value)."""
     with open_project(project_config(config, db), write=False, name="kg rejects") as project:
         rows = project.rejects(limit)
+    if not rows:
+        say("no rejects: every dump line and value loaded")
+        return
     out.print(table("file", "line", "field", "reason", "line start, or statement and value",
                     rows=[(f, "" if line is None else line, field or "(line)", reason,
                            snippet[:80])

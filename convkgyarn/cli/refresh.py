@@ -20,7 +20,7 @@ def refresh(
     paths: Annotated[list[Path], typer.Argument(help="The new dump file(s).")],
     db: DbOption = None, config: ConfigOption = None,
     log_file: Annotated[Optional[Path], typer.Option(
-        help="Also log here [default: the database path + .refresh.log].")] = None,
+        help="Also log here.", show_default="the database path + .refresh.log")] = None,
     allow_shrink: Annotated[bool, typer.Option(
         "--allow-shrink", help="Accept a snapshot that removes more entities than "
         "refresh.max_shrink allows.")] = False,
@@ -29,7 +29,7 @@ def refresh(
     engine: Annotated[str, typer.Option(help="local, or spark: parse the new dump on "
                                         "Apache Spark (see `kg load --engine`).")] = "local",
     spark_master: Annotated[Optional[str], typer.Option(
-        help="Spark master URL [default: local[*]].")] = None,
+        help="Spark master URL.", show_default="local[*]")] = None,
     memory_limit: MemoryLimit = None,
     max_cost: MaxCost = None, concurrency: Concurrency = None, base_url: BaseUrl = None,
 ) -> None:
@@ -81,9 +81,13 @@ def refresh(
         handler.close()
     out.print(table("change", "count", title="Refresh", rows=result.diff.items()))
     conv = result.summary.get("conversations") or {}
+    seconds = result.summary.get("seconds") or {}
+    said = ", ".join(f"{n:,} {what}" for what, n in conv.items()) or "none"
+    total = sum(v for v in seconds.values() if isinstance(v, (int, float)))
     say(f"{result.status}: LLM calls {result.summary.get('llm_calls', 0)} "
-        f"(${result.summary.get('llm_usd', 0):.4f}); conversations {conv}; "
-        f"seconds {result.summary.get('seconds')}")
+        f"(${result.summary.get('llm_usd', 0):.4f}); conversations: {said}; "
+        f"{total:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in seconds.items()
+                                     if isinstance(v, (int, float))) + ")")
     raise typer.Exit(result.exit_code)
 
 

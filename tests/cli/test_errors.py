@@ -216,7 +216,7 @@ def test_a_suggested_command_reaches_the_same_project(tmp_path, monkeypatch):
     --db (and --config) this one was given."""
     monkeypatch.chdir(tmp_path)
     dump = tmp_path / "d.ndjson"
-    dump.write_text('{"id": "Q1", "type": "item"}\nnot json\n')
+    dump.write_text('{"id": "Q1", "type": "item"}\nnot json\n[1]\n')
     r = cli("kg", "load", dump, "--db", "err/c.duckdb")
     one_line_error(r, 2, "see `convkgyarn kg rejects --db err/c.duckdb`")
     r = cli("kg", "load", dump)  # the default project: the hint as it was
