@@ -592,3 +592,36 @@ def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
     assert named == {("Q647", "Riedones")}
     assert drops == {"Q224124/P138": "Vincent van Gogh", "Q224124/P101": "Vincent van Gogh",
                      "Q209714/P138": "Oxford"}
+
+
+def test_a_family_name_another_name_in_the_conversation_shares_is_said_in_full(
+        tmp_path, shared_data):
+    """A newcomer's find: "Okay, what was Jackson's native language?" right after turns
+    about Paris Jackson reads as hers. Once another name said in the conversation (an
+    answer, a related or followed-up person) shares the family name, the subject is named
+    in full."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="voice", conversations=200,
+                                            turns=8, related=related, hops=hops)
+                             for related, hops in ((True, False), (False, True))])
+        records = list(p.records(result.runs))
+    checked = 0
+    for r in records:
+        said: list[str] = []
+        people = {x["id"]: x["label"] for x in (r["entity"], r.get("related_entity") or {})
+                  if x.get("label") and "Q5" in x.get("types", ["Q5"])}
+        for t in r["turns"]:
+            label = people.get(t["subject_id"])
+            last = label.split()[-1] if label and " " in label else None
+            if last and re.search(rf"\b{re.escape(last)}\b", t["question"]) and \
+                    label not in t["question"]:  # said the short way
+                clash = [x for x in said if re.search(rf"\b{re.escape(last)}\b", x)]
+                assert not clash, (t["question"], clash)
+                checked += 1
+            said += t["answer"]
+            if label and t["subject_id"] != r["entity"]["id"]:
+                said.append(label)
+    assert checked > 20

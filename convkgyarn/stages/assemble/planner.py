@@ -589,7 +589,7 @@ class Planner:
                     pt = replace(pt, kind=fits[int(rng_hops.random() * len(fits))])
             asked.add(fact)  # tried: asked now, or never askable
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
-                                later=any(t.subject.id == ent.id for t in turns))
+                                later=self._later(ent, turns))
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
@@ -623,7 +623,7 @@ class Planner:
             if len(turns) == self.cfg.turns:
                 break
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1,
-                                later=any(t.subject.id == ent.id for t in turns))
+                                later=self._later(ent, turns))
             if turn is not None and not self._said_before(turn, turns) and \
                     not self._implied(turn, turns):
                 turns.append(turn)
@@ -662,7 +662,7 @@ class Planner:
                 continue
             asked.add(fact)
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
-                                later=any(t.subject.id == ent.id for t in turns))
+                                later=self._later(ent, turns))
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics | {
@@ -890,6 +890,22 @@ class Planner:
                           f"turn {t.number}: {t.planned.property_id}")
                 return True
         return False
+
+    def _later(self, ent: EntityFacts, turns: list[Turn]) -> bool:
+        """Whether a turn may name its subject the short way ("Jackson"): it was named
+        before, and no other name said in the conversation shares its family name ("What
+        was Jackson's native language?" right after turns about Paris Jackson reads as
+        hers: a newcomer's find)."""
+        if not any(t.subject.id == ent.id for t in turns):
+            return False
+        family = self.view.family_names.get(ent.id)
+        if not family:
+            return True
+        word = re.compile(rf"\b{re.escape(family)}\b")
+        others = {t.subject.label for t in turns if t.subject.id != ent.id} | {
+            v.label for t in turns for v in t.answer.values
+            if v.label and v.value_id != ent.id}
+        return not any(word.search(name) for name in others)
 
     def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous: Turn | None,
                 rng: random.Random, number: int, hop_from: int | None = None,
