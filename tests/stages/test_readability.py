@@ -625,3 +625,19 @@ def test_a_family_name_another_name_in_the_conversation_shares_is_said_in_full(
             if label and t["subject_id"] != r["entity"]["id"]:
                 said.append(label)
     assert checked > 20
+
+
+@pytest.mark.parametrize("question, plural", [
+    ("Who are the country's heads of state?", True),
+    ("Who are, uhm, its heads of state? Thanks!", True),
+    ("What, what were the Kingdom of Prussia's neighbours?", True),
+    ("Who are the heads of state of Mali?", True),
+    ("Who is its head of state?", False),
+    ("Which cities is it twinned with?", False)])
+def test_a_plural_question_is_told_apart_for_a_single_answer(question, plural):
+    """A newcomer's finds: "Who are the country's heads of state?" "Elizabeth II." (a
+    possessive), and "Who are, uhm, its heads of state?" (a filler between): a question in
+    the plural is kept for answers of several values where another variant fits one."""
+    from convkgyarn.stages.assemble.realiser import PLURAL_FOR_ONE
+
+    assert bool(PLURAL_FOR_ONE.search(question)) is plural

@@ -44,8 +44,11 @@ DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
 # a question that says there are several ("who are the heads of state", "what were the
 # official languages"): read as wrong when one value answers it
-PLURAL_FOR_ONE = re.compile(r"\b(are|were) (the|its|his|her|their|[a-z]+'s?) ([a-z]+ )?"
-                            r"[a-z]+s( of\b|\?|$)", re.I)
+# "Who are the heads of state of Mali?" for one: a plural noun after "are"/"were", through a
+# filler ("Who are, uhm, its heads of state?") or a name ("were the Kingdom of Prussia's
+# neighbours?")
+PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their|"
+                            r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
 
 
