@@ -301,8 +301,8 @@ def test_evaluate_dry_run_of_a_dataset_imports_nothing(generated, tmp_path, shar
 @pytest.mark.shared_data
 def test_the_estimate_on_real_data_is_what_the_real_run_sends(shared_data, tmp_path):
     """real-entities-dev, loaded as a user would: the dry run estimates 70 selector and
-    1,278 templater calls and the real run sends exactly those (1,348 in all; 0.5.5's dry
-    run counted 1). Identical requests (types of the same label) are counted once, as the
+    1,166 templater calls (0.8.3) and the real run sends exactly those (0.5.5's dry run
+    counted 1). Identical requests (types of the same label) are counted once, as the
     real run's cache answers the second."""
     db = tmp_path / "p.duckdb"
     wikidata = shared_data / "wikidata"
