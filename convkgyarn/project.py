@@ -405,13 +405,30 @@ class Project(Inspection):
         from convkgyarn.stages.evaluate import Evaluate
 
         cfg = self.config.evaluate
-        if not self.config.llm.configured:
-            raise UserError(NO_LLM_FOR.format(what="evaluation"))
+        ctx = self._llm_context("evaluation")
         if dataset:
             run, n = self.import_dataset(dataset)
             self.say(f"imported {n} conversations from {dataset}")
             cfg = cfg.model_copy(update={"runs": [run]})
-        return Evaluate(self.ctx, cfg).run()
+        return Evaluate(ctx, cfg).run()
+
+    def _llm_context(self, what: str) -> Context:
+        """The context of a stage that needs an LLM: this one with an endpoint; in a dry run
+        without one, a context whose requests are only counted and priced (nothing can be
+        sent: the estimate needs no endpoint, as ``generate --dry-run`` does not)."""
+        llm = self.config.llm
+        if llm.configured:
+            return self.ctx
+        if not llm.dry_run:
+            raise UserError(NO_LLM_FOR.format(what=what))
+        from dataclasses import replace as with_config
+
+        from pydantic import SecretStr
+
+        self.say(f"dry run with no LLM endpoint configured: {what} estimated for the "
+                 "configured models at their list prices")
+        nominal = llm.model_copy(update={"api_key": SecretStr("dry-run: never sent")})
+        return with_config(self.ctx, config=self.config.model_copy(update={"llm": nominal}))
 
     def report(self, out_dir: Path | str, force: bool = False) -> list[Path]:
         """Write the evaluation report (Markdown and figures) into ``out_dir``."""
@@ -431,18 +448,15 @@ class Project(Inspection):
         """Rate stored conversations with the LLM judge (``conversation_ratings``)."""
         from convkgyarn.stages.rating import RateConversations
 
-        if not self.config.llm.configured:
-            raise UserError(NO_LLM_FOR.format(what="rating"))
-        return RateConversations(self.ctx, selection).run()
+        return RateConversations(self._llm_context("rating"), selection).run()
 
     def compare(self, dataset: Path | str, ours: str, pairs: int, seed: int) -> StageReport:
         """Pairwise-compare our conversations with an imported dataset's."""
         from convkgyarn.stages.rating import CompareConversations
 
-        if not self.config.llm.configured:
-            raise UserError(NO_LLM_FOR.format(what="comparison"))
+        ctx = self._llm_context("comparison")
         run, _ = self.import_dataset(dataset)
-        return CompareConversations(self.ctx, CompareConfig(
+        return CompareConversations(ctx, CompareConfig(
             ours=ours, theirs_run=run, pairs=pairs, seed=seed)).run()
 
     # -- refresh -------------------------------------------------------------------------

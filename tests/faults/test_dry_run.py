@@ -279,6 +279,27 @@ def test_evaluate_and_rate_dry_runs_write_nothing_and_estimate_what_is_sent(gene
         assert 0 < sent["judge"] <= estimate["judge"]["est_calls"] == 4
 
 
+@pytest.mark.parametrize("command", [["evaluate", "--model", "m"], ["rate"]])
+def test_evaluate_and_rate_estimate_with_no_endpoint_configured(generated, tmp_path, command):
+    """A newcomer's find: `generate --dry-run` estimates with no LLM configured, but
+    `evaluate --dry-run` and `rate --dry-run` stopped with "needs an LLM endpoint", so the
+    cost could not be known before choosing one. They estimate the same calls now, and
+    the real run without an endpoint still stops (exit 2)."""
+    db = tmp_path / "p.duckdb"
+    shutil.copy(generated, db)
+    before = file_hash(db)
+    r = cli(*command, "--db", db, "--dry-run", env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "no LLM endpoint configured" in " ".join(r.output.split())
+    estimate = usage(r.output)
+    assert file_hash(db) == before
+    stage = "rater" if command[0] == "rate" else "answerer"
+    assert estimate[stage]["est_calls"] >= 4
+    assert command[0] != "rate" or estimate[stage]["est_usd"] > 0  # gpt-4o's list price
+    r = cli(*command, "--db", db)
+    assert r.exit_code == 2 and "needs an LLM endpoint" in r.output
+
+
 def test_evaluate_dry_run_of_a_dataset_imports_nothing(generated, tmp_path, shared_data):
     data = sorted((shared_data / "convquestions").glob("*.json"))
     if not data:
