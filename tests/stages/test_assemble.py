@@ -217,7 +217,9 @@ def test_same_seed_gives_byte_identical_output(tmp_path):
     generate(b, "--interaction", "text", "--typos", "--deixis", "--seed", "7")
     assert (a / "out" / "conversations.jsonl").read_bytes() == \
         (b / "out" / "conversations.jsonl").read_bytes()
-    generate(b, "--interaction", "text", "--typos", "--deixis", "--seed", "8", db="q.duckdb")
+    # another project into the same folder: its outputs replace these only with --force
+    generate(b, "--interaction", "text", "--typos", "--deixis", "--seed", "8", "--force",
+             db="q.duckdb")
     assert (a / "out" / "conversations.jsonl").read_bytes() != \
         (b / "out" / "conversations.jsonl").read_bytes()
 
