@@ -349,7 +349,7 @@ class Refresher:
         return ["all"] if "all" in kept else (sorted(kept) or None)
 
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        from convkgyarn.kg.load import LoadStage
+        from convkgyarn.kg.load import LoadStage, NoEntities
         from convkgyarn.stages.predicates import ExtractPredicates
 
         staging = connect(self.staging, memory_limit=self.project.config.memory_limit)
@@ -369,9 +369,8 @@ class Refresher:
                                           keep_types=keep_types, engine=self.engine,
                                           spark_master=self.spark_master,
                                           languages=languages)).run()
-            except UserError as exc:  # `kg rejects` reads the project, not this staging load
-                raise UserError(str(exc).replace(", see `convkgyarn kg rejects`", "")) \
-                    from None
+            except NoEntities as exc:  # `kg rejects` reads the project, not this staging load
+                raise UserError(exc.text) from None
             # the staging DB holds exactly the new dump: drop files it no longer lists
             keep = [str(p.resolve()) for p in self.paths]
             with transaction(staging):

@@ -402,6 +402,16 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
 
 
+class NoEntities(UserError):
+    """A file that loaded no entity: ``text`` names its first rejected line, and ``hint``
+    points at `kg rejects` for the others (a refresh leaves the hint out: its staging load
+    is not the project `kg rejects` reads)."""
+
+    def __init__(self, text: str, hint: str = "") -> None:
+        super().__init__(text + hint)
+        self.text = text
+
+
 class LoadStage(Stage):
     """Load one or more dump files (and label files) into the KG tables."""
 
@@ -439,21 +449,23 @@ class LoadStage(Stage):
         }
         for f in self.files:
             if f.entities == 0 and f.properties == 0:
-                # the first reject in the line itself: a refresh loads into a staging
-                # database that `kg rejects` never reads
-                first = self.con.execute(
-                    "SELECT r.line_no, coalesce(r.field || ': ', '') || r.reason FROM "
-                    "load_rejects r JOIN load_files l USING (file_id) WHERE l.path = ? "
-                    "ORDER BY r.line_no LIMIT 1", [str(Path(f.path).resolve())]).fetchone()
-                why = f" (line {first[0]}: {first[1]})" if first else ""
-                more = ", see `convkgyarn kg rejects`" if f.rejects > 1 else ""
-                if not f.rejects:
-                    raise UserError(f"no Wikidata entities in {f.path}: " + (
-                        "the file is empty" if not f.lines else "no entity on any line"))
-                lines = "1 line" if f.rejects == 1 else f"{f.rejects:,} lines"
-                raise UserError(f"no Wikidata entities in {f.path}: {lines} rejected"
-                                f"{why}{more}")
+                raise self._no_entities(f)
         return stats
+
+    def _no_entities(self, f: FileReport) -> NoEntities:
+        """The error for a file that loaded nothing, naming its first rejected line."""
+        where = f"no Wikidata entities in {f.path}: "
+        if not f.rejects:
+            return NoEntities(where + ("the file is empty" if not f.lines
+                                       else "no entity on any line"))
+        line, reason = self.con.execute(
+            "SELECT r.line_no, coalesce(r.field || ': ', '') || r.reason FROM load_rejects r "
+            "JOIN load_files l USING (file_id) WHERE l.path = ? ORDER BY r.line_no LIMIT 1",
+            [str(Path(f.path).resolve())]).fetchone() or (None, None)
+        lines = "1 line" if f.rejects == 1 else f"{f.rejects:,} lines"
+        return NoEntities(where + f"{lines} rejected" + (
+            f" (line {line}: {reason})" if line is not None else ""),
+            hint=", see `convkgyarn kg rejects`" if f.rejects > 1 else "")
 
     def load_file(self, path: Path) -> FileReport:
         con = self.con

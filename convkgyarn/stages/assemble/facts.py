@@ -105,9 +105,8 @@ COMMON_WORDS = frozenset("""
 
 def name_says(subject: str, value: str) -> bool:
     """Whether a subject's name already says what it is named after (or works on, or is
-    about): the two share a word
-    that names something ("What is the Van Gogh Museum named after?" "Vincent van Gogh";
-    "Lincoln College" after the Diocese of Lincoln). Such a question asks nothing a reader
+    about): the two share a word that names something ("What is the Van Gogh Museum named
+    after?" "Vincent van Gogh"; "Lincoln College" after the Diocese of Lincoln). Such a question asks nothing a reader
     does not know from the name; words every other name has ("museum", "van") do not
     count."""
     def words(text: str) -> set[str]:
@@ -121,8 +120,9 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
     """Whether the fact can be asked with a complete gold answer: every value that answers
     it can be said, and there are at most ``max_values`` of them (a fact is never
     truncated). A qualifier fact needs a statement whose value can be said (the question
-    names it) holding the qualifier. What a subject is named after is not asked when its
-name says it (``name_says``). A fact left out for its values comes with its drop."""
+    names it) holding the qualifier. What a subject is named after, works on or is about is
+    not asked when its name says it (``name_says``). A fact left out for its values comes
+    with its drop."""
     pid, qid = fact
     stmts = e.properties.get(pid)
     if not stmts:
