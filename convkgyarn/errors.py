@@ -79,6 +79,16 @@ class DumpError(UserError):
     """A dump file that cannot be read at all (missing, unreadable, corrupt compression)."""
 
 
+class NoEntities(UserError):
+    """A dump file that loaded no entity: ``text`` names its first rejected line, and ``hint``
+    points at `kg rejects` for the others (a refresh leaves the hint out: its staging load
+    is not the project `kg rejects` reads)."""
+
+    def __init__(self, text: str, hint: str = "") -> None:
+        super().__init__(text + hint)
+        self.text = text
+
+
 class BadId(UserError):
     """An id not of Wikidata's form on its way into a query: only a KG loaded before ids
     were checked holds one."""

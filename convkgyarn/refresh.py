@@ -349,7 +349,8 @@ class Refresher:
         return ["all"] if "all" in kept else (sorted(kept) or None)
 
     def _stage_snapshot(self, con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        from convkgyarn.kg.load import LoadStage, NoEntities
+        from convkgyarn.errors import NoEntities
+        from convkgyarn.kg.load import LoadStage
         from convkgyarn.stages.predicates import ExtractPredicates
 
         staging = connect(self.staging, memory_limit=self.project.config.memory_limit)

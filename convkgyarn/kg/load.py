@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from convkgyarn.config import LoadConfig
-from convkgyarn.errors import UserError
+from convkgyarn.errors import NoEntities
 from convkgyarn.kg.extract import TABLES, Keep, schema_of
 from convkgyarn.kg.label_files import read_labels
 from convkgyarn.kg.languages import kept_languages
@@ -400,16 +400,6 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
         return max_modified[:10]
     m = _DATE_IN_NAME.search(path.name)
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
-
-
-class NoEntities(UserError):
-    """A file that loaded no entity: ``text`` names its first rejected line, and ``hint``
-    points at `kg rejects` for the others (a refresh leaves the hint out: its staging load
-    is not the project `kg rejects` reads)."""
-
-    def __init__(self, text: str, hint: str = "") -> None:
-        super().__init__(text + hint)
-        self.text = text
 
 
 class LoadStage(Stage):
