@@ -86,3 +86,17 @@ class Fact:
     @property
     def answer(self) -> str:
         return "[b]" if self.qualifier_id else "[a]"
+
+
+# How common a string must be in a language (wordfreq's Zipf scale: 3 is once per million
+# words) to count as a real word. A typo that makes a real word ("seat" -> "sea", "country"
+# -> "county") changes what the query asks, so it is never made; common misspellings above
+# the line ("teh") are left out too, which costs nothing.
+REAL_WORD_ZIPF = 2.5
+
+
+def real_word(word: str, lang: str = "en") -> bool:
+    """Whether ``word`` is a word of ``lang`` in its own right (``REAL_WORD_ZIPF``)."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, lang) >= REAL_WORD_ZIPF

@@ -2,7 +2,8 @@
 swap two neighbouring characters, or replace a character by a QWERTY neighbour.
 
 The edit lands on a content word (not a stop word, not text filled in from the KG),
-keeps punctuation and casing, and is reproducible from the random generator given.
+keeps punctuation and casing, never makes another real word ("seat" -> "sea": the query
+would ask something else), and is reproducible from the random generator given.
 QWERTY neighbours come from nlpaug's keyboard model.
 """
 
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from convkgyarn.text import STOP_WORDS
+from convkgyarn.text import STOP_WORDS, real_word
 
 OPERATIONS = ("delete", "swap", "qwerty")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -62,29 +63,44 @@ def add_typo(text: str, rng: random.Random,
 
 
 def typo_in(text: str, words: list[re.Match], rng: random.Random) -> tuple[str, Typo | None]:
-    """One typo in one of the given content words of ``text`` (see ``content_words``)."""
+    """One typo in one of the given content words of ``text`` (see ``content_words``).
+
+    An edit that makes another real word ("seat" -> "sea") is not a typo a reader sees
+    through: the next operation is tried, then the next word; None if every edit of every
+    word makes a real word."""
     if not words:
         return text, None
-    word = words[int(rng.random() * len(words))]
+    chosen = int(rng.random() * len(words))
+    for word in words[chosen:] + words[:chosen]:
+        edited = _typo_in_word(word.group(), rng)
+        if edited is not None:
+            new, op, i = edited
+            return (text[:word.start()] + new + text[word.end():],
+                    Typo(op, word.group(), word.start() + i))
+    return text, None
+
+
+def _typo_in_word(w: str, rng: random.Random) -> tuple[str, str, int] | None:
+    """``w`` with one edit that is no real word, the operation and the edited index; the
+    operations are tried from a random one on."""
     first = int(rng.random() * len(OPERATIONS))
-    w, start = word.group(), word.start()
     for op in OPERATIONS[first:] + OPERATIONS[:first]:
         if op == "delete":
             i = rng.randrange(1, len(w))  # keep the first letter: the word stays recognisable
-            return text[:start + i] + text[start + i + 1:], Typo(op, w, start + i)
-        if op == "swap":
+            new = w[:i] + w[i + 1:]
+        elif op == "swap":
             spots = [i for i in range(1, len(w) - 1) if w[i].lower() != w[i + 1].lower()]
             if not spots:
                 continue
             i = rng.choice(spots)
-            edited = w[:i] + w[i + 1] + w[i] + w[i + 2:]
-            return text[:start] + edited + text[word.end():], Typo(op, w, start + i)
-        if op == "qwerty":
+            new = w[:i] + w[i + 1] + w[i] + w[i + 2:]
+        else:  # qwerty
             spots = [i for i in range(1, len(w)) if _neighbours().get(w[i].lower())]
             if not spots:
                 continue
             i = rng.choice(spots)
-            new = rng.choice(_neighbours()[w[i].lower()])
-            new = new.upper() if w[i].isupper() else new
-            return text[:start + i] + new + text[start + i + 1:], Typo(op, w, start + i)
-    return text, None
+            c = rng.choice(_neighbours()[w[i].lower()])
+            new = w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:]
+        if not real_word(new.lower()):
+            return new, op, i
+    return None

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from convkgyarn.stages.typos import _neighbours, add_typo, content_words
+from convkgyarn.text import real_word
 
 WORDS = st.sampled_from(
     "the capital of france birthday actor director spouse when population genre awards "
@@ -45,6 +46,8 @@ def test_exactly_one_edit_in_a_content_word(words, seed, question_mark):
     op, pos = kind
     hit = [m for m in content_words(text) if m.start() <= pos < m.end()]
     assert hit, (text, out)  # inside a content word, not a stop word
+    edited = out[hit[0].start():hit[0].end() + len(out) - len(text)]
+    assert not real_word(edited.lower()), (text, out)  # a reader sees it is a slip
     assert out.endswith("?") == question_mark  # punctuation kept
 
 
@@ -62,3 +65,17 @@ def test_casing_is_kept():
     for seed in range(50):
         out, typo = add_typo("Liverpool Population", random.Random(seed))
         assert out[0] == "L" and out.split()[1][0] == "P"
+
+
+def test_a_typo_never_makes_another_real_word():
+    """"Laos sea of government" and "county of Nizhny Novgorod" asked something else: the
+    reader, and a model, would take the slip at its word."""
+    for text, real in (("Laos seat of government", "sea"), ("country of Nizhny", "county"),
+                       ("What form of government", "from"), ("cast member", "cat")):
+        outs = {add_typo(text, random.Random(seed))[0] for seed in range(300)}
+        assert len(outs) > 10
+        for out in outs:
+            assert not any(real_word(w.lower()) and w.lower() not in text.lower().split()
+                           for w in out.split()), out
+        assert not any(real in out.lower().split() for out in outs)
+

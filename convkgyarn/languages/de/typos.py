@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 from convkgyarn.languages.base import Edit, overlaps
+from convkgyarn.text import real_word
 
 OPERATIONS = ("delete", "swap", "keyboard", "umlaut")
 ROWS = ("1234567890ß", "qwertzuiopü", "asdfghjklöä", "yxcvbnm")
@@ -54,7 +55,19 @@ def add_typo(text: str, rng: random.Random, protected=()) -> tuple[str, Edit | N
     words = content_words(text, protected)
     if not words:
         return text, None
-    word = words[int(rng.random() * len(words))]
+    chosen = int(rng.random() * len(words))
+    for word in words[chosen:] + words[:chosen]:
+        done = _slip_in_word(text, word, rng)
+        if done is not None:
+            return done
+    return text, None
+
+
+def _slip_in_word(text: str, word: re.Match, rng: random.Random
+                  ) -> tuple[str, Edit] | None:
+    """One slip in ``word``; a slip that makes another real word ("Staat" -> "Saat") is
+    passed over, except a dropped umlaut ("für" -> "fur"), the slip German readers see
+    through most easily."""
     w, start = word.group(), word.start()
     first = int(rng.random() * len(OPERATIONS))
     umlauts = [i for i, c in enumerate(w) if c in PLAIN]
@@ -82,7 +95,8 @@ def add_typo(text: str, rng: random.Random, protected=()) -> tuple[str, Edit | N
                 at = rng.choice(spots)
                 new = rng.choice(neighbours()[w[at].lower()])
                 edited = w[:at] + (new.upper() if w[at].isupper() else new) + w[at + 1:]
-        if edited is not None and edited != w:
+        if edited is not None and edited != w and (
+                op == "umlaut" or not real_word(edited.lower(), "de")):
             return (text[:start] + edited + text[word.end():],
                     Edit(op, w, edited, start + at, start))
-    return text, None
+    return None

@@ -172,7 +172,7 @@ VOICE.update({
     "P611": ("which religious order did {S} belong to?", "what order was {S} a member of?",
              "which order did {S} join?"),
     "P101": ("what field does {S} work in?", "what is {S's} field?",
-             "what area does {S} work on?"),
+             "what does {S} specialise in?"),
     "P135": ("which movement is {S} part of?", "what movement is {S} associated with?",
              "which artistic movement does {S} belong to?"),
     "P737": ("who influenced {S:o}?", "who was {S} influenced by?",

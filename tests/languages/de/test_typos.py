@@ -78,3 +78,12 @@ def test_nothing_to_edit():
     assert de.typo(text, random.Random(0)) == (text, None)
     filled = de.fill("[S:nom]?", Subject("Hauptstadt"))
     assert de.typo(filled.text, random.Random(0), filled.protected) == (filled.text, None)
+
+
+def test_a_slip_never_makes_another_real_word_but_a_dropped_umlaut():
+    from convkgyarn.text import real_word
+
+    typed = {de.typo("Staat", random.Random(s))[0] for s in range(300)}
+    assert "Saat" not in typed and "Stat" not in typed and len(typed) > 5
+    assert all(not real_word(t.lower(), "de") for t in typed)
+    assert "fur" in {de.typo("für", random.Random(s))[0] for s in range(50)}
