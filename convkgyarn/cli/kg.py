@@ -136,7 +136,7 @@ def kg_stats_cmd(
         out.print_json(json.dumps(stats))
         return
     rows = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v)
-            for k, v in stats.items() if k not in ("sources", "label_languages")]
+            for k, v in stats.items() if k not in ("sources", "label_languages", "label_files")]
     out.print(table("count", "value", rows=rows, title=f"KG in {db or 'the project'}"))
     by_language = stats["label_languages"]
     out.print(table(
@@ -150,7 +150,10 @@ def kg_stats_cmd(
                     rows=[(s["path"], s["kind"], s["status"], s["entities"],
                            " ".join(s["keep_types"]) if s["keep_types"] else "all items",
                            " ".join(["en", *(s["languages"] or [])]))
-                          for s in stats["sources"]], title="sources"))
+                          for s in stats["sources"]] + [
+                        (f["path"], "labels", "done", f"{f['labels']:,} labels", "",
+                         " ".join(f["languages"])) for f in stats["label_files"]],
+                    title="sources"))
 
 
 @kg_app.command("rejects")

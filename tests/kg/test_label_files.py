@@ -5,6 +5,7 @@ naming the file and the key, never a traceback."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -48,6 +49,13 @@ def test_a_wbgetentities_reply_is_a_label_file_in_every_kept_language(shared_dat
     assert "left out" in r.output and "languages this load does not keep" in r.output
     r = cli("kg", "rejects", "--db", db)
     assert "Q789" in r.output and "missing entity" in r.output
+    # kg stats names the label file among the project's sources, with what it holds
+    stats = json.loads(cli("kg", "stats", "--json", "--db", db).stdout)
+    assert [(f["path"].endswith("wbgetentities-response.json"), f["languages"])
+            for f in stats["label_files"]] == [(True, ["de", "en", "ja"])]
+    assert stats["label_files"][0]["labels"] > 0
+    table = cli("kg", "stats", "--db", db).output
+    assert re.search(r"│ labels +│ done +│ [\d,]+ labels", table), table
 
 
 def test_every_shape_in_one_file_and_the_dumps_own_labels_come_first(tmp_path, sample_path):
