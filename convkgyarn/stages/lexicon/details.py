@@ -4,8 +4,9 @@ references to things, and the nouns and questions of elliptic follow-ups."""
 from __future__ import annotations
 
 VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
+    # not "win": it misreads for a title a place receives ("win the Fairtrade Town")
     ("P166", "P585"): ("when did {S} receive the [a]?", "in what year was {S} given the [a]?",
-                       "when was {S} awarded the [a]?"),  # "win" misreads for a title a town receives
+                       "when was {S} awarded the [a]?"),
     ("P1411", "P585"): ("when was {S} nominated for the [a]?", "in what year did {S} get a "
                         "nomination for the [a]?", "when did {S} receive a nomination for the "
                         "[a]?"),
