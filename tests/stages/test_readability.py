@@ -594,6 +594,26 @@ def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
                      "Q209714/P138": "Oxford"}
 
 
+def test_a_career_is_asked_from_its_start_to_its_end(tmp_path, shared_data):
+    """"When did Tarkovsky's career end?" then "What year did he start out?" read backwards
+    (8 of the 16 dev conversations asking both): the start of a work period comes first,
+    its end right after."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction=interaction, conversations=200)
+                             for interaction in ("voice", "text")])
+        records = list(p.records(result.runs))
+    both = []
+    for r in records:
+        asked = [t["property_id"] for t in r["turns"] if not t["qualifier_property_id"]]
+        if "P2031" in asked and "P2032" in asked:
+            both.append(asked)
+    assert len(both) >= 4
+    assert all(a.index("P2032") == a.index("P2031") + 1 for a in both), both
+
+
 def test_a_family_name_another_name_in_the_conversation_shares_is_said_in_full(
         tmp_path, shared_data):
     """A newcomer's find: "Okay, what was Jackson's native language?" right after turns

@@ -34,7 +34,7 @@ from convkgyarn.stages.assemble.view import KGView
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
-          ("P577", "P2047"), ("P571", "P112"), ("P106", "P800"))
+          ("P577", "P2047"), ("P571", "P112"), ("P106", "P800"), ("P2031", "P2032"))
 # Qualifier follow-ups a person asks about the statement just answered ("Who is her
 # spouse?" "Since when?"): the dates of an office, a marriage, a job, a team, a school, a
 # leader's term, an award's year. The data dates of figures ("As of when?" after a
