@@ -27,7 +27,7 @@ from typing import Any
 from convkgyarn.config import (
     CompareConfig, ConversationSelection, GenerateConfig, LoadConfig, ProjectConfig,
     SparqlConfig)
-from convkgyarn.errors import NoKGToEstimate, UserError
+from convkgyarn.errors import NoKGToEstimate, OutputRefused, UserError
 from convkgyarn.inspection import Inspection
 from convkgyarn.progress import ProgressHook, no_progress
 from convkgyarn.stage import Context, Say, StageReport
@@ -302,6 +302,9 @@ class Project(Inspection):
         if fmt not in ("jsonl", "parquet", "hf", "inspect"):
             raise UserError(f"--format must be jsonl, parquet, hf or inspect, not {fmt!r}")
         own = self.own_files()
+        self._refuse_other_project(path.parent, force)  # beside another project's outputs
+        if fmt in ("hf", "inspect"):
+            self._refuse_other_project(path, force)
         if fmt == "hf":  # refuse before the work, not after it
             check_folder(path, HF_FOLDER, protected=own)
         elif fmt != "inspect":  # the Inspect writer checks its folder the same way itself
@@ -331,7 +334,7 @@ class Project(Inspection):
     def check_outputs(self, out_dir: Path | str, force: bool = False) -> None:
         """Refuse, before any work, an output folder where ``write_outputs`` could not write
         (a file, a folder under a file) or would replace a file convkgyarn did not write."""
-        from convkgyarn.outputs import CONVERSATIONS_JSONL, SUMMARY_JSON, check_file, OutputRefused
+        from convkgyarn.outputs import CONVERSATIONS_JSONL, SUMMARY_JSON, check_file
 
         out_dir = Path(out_dir)
         if out_dir.exists() and not out_dir.is_dir():
@@ -340,20 +343,27 @@ class Project(Inspection):
         for name, kind in (("conversations.jsonl", CONVERSATIONS_JSONL),
                            ("summary.json", SUMMARY_JSON)):
             check_file(out_dir / name, kind, force=force, protected=self.own_files())
-        other = None if force else self._other_project(out_dir / "summary.json")
+        self._refuse_other_project(out_dir, force)
+
+    def _refuse_other_project(self, folder: Path, force: bool) -> None:
+        """Refuse (unless ``force``) to write into a folder whose summary.json names another
+        project: two databases in one folder share every default output path."""
+        other = None if force else self._other_project(folder / "summary.json")
         if other is not None:
-            raise OutputRefused(f"{out_dir}: holds the outputs of another project ({other}); "
+            raise OutputRefused(f"{folder}: holds the outputs of another project ({other}); "
                                 "give --out another folder, or --force to replace them")
 
     def _other_project(self, summary: Path) -> str | None:
         """The database of the other project whose outputs a summary.json is, or None: the
-        same project (a copy of its database too), or a summary from before 0.8.3 (which
-        names none). A project is known by when its database was created."""
+        same project (a copy of its database too, or a database made again at the same path:
+        `make clean`), or a summary from before 0.8.3 (which names none). A project is known
+        by when its database was created."""
         try:
             named = json.loads(summary.read_text()).get("project")
+            mine = self.identity()
             if isinstance(named, dict) and named.get("created") not in (
-                    None, self.identity()["created"]):
-                return str(named.get("database"))
+                    None, mine["created"]) and named.get("database") != mine["database"]:
+                return str(named.get("database"))  # (the same path: a database made again)
         except (OSError, ValueError, AttributeError):
             pass
         return None
@@ -436,6 +446,7 @@ class Project(Inspection):
         from convkgyarn.stages.rating import rating_summary
 
         out_dir = Path(out_dir)
+        self._refuse_other_project(out_dir.parent, force)
         check_report_folder(out_dir, force=force, protected=self.own_files())
         rows = self.metrics()
         if not rows:

@@ -99,6 +99,32 @@ def test_a_project_never_writes_over_another_projects_outputs(tmp_path, monkeypa
     assert summary["project"]["database"] == str((tmp_path / "lang" / "p.duckdb").resolve())
 
 
+def test_exports_and_reports_never_write_over_another_projects_outputs(tmp_path, monkeypatch):
+    """A reviewer's find: only generate's pair checked whose outputs a folder holds, so a
+    second database in outputs/ replaced the first project's Parquet and hf exports (they
+    share every default path). And a database deleted and made again at the same path
+    (`make clean && make demo`) is the same project: its outputs are replaced."""
+    monkeypatch.chdir(tmp_path)
+    assert cli("generate", "--conversations", "3").exit_code == 0
+    assert cli("export", "--format", "parquet").exit_code == 0
+    parquet = (tmp_path / "outputs" / "conversations.parquet").read_bytes()
+    assert cli("generate", "--db", "outputs/b.duckdb", "--out", "lang",
+               "--conversations", "2").exit_code == 0
+    for args in (["export", "--format", "parquet"], ["export", "--format", "hf"],
+                 ["export", "--format", "jsonl", "--out", "outputs/mine.jsonl"], ["report"]):
+        refused = cli(*args, "--db", "outputs/b.duckdb")
+        assert refused.exit_code == 2, (args, refused.output)
+        assert "holds the outputs of another project" in refused.output, args
+    assert (tmp_path / "outputs" / "conversations.parquet").read_bytes() == parquet
+    assert not (tmp_path / "outputs" / "hf").exists()
+    assert not (tmp_path / "outputs" / "mine.jsonl").exists()
+    # the default project's database made again: its own outputs, replaced without --force
+    (tmp_path / "outputs" / "convkgyarn.duckdb").unlink()
+    again = cli("generate", "--conversations", "2")
+    assert again.exit_code == 0, again.output
+    assert len(_lines(tmp_path / "outputs" / "conversations.jsonl")) == 2
+
+
 def test_stats_and_the_summary_name_types_and_properties_by_label(two_generates):
     tmp, db, out, _ = two_generates
     summary = json.loads((out / "summary.json").read_text())
