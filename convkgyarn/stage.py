@@ -208,8 +208,11 @@ class Stage(ABC):
             try:
                 stats = self.process()
             except BaseException:
-                self._keep_finished_drops()
-                self._flush_dropped()
+                if hasattr(self, "_finished"):  # a stage that stores its work in parts
+                    self._keep_finished_drops()
+                    self._flush_dropped()
+                # (any other stage's failed run records no drops and deletes none: its
+                # replace_drops may clear the stage's drops whatever this run dropped)
                 raise
             self._flush_dropped()
         seconds = time.perf_counter() - t0

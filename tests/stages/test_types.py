@@ -113,3 +113,26 @@ def test_a_failed_type_selector_falls_back_to_rules_and_asks_again(real, tmp_pat
     with ScriptedServer(healthy) as server, project(db) as p:
         SelectTypes(context(p.con, **llm(server))).run()
         assert calls and decisions(p.con)["Q5"][2] == "llm"
+
+
+def test_a_failed_run_keeps_the_last_runs_drops(real, tmp_path):
+    """A reviewer's find: a type selection stopped by the endpoint (401) stored nothing, yet
+    deleted the drops of the last complete run ("types.exclude") while selected_types still
+    held its decisions. A failed run of a stage that works as one whole records no drops
+    and deletes none."""
+    import shutil
+
+    from convkgyarn.errors import EndpointError
+
+    db = tmp_path / "d.duckdb"
+    shutil.copy(real, db)
+    query = "SELECT item, reason FROM dropped WHERE stage = 'types.select' ORDER BY ALL"
+    with project(db, **{"types.exclude": ["Q5"]}) as p:
+        p.select_types()
+        before = p.con.execute(query).fetchall()
+    assert any(item == "Q5" for item, _ in before), before
+    with ScriptedServer(lambda body, n: Reply(status=401)) as server, \
+            project(db, **{"types.exclude": ["Q5"]}) as p:
+        with pytest.raises(EndpointError):
+            SelectTypes(context(p.con, **llm(server))).run()
+        assert p.con.execute(query).fetchall() == before
