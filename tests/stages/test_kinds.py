@@ -209,3 +209,18 @@ def test_sentence_answers_read_as_english_on_real_entities(tmp_path, shared_data
     assert not [s for s in sentences if re.search(
         r"\b(in|on|of) (Netherlands|United Kingdom|United States|River Thames)\b", s)]
     assert any("in the Netherlands" in s for s in sentences)
+
+
+def test_a_person_in_a_sentence_answer_takes_no_article(tmp_path):
+    """A reviewer's find: a person whose family name ends like a place's kind ("Union",
+    "Court", "Ocean") was said "Barack Obama is married to the Gabrielle Union."."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.generate([GenerateConfig(conversations=1)])  # the sample, loaded
+        p.con.execute("UPDATE entities SET label = 'James Union' WHERE id = 'Q42574'")
+        result = p.generate([GenerateConfig(conversations=200, answer_style="sentence",
+                                            seed=1)])
+        turns = [t for r in p.records(result.runs) for t in r["turns"]
+                 if "James Union" in t["answer"]]
+    assert turns, "James Cameron, renamed, directs a film of the sample"
+    assert all("James Union" in t["answer_sentence"] and "the James Union" not in
+               t["answer_sentence"] for t in turns), [t["answer_sentence"] for t in turns]

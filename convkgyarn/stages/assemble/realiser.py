@@ -654,8 +654,12 @@ class Realiser:
         counted = kinds.COUNT[pt.property_id][1] if pt.kind == "count" else None
         slot = render(ans.slot_value) if ans.slot_value is not None else None
         # a name takes its article in running text ("is in the Netherlands", "a member of
-        # the Democratic Party"); people never do (``spoken_name``)
-        said = tuple(named(v, False) if v[:1].isupper() else v for v in said)
+        # the Democratic Party"); people never do (``spoken_name``): "married to Gabrielle
+        # Union", never "the Gabrielle Union"
+        people = [self.view.is_person(v, pt.property_id) for v in ans.values] \
+            if len(ans.values) == len(said) else [False] * len(said)
+        said = tuple(named(v, person) if v[:1].isupper() else v
+                     for v, person in zip(said, people))
         text = kinds.sentence(pt.kind, named(e.label, e.human), fact, list(said),
                               tense=ans.tense, slot=slot,
                               precisions=tuple(v.precision for v in ans.values),
