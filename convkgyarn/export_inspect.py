@@ -143,7 +143,8 @@ def _replaceable(folder: Path) -> list[Path] | None:
                         "(nothing was written)")
     if not folder.exists():
         return None
-    present = sorted(p for p in folder.rglob("*") if not p.is_dir())
+    # a link to a folder is something of the user's, never a folder of ours to look into
+    present = sorted(p for p in folder.rglob("*") if p.is_symlink() or not p.is_dir())
     if not present and not any(folder.iterdir()):
         return []
     ours = _ours(folder)

@@ -294,6 +294,14 @@ def test_an_export_never_replaces_what_it_did_not_write(evaluated, tmp_path):
     assert r.exit_code == 2 and "logs/run.eval" in r.output, r.output
     assert (task / "logs" / "run.eval").read_text() == "a log"
     assert (task / "task.py").exists()
+    (task / "logs" / "run.eval").unlink()
+    (task / "logs").rmdir()
+    # a link to the user's folder inside it (a reviewer's find: it was moved away)
+    (task / "mylink").symlink_to(mine, target_is_directory=True)
+    r = cli("export", "--db", db, "--format", "inspect", "--out", task)
+    assert r.exit_code == 2 and "mylink" in r.output, r.output
+    assert (task / "mylink").is_symlink() and (mine / "sub" / "notes.txt").exists()
+    (task / "mylink").unlink()
     # nothing temporary left beside the folders
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "mine", "task"]
 

@@ -189,7 +189,10 @@ def _annotation_rows(path: Path) -> list[tuple[int, dict]]:
         if missing:
             raise ValueError(f"{path}:1: not an annotation sample (no {', '.join(missing)} "
                              "column); fill in the CSV `convkgyarn annotations export` wrote")
-        return list(enumerate(reader, start=2))
+        try:
+            return list(enumerate(reader, start=2))
+        except csv.Error as exc:  # a cell past csv's field limit, an unclosed quote
+            raise ValueError(f"{path}:{reader.line_num}: not a readable CSV ({exc})") from None
 
 
 def majority_agreement(files: list[Path]) -> dict[str, Any]:

@@ -98,12 +98,15 @@ def test_annotation_export_and_majority_agreement(tmp_path):
     # non-UTF-8 one did not say which file, and blank sheets gave all-null figures
     other = tmp_path / "other.csv"
     other.write_text("id,fluency\nx,3\n")
+    huge = tmp_path / "huge.csv"  # a cell past csv's field limit was "unexpected Error"
+    huge.write_text(sample.read_text() + '"' + "x" * 200_000 + '",1,1,1,1\n')
     latin = tmp_path / "latin.csv"
     latin.write_bytes(sample.read_bytes().replace(b"conversation", b"conversation\xff", 1))
     for files, needle in (([other, filled[0]], "other.csv:1: not an annotation sample (no "
                            "conversation_id, relevance"),
                           ([latin, filled[0]], "latin.csv: not UTF-8 text"),
-                          ([sample, sample], "no ratings in")):
+                          ([sample, sample], "no ratings in"),
+                          ([huge, filled[0]], "huge.csv:")):
         r = runner.invoke(app, ["annotations", "agree", *map(str, files)])
         assert r.exit_code == 2 and needle in " ".join(r.output.split()), r.output
         assert "Traceback" not in r.output
