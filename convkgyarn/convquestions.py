@@ -25,6 +25,8 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
         raise ImportError_(f"{path}: not readable JSON ({exc})") from exc
     if not isinstance(data, list):
         raise ImportError_(f"{path}: expected a list of conversations")
+    if not data:
+        raise ImportError_(f"{path}: holds no conversations (an empty list)")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     run_id = f"convquestions-{digest}"
     convs, turns = [], []
@@ -54,6 +56,8 @@ def import_convquestions(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[st
                       "related_entity_label": None, "fact_set_id": None, "ordinal": n})
         if not isinstance(questions, list) or not all(isinstance(q, dict) for q in questions):
             raise ImportError_(f"{where}: 'questions' must be a list of objects")
+        if not questions:
+            raise ImportError_(f"{where}: has no questions")
         # turns numbered 1..n in the file's turn order (a number stored twice would be ambiguous)
         ordered = sorted(questions, key=lambda q: q.get("turn", 0)
                          if isinstance(q.get("turn", 0), int) else 0)

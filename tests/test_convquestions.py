@@ -43,7 +43,11 @@ def test_import_keeps_turns_answers_and_ids(db, tmp_path):
     ([{"questions": []}], "conversation 0: missing field 'seed_entity'"),
     ([{"seed_entity": "Q1", "questions": [{"question": "x"}]}], "question 1: needs"),
     ([{"seed_entity": "Q1", "questions": "x"}], "must be a list"),
-    ([{"conv_id": 1, "seed_entity": "Q1", "questions": []}] * 2, "appears twice"),
+    ([{"conv_id": 1, "seed_entity": "Q1", "questions": [{"question": "q", "answer": "a"}]}]
+     * 2, "appears twice"),
+    # found in review: these said "no conversations to evaluate; run generate first"
+    ([], "holds no conversations"),
+    ([{"seed_entity": "Q1", "questions": []}], "conversation 0: has no questions"),
     # found in review: each of these was "unexpected TypeError ... (a bug)", exit 1
     ([{"seed_entity": 5, "questions": []}], "'seed_entity' must be text, not int"),
     ([{"seed_entity": "Q1", "seed_entity_text": ["x"], "questions": []}],
