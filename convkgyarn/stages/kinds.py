@@ -157,7 +157,9 @@ def sentence(kind: str, subject: str, fact: Fact, answers: list[str], *, tense: 
         return form.format(S=subject, V=value, when=dated)
     noun = ellipsis_noun(fact) or lexicon.SENTENCE_NOUNS.get(fact.property_id)
     if noun is not None:
-        if noun in PLURAL_NOUNS:
+        if noun in PLURAL_NOUNS and len(answers) == 1 and noun in SINGULAR_NOUNS:
+            noun = SINGULAR_NOUNS[noun]  # "Elizabeth II's child was Charles III."
+        elif noun in PLURAL_NOUNS:
             be = "were" if past else "are"
         elif len(answers) > 1:  # "occupations were engineer and inventor"
             noun = plural_noun(noun)
@@ -197,6 +199,12 @@ COUNT_VERBS = {"P1412": ("speaks", "spoke"), "P166": ("has received", "received"
                "P1411": ("has had", "had")}
 
 
+# the plural nouns whose one answer is said in the singular (others, like "headquarters",
+# stay as they are)
+SINGULAR_NOUNS = {"children": "child", "siblings": "sibling", "awards": "award",
+                  "nominations": "nomination", "positions": "position", "founders": "founder",
+                  "notable works": "notable work", "languages": "language",
+                  "twin towns": "twin town"}
 PLURAL_NOUNS = frozenset({"children", "siblings", "awards", "nominations", "positions",
                           "notable works", "languages", "twin towns", "founders"} |
                          {n for n in lexicon.ELLIPSIS_NOUNS.values() if n and n.endswith("s")

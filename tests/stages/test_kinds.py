@@ -161,6 +161,11 @@ def test_sentence_answers_name_the_subject_and_every_answer(asked):
      "Barack Obama's occupations were engineer and inventor."),
     ("fact", Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time"),
      ["3 October 1992"], {"precisions": (11,)}, "That began on 3 October 1992."),
+    ("fact", Fact("Q5", "human", "P40", "child", "wikibase-item"), ["Malia Obama",
+     "Sasha Obama"], {}, "Barack Obama's children are Malia Obama and Sasha Obama."),
+    # one child is "child" ("Elizabeth II's children were Charles III." in review)
+    ("fact", Fact("Q5", "human", "P40", "child", "wikibase-item"), ["Malia Obama"], {},
+     "Barack Obama's child is Malia Obama."),
     ("count", Fact("Q5", "human", "P40", "child", "wikibase-item"), ["2"],
      {"counted": ("child", "children")}, "Barack Obama has 2 children."),
     ("verify", Fact("Q5", "human", "P26", "spouse", "wikibase-item"), ["no"],
