@@ -32,12 +32,62 @@ def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
     return row[0].lower() if row and row[0] else None
 
 
+# What a type with no English label is, told by a property most of its items have (the
+# first sign that fits wins): a loaded dump often lacks the labels of its own types ("commune
+# of France", "association football club", "chemical element" in real-entities-dev), and a
+# type without a label got no kind, so no ranking, phrasing or plain noun of its own ("the
+# club"). Only signs that belong to one kind of thing; places are left unnamed ("the town"
+# would misname a city district).
+KIND_SIGNS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("P1086", "P246"), "chemical element"),   # atomic number, element symbol
+    (("P297", "P298"), "country"),             # ISO 3166-1 codes
+    (("P118", "P286"), "sports club"),         # league, head coach
+    (("P81", "P1103"), "station"),             # connecting line, platform tracks
+    (("P57",), "film"),                        # director
+    (("P50",), "literary work"),               # author
+    (("P217",), "work of art"),                # inventory number
+    (("P452", "P1128", "P2226"), "company"),   # industry, employees, market capitalisation
+    (("P2196",), "university"),                # students count
+)
+
+
 def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str | None]:
-    """``type_label`` of many types in one query (each call of it reads the labels view)."""
+    """``type_label`` of many types in one query (each call of it reads the labels view);
+    a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun
+    (``inferred_type_labels``)."""
     found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
                              "GROUP BY id", [list(type_ids)]).fetchall())
-    return {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
-            for t in type_ids}
+    out = {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
+           for t in type_ids}
+    missing = [t for t, label in out.items() if label is None]
+    if missing:
+        out.update(inferred_type_labels(con, missing))
+    return out
+
+
+def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str]:
+    """A noun for each type (of ``type_ids``, all without a label) that at least half of
+    whose items have a property of one of ``KIND_SIGNS``. Types that come through
+    occupations (P106: people, named as people anyway) get none."""
+    signs = [p for props, _ in KIND_SIGNS for p in props]
+    rows = con.execute(
+        "WITH items AS (SELECT type_id, entity_id FROM entity_types "
+        "  WHERE list_contains(?, type_id) AND type_id NOT IN "
+        "  (SELECT type_id FROM entity_types WHERE via = 'P106' AND list_contains(?, type_id))), "
+        "sizes AS (SELECT type_id, count(DISTINCT entity_id) AS n FROM items GROUP BY type_id) "
+        "SELECT i.type_id, s.property_id, count(DISTINCT i.entity_id), any_value(z.n) "
+        "FROM items i JOIN statements s ON s.entity_id = i.entity_id "
+        "JOIN sizes z ON z.type_id = i.type_id "
+        "WHERE list_contains(?, s.property_id) GROUP BY i.type_id, s.property_id",
+        [list(type_ids), list(type_ids), signs]).fetchall()
+    share = {(t, p): have / n for t, p, have, n in rows}
+    out: dict[str, str] = {}
+    for t in type_ids:
+        for props, noun in KIND_SIGNS:
+            if any(share.get((t, p), 0) >= 0.5 for p in props):
+                out[t] = noun
+                break
+    return out
 
 
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:

@@ -68,7 +68,8 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
             # "date of {S} population figure" -> "date of [his] population figure"
             pattern = re.sub(r"\bof \{S\} (?=[a-z])", "of {S's} ", pattern)
         else:
-            pattern = re.sub(r"\bthe ([a-z][\w ,'-]*?) of \{S:o\}", r"{S's} \1", pattern)
+            # "the CEO of {S:o}" -> "[his] CEO" as "the spouse of ..." (never "the CEO of it")
+            pattern = re.sub(r"\bthe ([A-Za-z][\w ,'-]*?) of \{S:o\}", r"{S's} \1", pattern)
         return (pattern.replace("{S's}", "[his]").replace("{S:o}", "[him]")
                 .replace("{S}", "[he]"))
     return (pattern.replace("{S's}", f"{subject}'s").replace("{S:o}", subject)

@@ -567,6 +567,10 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     ("Magdalen College", "Mary Magdalene", False),  # a word apart: the name hints, no more
     ("Saint Petersburg", "Saint Peter", False),  # "Saint" names nothing
     ("Lincoln College", "University College", False),  # neither do "college"s
+    ("Brazil", "Federal Government of Brazil", True),
+    ("Australia", "Australian Government", True),  # the name made an adjective
+    ("Japan", "Government of Japan", True),
+    ("Chad", "Chadwick Boseman", False),  # a longer word is not the name's adjective
 ])
 def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, value, says):
     assert fact_rules.name_says(subject, value) is says
@@ -661,3 +665,42 @@ def test_a_plural_question_is_told_apart_for_a_single_answer(question, plural):
     from convkgyarn.stages.assemble.realiser import PLURAL_FOR_ONE
 
     assert bool(PLURAL_FOR_ONE.search(question)) is plural
+
+
+def test_a_type_without_a_label_is_told_by_what_its_items_have(tmp_path, shared_data):
+    """real-entities-dev names none of "chemical element", "association football club" or
+    "business": their subjects had no kind, so titanium's mass was asked "How much does it
+    weigh?", AFC Ajax was asked its country first and never called "the club". A property
+    most of a type's items have tells the kind (atomic number, league, industry); a place
+    is left unnamed (a commune is no "town" one can be sure of). Brazil's executive body,
+    "Federal Government of Brazil", is what its name says: not asked."""
+    from convkgyarn.kg.snapshot import type_labels
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        assert type_labels(p.con, ["Q11344", "Q476028", "Q4830453", "Q484170"]) == {
+            "Q11344": "chemical element", "Q476028": "sports club", "Q4830453": "company",
+            "Q484170": None}
+        result = p.generate([GenerateConfig(interaction="voice", deixis=True, conversations=12,
+                                            turns=8, entities=["Q716", "Q81888", "Q155"])])
+        records = list(p.records(result.runs))
+    asked = {(r["entity"]["id"], t["property_id"]): t["question"]
+             for r in records for t in r["turns"]}
+    assert "atom" in asked[("Q716", "P2067")], asked  # "What is the atomic mass of ..."
+    assert any("the club" in q for (e, _), q in asked.items() if e == "Q81888"), asked
+    assert ("Q155", "P208") not in asked
+
+
+def test_a_spoken_reference_is_never_the_thing_of_it():
+    """"Who is the CEO of it?", "What is the Poisson's ratio of it?" (a capitalised noun
+    escaped the rule that makes "the spouse of him" "his spouse"): every curated pattern
+    with deixis says "its CEO"; and no question names a team none was said for ("What
+    position did he play on the team?"), nor asks "Which relatives of him were known?"."""
+    from convkgyarn.stages.lexicon import voice
+    from convkgyarn.stages.rules_writer import render_pattern
+    spoken = [render_pattern(p, "[x]", True) for table in (voice.VOICE, voice.VOICE_BY_KIND)
+              for patterns in table.values() for p in patterns]
+    assert "who is [his] CEO?" in spoken
+    assert not [q for q in spoken if re.search(r"\bthe [^?]* of \[him\]", q)]
+    assert not [q for q in spoken if "on the team" in q or "relatives of" in q]

@@ -89,8 +89,9 @@ def comparable_time(text: str | None) -> str | None:
 
 
 # What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
-# van Gogh"), main subject ("A History of France" "France")
-NAME_SAYS = frozenset({"P138", "P101", "P921"})
+# van Gogh"), main subject ("A History of France" "France"), a state's executive body ("Who
+# forms Brazil's government?" "The Federal Government of Brazil"; "Australian Government")
+NAME_SAYS = frozenset({"P138", "P101", "P921", "P208"})
 # Words two names share without saying anything of each other: the kind of thing ("Van Gogh
 # Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
 COMMON_WORDS = frozenset("""
@@ -103,16 +104,23 @@ COMMON_WORDS = frozenset("""
 """.split())
 
 
+DEMONYM_ENDS = frozenset({"n", "an", "ian", "ese", "ish", "i"})  # Australia-n, Brazil-ian
+
+
 def name_says(subject: str, value: str) -> bool:
     """Whether a subject's name already says what it is named after (or works on, or is
     about): the two share a word that names something ("What is the Van Gogh Museum named
     after?" "Vincent van Gogh"; "Lincoln College" after the Diocese of Lincoln). Such a question asks nothing a reader
     does not know from the name; words every other name has ("museum", "van") do not
-    count."""
+    count. A word of the value that is a word of the name made an adjective counts too
+    ("Australian Government" for Australia; not "Mary Magdalene" for Magdalen College)."""
     def words(text: str) -> set[str]:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
-    return bool(words(subject) & words(value))
+    named, said = words(subject), words(value)
+    return bool(named & said) or any(
+        v[len(n):] in DEMONYM_ENDS for n in named if len(n) >= 4 for v in said
+        if v.startswith(n))
 
 
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int

@@ -86,7 +86,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P2650": ("interests", "interested in", "fields of interest"),
     "P1317": ("active period", "floruit", "years active"),
     "P2218": ("net worth", "fortune", "wealth"),
-    "P2067": ("mass", "weight", "mass in kg"),
+    "P2067": ("mass", "weight"),  # never "in kg": the unit is the value's
     "P1321": ("place of origin", "origin", "hometown"),
     "P2632": ("place of detention", "prison", "detention"),
     "P1875": ("agent", "agency", "represented by"),
