@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readability import detect  # noqa: E402
 from convkgyarn.config import GenerateConfig, paper_configs  # noqa: E402
+from convkgyarn.kg.snapshot import inferred_type_labels  # noqa: E402
 from tests.helpers import project  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -52,11 +53,17 @@ READ_SHORT = {"type_deixis": "tdeix", "restated_value": "restate", "same_answer"
               "long_name_repeated": "longnm", "type_reference": "this", "built_on": "built"}
 
 
-def readability(export: Path, dump: Path, labels: list[Path], tmp: Path) -> None:
-    """The readability detectors per configuration, with examples (issue #33)."""
+def readability(export: Path, dump: Path, labels: list[Path], tmp: Path,
+                kinds: dict[str, str]) -> None:
+    """The readability detectors per configuration, with examples (issue #33). ``kinds``:
+    the nouns the project gave types that no label file names (``KIND_SIGNS``), added to
+    the merged labels so that both tools judge a type as the conversations treat it."""
     merged = tmp / "labels.json"
     subprocess.run([sys.executable, str(SHARED / "tools" / "dump_labels.py"), str(merged),
                     *map(str, labels), str(dump)], capture_output=True, check=True)
+    known = json.loads(merged.read_text())
+    merged.write_text(json.dumps({**{t: k for t, k in kinds.items() if t not in known},
+                                  **known}))
     flow = tool("flow_defects.py", str(export), "--labels", str(merged), "--json")
     records = [json.loads(line) for line in export.read_text().splitlines() if line]
     ours = detect(records, json.loads(merged.read_text()))
@@ -107,6 +114,8 @@ def main() -> None:
                 result = p.generate(paper_configs(GenerateConfig(
                     conversations=args.conversations, turns=5)))
                 p.write_outputs(result.runs, tmp)
+                kinds = inferred_type_labels(p.con, [r[0] for r in p.con.execute(
+                    "SELECT DISTINCT type_id FROM entity_types").fetchall()])
             took = time.perf_counter() - t0
             export = tmp / "conversations.jsonl"
             report = tool("real_quality.py", str(export), str(dump), "--json")
@@ -128,7 +137,7 @@ def main() -> None:
                       + " ".join(f"{100 * fig.get(d, 0):>5.2f}" for d in DEFECTS)
                       + f"  {g:>7.3f}  {style['words_per_question']:>5.1f}"
                       f"  {style['wh_start']:>4.2f}  {style['deixis_in_followups']:>6.2f}")
-            readability(export, dump, labels, tmp)
+            readability(export, dump, labels, tmp, kinds)
 
 
 if __name__ == "__main__":

@@ -572,7 +572,7 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P159", "club"): ("where is {S} based?", "which city is {S} from?",
                        "where is {S's} headquarters?"),
     ("P641", "club"): ("what sport does {S} play?", "which sport is {S} a club for?",
-                       "what sport is {S} in?"),
+                       "which sport does {S} compete in?"),
     ("P641", "event"): ("what sport is {S}?", "which sport is played at {S:o}?",
                         "what sport is {S} about?"),
     ("P641", "city"): ("what sport is {S} known for?", "which sport is {S} associated with?",
