@@ -51,16 +51,18 @@ KIND_SIGNS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
-def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str | None]:
+def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
+                infer: bool = False) -> dict[str, str | None]:
     """``type_label`` of many types in one query (each call of it reads the labels view);
-    a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun
-    (``inferred_type_labels``)."""
+    with ``infer``, a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun
+    (``inferred_type_labels``: one pass over the statements, so it is asked for the types
+    that have templates, once per stage or run, not for every value's type)."""
     found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
                              "GROUP BY id", [list(type_ids)]).fetchall())
     out = {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
            for t in type_ids}
     missing = [t for t, label in out.items() if label is None]
-    if missing:
+    if infer and missing:
         out.update(inferred_type_labels(con, missing))
     return out
 

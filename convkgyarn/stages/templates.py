@@ -162,7 +162,7 @@ def selected_facts(con) -> list[Fact]:
         LEFT JOIN person_share ps ON ps.property_id = s.property_id
         ORDER BY 1, 2, 5 NULLS FIRST
         """).fetchall()
-    labels = type_labels(con, sorted({r[0] for r in rows}))
+    labels = type_labels(con, sorted({r[0] for r in rows}), infer=True)
     out = []
     for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
         kind = value_kind(dtype, plabel, share if n and n >= 3 else None)

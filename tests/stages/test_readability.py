@@ -679,7 +679,8 @@ def test_a_type_without_a_label_is_told_by_what_its_items_have(tmp_path, shared_
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
                        shared_data / "labels" / "preferred-labels-en.json"])
-        assert type_labels(p.con, ["Q11344", "Q476028", "Q4830453", "Q484170"]) == {
+        assert type_labels(p.con, ["Q11344", "Q476028", "Q4830453", "Q484170"],
+                           infer=True) == {
             "Q11344": "chemical element", "Q476028": "sports club", "Q4830453": "company",
             "Q484170": None}
         result = p.generate([GenerateConfig(interaction="voice", deixis=True, conversations=12,

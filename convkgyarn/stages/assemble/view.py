@@ -95,6 +95,7 @@ class RunLookups:
         self.answer_style = cfg.answer_style
         self.interaction = cfg.interaction
         self._type_labels: dict[str, str | None] = {}
+        self._kinds_read = False  # the templated types' labels, inferred ones too
         self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
         self._cached = 0  # template variants held in _templates
         self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
@@ -247,7 +248,14 @@ class RunLookups:
         return out
 
     def type_labels(self, type_ids: list[str]) -> dict[str, str | None]:
-        """The lower-case English labels of types, as subjects are named in templates."""
+        """The lower-case English labels of types, as subjects are named in templates: for
+        the types with templates, read once per run, a type with no label is told by what
+        its items have (``snapshot.KIND_SIGNS``), as the templates stage told it."""
+        if not self._kinds_read:
+            self._kinds_read = True
+            templated = [r[0] for r in self.con.execute(
+                "SELECT DISTINCT type_id FROM selected_predicates").fetchall()]
+            self._type_labels.update(type_labels(self.con, templated, infer=True))
         new = [t for t in type_ids if t not in self._type_labels]
         if new:
             self._type_labels.update(type_labels(self.con, new))
