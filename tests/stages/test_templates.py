@@ -61,7 +61,7 @@ def test_curated_properties_read_as_fluent_english():
     qual = Fact("Q5", "person", "P26", "spouse", "wikibase-item", "P580", "start time")
     assert RulesWriter().write(qual, "voice")["original"][0] == "when did [person] marry [a]?"
     text = RulesWriter().write(fact, "text")
-    assert text["deixis"] == ["[his] birthday", "[his] date of birth", "[his] birth date"]
+    assert text["deixis"] == ["[his] date of birth", "[his] birth date", "day [he] was born"]
 
 
 def test_rules_ellipsis_leaves_the_subject_out_for_nouns_only():

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 TEXT: dict[str, tuple[str, str, str]] = {
-    "P569": ("{S} birthday", "{S} date of birth", "birth date of {S:o}"),
+    "P569": ("{S} date of birth", "birth date of {S:o}", "day {S} was born"),  # a birthday
+    # has no year ("Majolus of Cluny birthday" "910")
     "P19": ("{S} birthplace", "{S} place of birth", "city {S} was born in"),
     "P570": ("{S} date of death", "{S} death date", "day {S} died"),
     "P20": ("{S} place of death", "city {S} died in", "{S} death place"),
@@ -15,7 +16,7 @@ TEXT: dict[str, tuple[str, str, str]] = {
     "P25": ("{S} mother", "{S} mom", "mother of {S:o}"),
     "P106": ("{S} occupation", "{S} profession", "{S} job"),
     "P166": ("{S} awards", "awards of {S:o}", "{S} honors"),
-    "P39": ("{S} positions held", "political offices of {S:o}", "{S} offices"),
+    "P39": ("{S} positions held", "positions of {S:o}", "{S} offices"),  # an abbot's too
     "P102": ("{S} political party", "{S} party", "party of {S:o}"),
     "P69": ("{S} education", "alma mater of {S:o}", "{S} schools attended"),
     "P800": ("{S} notable works", "{S} best known works", "famous works of {S:o}"),
@@ -273,7 +274,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P170": ("creator", "artist", "made by"),
     "P1196": ("manner of death", "manner of death", "death circumstances"),
     "P509": ("cause of death", "cause of death", "death cause"),
-    "P39": ("positions held", "offices", "political offices"),
+    "P39": ("positions held", "positions", "offices"),
 }
 
 
