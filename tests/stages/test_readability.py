@@ -705,3 +705,23 @@ def test_a_spoken_reference_is_never_the_thing_of_it():
     assert "who is [his] CEO?" in spoken
     assert not [q for q in spoken if re.search(r"\bthe [^?]* of \[him\]", q)]
     assert not [q for q in spoken if "on the team" in q or "relatives of" in q]
+
+
+def test_a_person_of_unknown_gender_is_named_not_this_person(tmp_path, shared_data):
+    """"Where was this person born?", "Who has this person worked for?" read as a form
+    (entities-635 has people with no sex or gender): a follow-up names them by the family
+    name ("Where was Nəbiyev born?"); a search query keeps "their employer" and says the
+    name where a pronoun would stand ("day Dirk Jancke was born")."""
+    subjects = ["Q58330168", "Q58330251", "Q31296147"]
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction=i, deixis=True, conversations=6,
+                                            entities=subjects) for i in ("voice", "text")])
+        records = list(p.records(result.runs))
+    follow = [t["question"] for r in records for t in r["turns"][1:]]
+    assert follow and not [q for q in follow if "this person" in q], follow
+    spoken = [t["question"] for r in records if r["config"]["interaction"] == "voice"
+              for t in r["turns"][1:]]
+    assert any(re.search(r"\b(Jancke|Harvey|Nəbiyev)\b", q) for q in spoken), spoken

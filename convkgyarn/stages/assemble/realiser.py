@@ -28,7 +28,8 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    awkward_possessive, contains, named, pronoun, references, with_article, work_named)
+    UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
+    with_article, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -579,6 +580,16 @@ class Realiser:
                     name = work_named(name, self.view.type_labels.get(type_id), e.human)
             else:
                 name = e.label
+            if (he, him, his) == UNKNOWN_PERSON:  # "Where was this person born?" reads as a
+                # form: a person of unknown gender is named ("Where was Nəbiyev born?")
+                # (a search query keeps "their": "their employer")
+                if self.cfg.interaction == "voice":
+                    he = him = named(surname(short_name(e.label, True) or e.label,
+                                             self.view.family_names.get(e.id)) or
+                                     short_name(e.label, True) or e.label, True)
+                    his = possessive(he)
+                else:
+                    he = him = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
             if family:
