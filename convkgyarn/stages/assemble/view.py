@@ -254,7 +254,7 @@ class RunLookups:
         if not self._kinds_read:
             self._kinds_read = True
             templated = [r[0] for r in self.con.execute(
-                "SELECT DISTINCT type_id FROM selected_predicates").fetchall()]
+                "SELECT DISTINCT type_id FROM templates").fetchall()]
             self._type_labels.update(type_labels(self.con, templated, infer=True))
         new = [t for t in type_ids if t not in self._type_labels]
         if new:
