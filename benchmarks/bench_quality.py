@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readability import detect  # noqa: E402
 from convkgyarn.config import GenerateConfig, paper_configs  # noqa: E402
-from convkgyarn.kg.snapshot import inferred_type_labels  # noqa: E402
+from convkgyarn.kg.snapshot import type_labels  # noqa: E402
 from tests.helpers import project  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -62,7 +62,7 @@ def readability(export: Path, dump: Path, labels: list[Path], tmp: Path,
     subprocess.run([sys.executable, str(SHARED / "tools" / "dump_labels.py"), str(merged),
                     *map(str, labels), str(dump)], capture_output=True, check=True)
     known = json.loads(merged.read_text())
-    merged.write_text(json.dumps({**{t: k for t, k in kinds.items() if t not in known},
+    merged.write_text(json.dumps({**{t: k for t, k in kinds.items() if k and t not in known},
                                   **known}))
     flow = tool("flow_defects.py", str(export), "--labels", str(merged), "--json")
     records = [json.loads(line) for line in export.read_text().splitlines() if line]
@@ -114,8 +114,8 @@ def main() -> None:
                 result = p.generate(paper_configs(GenerateConfig(
                     conversations=args.conversations, turns=5)))
                 p.write_outputs(result.runs, tmp)
-                kinds = inferred_type_labels(p.con, [r[0] for r in p.con.execute(
-                    "SELECT DISTINCT type_id FROM entity_types").fetchall()])
+                kinds = type_labels(p.con, [r[0] for r in p.con.execute(  # as assembly
+                    "SELECT DISTINCT type_id FROM templates").fetchall()], infer=True)
             took = time.perf_counter() - t0
             export = tmp / "conversations.jsonl"
             report = tool("real_quality.py", str(export), str(dump), "--json")

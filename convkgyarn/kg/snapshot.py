@@ -33,22 +33,23 @@ def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
 
 
 # What a type with no English label is, told by a property most of its items have (the
-# first sign that fits wins): a loaded dump often lacks the labels of its own types ("commune
-# of France", "association football club", "chemical element" in real-entities-dev), and a
+# first sign that fits wins): a loaded dump often lacks the labels of its own types
+# ("association football club", "chemical element", "business" in real-entities-dev), and a
 # type without a label got no kind, so no ranking, phrasing or plain noun of its own ("the
-# club"). Only signs that belong to one kind of thing; places are left unnamed ("the town"
-# would misname a city district).
+# club"). Only properties that belong to one kind of thing: a director is also a TV
+# series', a connecting line an airport's, a workforce a library's, an ISO code a
+# territory's, a students count a school's, so none of them is a sign; places, films and
+# books are left unnamed (their types nearly always have labels).
 KIND_SIGNS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("P1086", "P246"), "chemical element"),   # atomic number, element symbol
-    (("P297", "P298"), "country"),             # ISO 3166-1 codes
-    (("P118", "P286"), "sports club"),         # league, head coach
-    (("P81", "P1103"), "station"),             # connecting line, platform tracks
-    (("P57",), "film"),                        # director
-    (("P50",), "literary work"),               # author
+    (("P246",), "chemical element"),           # element symbol
+    (("P286", "P115"), "sports club"),         # head coach, home venue
+    (("P1103",), "station"),                   # platform tracks
     (("P217",), "work of art"),                # inventory number
-    (("P452", "P1128", "P2226"), "company"),   # industry, employees, market capitalisation
-    (("P2196",), "university"),                # students count
+    (("P452", "P2226", "P414"), "company"),    # industry, market capitalisation, stock exchange
 )
+# A sign counts only when at least this many of the type's items (and half of them) have it:
+# one item of a two-item type decides nothing.
+SIGN_MIN_ITEMS = 2
 
 
 def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
@@ -68,9 +69,9 @@ def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
 
 
 def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str]:
-    """A noun for each type (of ``type_ids``, all without a label) that at least half of
-    whose items have a property of one of ``KIND_SIGNS``. Types that come through
-    occupations (P106: people, named as people anyway) get none."""
+    """A noun for each type (of ``type_ids``, all without a label) at least half of whose
+    items, and ``SIGN_MIN_ITEMS`` of them, have a property of one of ``KIND_SIGNS``. Types
+    that come through occupations (P106: people, named as people anyway) get none."""
     signs = [p for props, _ in KIND_SIGNS for p in props]
     rows = con.execute(
         "WITH items AS (SELECT type_id, entity_id FROM entity_types "
@@ -82,11 +83,11 @@ def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) ->
         "JOIN sizes z ON z.type_id = i.type_id "
         "WHERE list_contains(?, s.property_id) GROUP BY i.type_id, s.property_id",
         [list(type_ids), list(type_ids), signs]).fetchall()
-    share = {(t, p): have / n for t, p, have, n in rows}
+    signed = {(t, p) for t, p, have, n in rows if have >= SIGN_MIN_ITEMS and have * 2 >= n}
     out: dict[str, str] = {}
     for t in type_ids:
         for props, noun in KIND_SIGNS:
-            if any(share.get((t, p), 0) >= 0.5 for p in props):
+            if any((t, p) in signed for p in props):
                 out[t] = noun
                 break
     return out

@@ -104,23 +104,30 @@ COMMON_WORDS = frozenset("""
 """.split())
 
 
-DEMONYM_ENDS = frozenset({"n", "an", "ian", "ese", "ish", "i"})  # Australia-n, Brazil-ian
+# How a country's name becomes its adjective: Australia-n, Brazil-ian, Japan-ese, Ital(y)-ian
+DEMONYM_ENDS = ("n", "an", "ian", "ese", "ish", "i")
+# Properties whose value a country's adjective can say: its government ("Australian
+# Government"). Only these: for a name in general an ending is no proof ("Julian" is not
+# Julia Creek's, "Martini" not Saint Martin's).
+DEMONYM_SAYS = frozenset({"P208"})
 
 
-def name_says(subject: str, value: str) -> bool:
+def name_says(subject: str, value: str, demonym: bool = False) -> bool:
     """Whether a subject's name already says what it is named after (or works on, or is
     about): the two share a word that names something ("What is the Van Gogh Museum named
-    after?" "Vincent van Gogh"; "Lincoln College" after the Diocese of Lincoln). Such a question asks nothing a reader
-    does not know from the name; words every other name has ("museum", "van") do not
-    count. A word of the value that is a word of the name made an adjective counts too
-    ("Australian Government" for Australia; not "Mary Magdalene" for Magdalen College)."""
+    after?" "Vincent van Gogh"; "Lincoln College" after the Diocese of Lincoln). Such a
+    question asks nothing a reader does not know from the name; words every other name has
+    ("museum", "van") do not count. With ``demonym``, a word of the value that is a word of
+    the name made an adjective counts too ("Australian Government" for Australia, "Chinese"
+    for China, "Italian" for Italy)."""
     def words(text: str) -> set[str]:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
     named, said = words(subject), words(value)
-    return bool(named & said) or any(
-        v[len(n):] in DEMONYM_ENDS for n in named if len(n) >= 4 for v in said
-        if v.startswith(n))
+    if named & said:
+        return True
+    return demonym and any(v in {stem + end for stem in (n, n[:-1]) for end in DEMONYM_ENDS}
+                           for n in named if len(n) >= 4 for v in said)
 
 
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
@@ -139,7 +146,8 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
         return any(qid in s.qualifiers and s.unsayable is None for s in stmts), None
     chosen, _ = answer_statements(e, stmts)
     if pid in NAME_SAYS and chosen and all(
-            s.value.label and name_says(e.label, s.value.label) for s in chosen):
+            s.value.label and name_says(e.label, s.value.label, pid in DEMONYM_SAYS)
+            for s in chosen):
         return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
                            ", ".join(sorted({s.value.label for s in chosen})))
     why = next((s.unsayable for s in chosen if s.unsayable), None)

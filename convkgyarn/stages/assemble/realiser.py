@@ -512,12 +512,25 @@ class Realiser:
     def _phrased(self, turn: Turn, template: TemplateOption, question: str,
                  said: tuple[str, ...], slot_person: bool) -> Turn:
         """The turn with its question, and what it carries beside it: its SPARQL query and,
-        with sentence answers, its sentence (neither depends on how the question is said)."""
+        with sentence answers, its sentence (neither depends on how the question is said).
+        A deixis template whose reference was filled with the name (``names_reference``)
+        made no deixis: the turn is recorded as the phenomenon without it."""
         query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
         sentence = self.sentence(turn, said) if self.cfg.answer_style == "sentence" else None
+        phen = turn.phenomenon
+        if phen.startswith("deixis") and self.names_reference(turn.subject) and any(
+                ref in template.text for ref in (
+                    ("[he]", "[him]", "[his]") if self.cfg.interaction == "voice"
+                    else ("[he]", "[him]"))):
+            phen = phen[len("deixis_"):] if phen != "deixis" else "original"
         return replace(turn, template=template, question=question, said=said,
                        slot_person=slot_person, query_id=query_id, sparql=sparql,
-                       sentence=sentence)
+                       sentence=sentence, phenomenon=phen)
+
+    @staticmethod
+    def names_reference(e) -> bool:
+        """Whether a reference to the subject is its name: a person of unknown gender."""
+        return bool(e.human) and references(True, e.gender, None, "present") == UNKNOWN_PERSON
 
     def _slot_person(self, ans: Answer, pt: PlannedTurn) -> bool:
         return ans.slot_value is not None and self.view.is_person(ans.slot_value,
@@ -580,27 +593,35 @@ class Realiser:
                     name = work_named(name, self.view.type_labels.get(type_id), e.human)
             else:
                 name = e.label
-            if (he, him, his) == UNKNOWN_PERSON:  # "Where was this person born?" reads as a
-                # form: a person of unknown gender is named ("Where was Nəbiyev born?")
-                # (a search query keeps "their": "their employer")
+            full = None  # what a family name said for the subject becomes when it is not
+            # enough ("When did Smith marry Anna Smith?")
+            if family:
+                full = named(label, e.human)
+            if (he, him, his) == UNKNOWN_PERSON:  # "Where was this person born?" reads as a form: a
+                # person of unknown gender is named ("Where was Nəbiyev born?"; a search
+                # query keeps "their": "their employer")
                 if self.cfg.interaction == "voice":
-                    he = him = named(surname(short_name(e.label, True) or e.label,
-                                             self.view.family_names.get(e.id)) or
-                                     short_name(e.label, True) or e.label, True)
+                    short = short_name(e.label, True) or e.label
+                    last = surname(short, self.view.family_names.get(e.id))
+                    he = him = named(last or short, True)
                     his = possessive(he)
+                    if last:
+                        family, full = family or last, named(short, True)
                 else:
                     he = him = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
             if family:
-                self._in_full[key] = (re.compile(rf"\b{re.escape(family)}\b", re.I),
-                                      named(label, e.human))
+                self._in_full[key] = (re.compile(rf"\b{re.escape(family)}\b", re.I), full)
         in_full = self._in_full.get(key)
         if in_full and (in_full[0].search(template) or (
                 value is not None and in_full[0].search(render(value)))):
             # never "When was Born born?", "How many years was McCartney married to Paul
-            # McCartney?": the name in full
+            # McCartney?": the name in full, where it stands for the subject or refers to it
             slots = {**slots, self.view.placeholder(type_id): in_full[1]}
+            if self.names_reference(e) and self.cfg.interaction == "voice":
+                slots.update({"[he]": in_full[1], "[him]": in_full[1],
+                              "[his]": possessive(in_full[1])})
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)
