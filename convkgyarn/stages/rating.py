@@ -113,7 +113,8 @@ def rating_summary(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 class CompareConversations(Stage):
-    """Pairwise preference, ours vs reference, with the order randomised per pair."""
+    """Pairwise preference, ours vs reference, with the order randomised per pair; a pair
+    compared again by the same model replaces its earlier verdicts (never counted twice)."""
 
     name = "compare"
     reads = ("conversations", "turns")
@@ -154,7 +155,10 @@ class CompareConversations(Stage):
                              "ours_config": o.config_name, "theirs_config": t.config_name,
                              "ours_shown_first": ours_first, "model": model, "dimension": dim,
                              "winner": winner})
-        with transaction(self.con) as con:
+        with transaction(self.con) as con:  # a pair compared again replaces its verdicts
+            for o, t in {(r["ours_id"], r["theirs_id"]) for r in rows}:  # (as a rating does)
+                con.execute("DELETE FROM conversation_comparisons WHERE ours_id = ? AND "
+                            "theirs_id = ? AND model = ?", [o, t, model])
             insert_rows(con, "conversation_comparisons", rows)
         return {dim: {"ours": wins[(dim, "ours")], "theirs": wins[(dim, "theirs")]}
                 for dim in DIMENSIONS} | {"pairs": len(pairs),

@@ -52,12 +52,18 @@ def test_rating_and_pairwise_comparison(tmp_path):
                                 "--dataset", str(path), "--config-name", "voice",
                                 "--pairs", "1"])
         assert r.exit_code == 0, r.output
+        again = runner.invoke(app, ["compare", "--db", db, "--base-url", server.base_url,
+                                    "--dataset", str(path), "--config-name", "voice",
+                                    "--pairs", "1"])
+        assert again.exit_code == 0, again.output
     # a table per dimension (ours, reference, share preferred), not raw JSON
     rows = [line.replace("│", " ").split() for line in r.stdout.splitlines()]
     assert ["fluency", "0", "1", "0%"] in rows and "{" not in r.stdout, r.stdout
     con = connect(db)
     assert con.execute("SELECT count(*), avg(relevance) FROM conversation_ratings").fetchone() \
         == (3, 5.0)
+    # compared twice, the pair's verdicts are there once (one per dimension), not twice
+    assert con.execute("SELECT count(*) FROM conversation_comparisons").fetchone() == (4,)
     con.close()
     r = runner.invoke(app, ["report", "--db", db, "--out", str(tmp_path / "rep")])
     assert r.exit_code == 2  # no evaluation yet: a clear message, not a crash
