@@ -62,11 +62,11 @@ def readability(export: Path, dump: Path, labels: list[Path], tmp: Path,
     subprocess.run([sys.executable, str(SHARED / "tools" / "dump_labels.py"), str(merged),
                     *map(str, labels), str(dump)], capture_output=True, check=True)
     known = json.loads(merged.read_text())
-    merged.write_text(json.dumps({**{t: k for t, k in kinds.items() if k and t not in known},
-                                  **known}))
+    labelled = {**{t: k for t, k in kinds.items() if k and t not in known}, **known}
+    merged.write_text(json.dumps(labelled))
     flow = tool("flow_defects.py", str(export), "--labels", str(merged), "--json")
     records = [json.loads(line) for line in export.read_text().splitlines() if line]
-    ours = detect(records, json.loads(merged.read_text()))
+    ours = detect(records, labelled)
     print("readability in % (" + ", ".join(f"{READ_SHORT[k]} = {k}" for k in FLOW + OURS)
           + "): flow_defects.py, then ours")
     print(f"{'configuration':26} " + " ".join(f"{READ_SHORT[k]:>7}" for k in FLOW + OURS))

@@ -124,10 +124,10 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
     named, said = words(subject), words(value)
-    if named & said:
-        return True
-    return demonym and any(v in {stem + end for stem in (n, n[:-1]) for end in DEMONYM_ENDS}
-                           for n in named if len(n) >= 4 for v in said)
+    if demonym:  # "australian" from "australia", "italian" from "ital(y)"
+        named |= {stem + end for n in named if len(n) >= 4 for stem in (n, n[:-1])
+                  for end in DEMONYM_ENDS}
+    return bool(named & said)
 
 
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int

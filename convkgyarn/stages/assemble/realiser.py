@@ -597,8 +597,8 @@ class Realiser:
             # enough ("When did Smith marry Anna Smith?")
             if family:
                 full = named(label, e.human)
-            if (he, him, his) == UNKNOWN_PERSON:  # "Where was this person born?" reads as a form: a
-                # person of unknown gender is named ("Where was Nəbiyev born?"; a search
+            if self.names_reference(e):  # "Where was this person born?" reads as a form:
+                # a person of unknown gender is named ("Where was Nəbiyev born?"; a search
                 # query keeps "their": "their employer")
                 if self.cfg.interaction == "voice":
                     short = short_name(e.label, True) or e.label
