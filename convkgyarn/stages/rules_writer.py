@@ -199,9 +199,7 @@ class RulesWriter:
         verb-like properties ("located in"), whose short forms read badly."""
         spoken = interaction == "voice"
         if fact.qualifier_id:
-            forms = (fact.tense == "present" and
-                     lexicon.ELLIPSIS_QUALIFIED_PRESENT.get(fact.qualifier_id)) or \
-                lexicon.ELLIPSIS_QUALIFIED.get(fact.qualifier_id)
+            forms = lexicon.anaphoric_forms(fact.property_id, fact.qualifier_id, fact.tense)
             return list(forms[0 if spoken else 1]) if forms else []
         noun = ellipsis_noun(fact)
         if noun is None:

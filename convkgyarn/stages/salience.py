@@ -259,7 +259,8 @@ NEVER_OPEN = frozenset({
     "P361", "P463", "P582", "P576", "P2032", "P570", "P20", "P509", "P1196", "P119",
     "P1365", "P1366", "P155", "P156", "P47", "P190", "P1435", "P1249", "P2048",
     "P140", "P551", "P793", "P706", "P1636", "P411", "P1971", "P5658", "P1622",
-})
+    "P102",  # a party is not what an actress is known for ("Which party is Meryl Streep a
+})           # member of?" as the first question); a politician opens with the office held
 
 # A person's stock biography ranks below what their occupation leads to, and still opens a
 # conversation well where nothing better does ("When was Plato born?")

@@ -570,6 +570,11 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     ("Brazil", "Federal Government of Brazil", True),
     ("Australia", "Australian Government", False),  # an adjective only where it may say
     ("Julia Creek", "Julian", False),
+    ("Oxford City F.C.", "association football", True),  # a club's sport (P641)
+    ("AFC Ajax", "association football", True),
+    ("Real Madrid CF", "association football", True),
+    ("Legia Warsaw", "association football", False),
+    ("FC Barcelona", "basketball", False),
 ])
 def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, value, says):
     assert fact_rules.name_says(subject, value) is says
@@ -581,11 +586,15 @@ def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, valu
     ("Italy", "Italian Government", True),
     ("Japan", "Government of Japan", True),
     ("Chad", "Chadwick Boseman", False),  # a longer word is not the name's adjective
+    ("Estonia", "Estonian", True),  # an official language (P37) the name says
+    ("Laos", "Lao", True),
+    ("Germany", "German", True),
+    ("Malta", "English", False),
 ])
 def test_a_government_is_what_a_country_name_says(subject, value, says):
     """"Who forms the country's government?" "Australian Government": a state's executive
     body (P208) its name says, the name made an adjective included."""
-    assert "P208" in fact_rules.DEMONYM_SAYS
+    assert {"P208", "P37"} <= fact_rules.DEMONYM_SAYS
     assert fact_rules.name_says(subject, value, demonym=True) is says
 
 
@@ -746,3 +755,43 @@ def test_a_person_of_unknown_gender_is_named_not_this_person(tmp_path, shared_da
     named = [(t["question"], t["phenomenon"]) for r in records for t in r["turns"][1:]
              if re.search(r"\b(Jancke|Harvey|Nəbiyev)\b", t["question"])]
     assert named and not [n for n in named if n[1].startswith("deixis")], named
+
+
+def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, shared_data):
+    """A relevance critique of 40 dev conversations (issue #33) named these: "Since when
+    has that been the case?" after "Who did he marry?" (people ask "When did they
+    marry?"); "Who has been the head of government of Rennes?" (its mayor); "What is the
+    official language of Estonia?" "Estonian." and "Which sport does AFC Ajax compete in?"
+    (the name says it); "What country does the college belong to?" beside "Where is it?"
+    "Oxford." (the town says it); Meryl Streep's party as the first question."""
+    subjects = ["Q191", "Q819", "Q233", "Q647", "Q727", "Q81888", "Q193749", "Q306",
+                "Q774489", "Q81162", "Q873"]
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="voice", deixis=deixis, turns=8,
+                                            conversations=2 * len(subjects), entities=subjects)
+                             for deixis in (False, True)])
+        records = list(p.records(result.runs))
+        drops = dict(p.con.execute("SELECT item, detail FROM drops WHERE reason = "
+                                   "'not asked: the subject''s name says it'").fetchall())
+    turns = [(r["entity"]["id"], t) for r in records for t in r["turns"]
+             if t["subject_id"] == r["entity"]["id"]]
+    assert drops.get("Q191/P37") == "Estonian" and drops.get("Q819/P37") == "Lao", drops
+    assert "Q233/P37" not in drops  # Maltese and English: English is news
+    assert drops.get("Q81888/P641") == "association football", drops
+    assert "Q193749/P641" not in drops  # "Legia Warsaw" says no sport
+    wedding = [t["question"] for e, t in turns if e == "Q306" and t["property_id"] == "P26"
+               and t["qualifier_property_id"] == "P580"]
+    assert wedding and all(re.search(r"marr|wedding", q) for q in wedding), wedding
+    mayors = [t["question"] for e, t in turns if e in ("Q647", "Q727")
+              and t["property_id"] == "P6" and not t["qualifier_property_id"]]
+    assert mayors and all("mayor" in q for q in mayors), mayors
+    for college in ("Q774489", "Q81162"):
+        for r in records:
+            if r["entity"]["id"] == college:
+                asked = {t["property_id"] for t in r["turns"]}
+                assert not ({"P131", "P159", "P276"} & asked and "P17" in asked), r["turns"]
+    streep = [r["turns"][0]["property_id"] for r in records if r["entity"]["id"] == "Q873"]
+    assert streep and "P102" not in streep, streep

@@ -91,7 +91,7 @@ def comparable_time(text: str | None) -> str | None:
 # What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
 # van Gogh"), main subject ("A History of France" "France"), a state's executive body ("Who
 # forms Brazil's government?" "The Federal Government of Brazil"; "Australian Government")
-NAME_SAYS = frozenset({"P138", "P101", "P921", "P208"})
+NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37", "P641"})
 # Words two names share without saying anything of each other: the kind of thing ("Van Gogh
 # Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
 COMMON_WORDS = frozenset("""
@@ -105,11 +105,17 @@ COMMON_WORDS = frozenset("""
 
 
 # How a country's name becomes its adjective: Australia-n, Brazil-ian, Japan-ese, Ital(y)-ian
-DEMONYM_ENDS = ("n", "an", "ian", "ese", "ish", "i")
+DEMONYM_ENDS = ("", "n", "an", "ian", "ese", "ish", "i")  # "" for Lao(s), German(y)
 # Properties whose value a country's adjective can say: its government ("Australian
-# Government"). Only these: for a name in general an ending is no proof ("Julian" is not
-# Julia Creek's, "Martini" not Saint Martin's).
-DEMONYM_SAYS = frozenset({"P208"})
+# Government") and its official language ("What is the official language of Estonia?"
+# "Estonian." asks what the name says; Malta's Maltese and English are still asked). Only
+# these: for a name in general an ending is no proof ("Julian" is not Julia Creek's,
+# "Martini" not Saint Martin's).
+DEMONYM_SAYS = frozenset({"P208", "P37"})
+# A club's name that says its sport: "Oxford City F.C.", "AFC Ajax", "Real Madrid CF"
+# ("Which sport does it compete in?" "Association football.")
+FOOTBALL_IN_NAME = re.compile(r"(?<!\w)(a\.?f\.?c\.?|f\.?c\.?|c\.?f\.?|football|fútbol|"
+                              r"futbol|futebol|calcio|voetbal|fußball|fussball)(?!\w)", re.I)
 
 
 def name_says(subject: str, value: str, demonym: bool = False) -> bool:
@@ -124,6 +130,8 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
     named, said = words(subject), words(value)
+    if FOOTBALL_IN_NAME.search(subject):
+        named.add("football")
     if demonym:  # "australian" from "australia", "italian" from "ital(y)"
         named |= {stem + end for n in named if len(n) >= 4 for stem in (n, n[:-1])
                   for end in DEMONYM_ENDS}

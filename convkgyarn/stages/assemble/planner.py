@@ -97,6 +97,13 @@ FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
 CONTINENT = "P30"
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
 NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
+# ... and the country not at all for a thing in a town (a college, a club, a museum, a
+# company) when the town is asked: "Where is the college based?" "Oxford." says it (readers
+# marked "What country does it belong to?" before or after it as not worth asking). Places,
+# natural features, events and people keep their country.
+COUNTRY = "P17"
+TOWN_LEVEL = frozenset({"P131", "P159", "P276", "P740"})
+KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
 # to ask: a checklist of a life (born, where, nationality, died, where, of what) reads as a
 # form being filled.
@@ -460,11 +467,14 @@ class Planner:
             spare += rest
         scored = []
         narrower = {b[0].property_id for b in blocks} & NARROWER_THAN_CONTINENT
+        in_town = any(b[0].property_id in TOWN_LEVEL for b in blocks) and not e.human and \
+            salience.broad_kind(self._type_label(e), False) not in KEEP_COUNTRY
         for n, block in enumerate(blocks):
             if self._trivia(e, block[0].property_id) or \
-                    (block[0].property_id == CONTINENT and narrower):
+                    (block[0].property_id == CONTINENT and narrower) or \
+                    (block[0].property_id == COUNTRY and in_town):
                 spare += block  # asked only to reach min_turns (a continent: the country or
-                continue        # the region asked says it)
+                continue        # the region asked says it; a country: the town says it)
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,

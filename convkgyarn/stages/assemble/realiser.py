@@ -397,7 +397,7 @@ class Realiser:
         pt, ans, phen = turn.planned, turn.answer, turn.phenomenon
         options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
                                      ans.tense, with_reference=False)
-        options = options or self._anaphoric_forms(pt.qualifier_id, ans.tense)
+        options = options or self._anaphoric_forms(pt.property_id, pt.qualifier_id, ans.tense)
         if ans.tense == "past":  # forms that say it still holds ("since when?"): not these
             options = [o for o in options if not STILL_HOLDS.search(o.text)]
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
@@ -450,15 +450,14 @@ class Realiser:
                 for i, o in enumerate(options)]
         return found
 
-    def _anaphoric_forms(self, qualifier_id: str, tense: str) -> list[TemplateOption]:
+    def _anaphoric_forms(self, property_id: str, qualifier_id: str, tense: str
+                         ) -> list[TemplateOption]:
         """The built-in forms, where the templates hold none (an LLM writer need not write
         elliptic variants): the rules writer's own, under an id of their text."""
-        key = ("anaphoric-forms", qualifier_id, tense, self.cfg.interaction)
+        key = ("anaphoric-forms", property_id, qualifier_id, tense, self.cfg.interaction)
         found = self._kind_templates.get(key)
         if found is None:
-            forms = (tense == "present" and
-                     lexicon.ELLIPSIS_QUALIFIED_PRESENT.get(qualifier_id)) or \
-                lexicon.ELLIPSIS_QUALIFIED.get(qualifier_id)
+            forms = lexicon.anaphoric_forms(property_id, qualifier_id, tense)
             texts = forms[0 if self.cfg.interaction == "voice" else 1] if forms else ()
             found = self._kind_templates[key] = [
                 TemplateOption(hashlib.sha256(json.dumps([*key, text]).encode()).hexdigest()

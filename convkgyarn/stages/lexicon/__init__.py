@@ -17,7 +17,7 @@ from convkgyarn.stages.lexicon.voice import (  # noqa: F401
 from convkgyarn.stages.lexicon.text import (  # noqa: F401
     TEXT, TEXT_NOUNS)
 from convkgyarn.stages.lexicon.details import (  # noqa: F401
-    ELLIPSIS_NOUNS, ELLIPSIS_QUALIFIED, ELLIPSIS_QUALIFIED_PRESENT, TEXT_QUALIFIED,
-    THING_REFERENCES, VOICE_QUALIFIED)
+    ELLIPSIS_NOUNS, ELLIPSIS_OF_STATEMENT, ELLIPSIS_QUALIFIED, ELLIPSIS_QUALIFIED_PRESENT,
+    TEXT_QUALIFIED, THING_REFERENCES, VOICE_QUALIFIED, anaphoric_forms)
 from convkgyarn.stages.lexicon.sentences import (  # noqa: F401
     SENTENCES, SENTENCE_NOUNS)

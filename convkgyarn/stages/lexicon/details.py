@@ -109,6 +109,32 @@ ELLIPSIS_QUALIFIED_PRESENT: dict[str, tuple[tuple[str, str, str], tuple[str, str
               "and since when?"),
              ("since when?", "since when exactly?", "start date?")),
 }
+# ... and of some statements in their own words: "Who is he married to?" "Since when has
+# that been the case?" read as a form to readers (issue #33); people ask "When did they
+# marry?"
+ELLIPSIS_OF_STATEMENT: dict[tuple[str, str], tuple[tuple[str, str, str], tuple[str, str, str]]] = {
+    ("P26", "P580"): (("when did they marry?", "when did they get married?",
+                       "and when was the wedding?"),
+                      ("wedding date?", "married when?", "year of the wedding?")),
+    ("P26", "P582"): (("when did the marriage end?", "and when did their marriage end?",
+                       "when did that marriage end?"),
+                      ("marriage ended when?", "end of the marriage?", "married until when?")),
+    ("P451", "P580"): (("when did they get together?", "and when did they get together?",
+                        "when did their relationship begin?"),
+                       ("together since when?", "relationship start?", "start of relationship?")),
+    ("P451", "P582"): (("when did they split up?", "and when did they break up?",
+                        "when did their relationship end?"),
+                       ("split up when?", "relationship end?", "end of relationship?")),
+}
+
+
+def anaphoric_forms(property_id: str, qualifier_id: str, tense: str
+                    ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The follow-ups about the statement just answered, spoken and typed: the statement's
+    own words, else its qualifier's ("since when?" for a start that still holds)."""
+    return ELLIPSIS_OF_STATEMENT.get((property_id, qualifier_id)) or (
+        tense == "present" and ELLIPSIS_QUALIFIED_PRESENT.get(qualifier_id)) or \
+        ELLIPSIS_QUALIFIED.get(qualifier_id)
 
 
 # -- details of one statement (issue #33): joining and leaving, start and end of a role

@@ -82,10 +82,11 @@ VOICE: dict[str, tuple[str, str, str]] = {
             "which currency does {S} use?"),
     "P37": ("what is the official language of {S:o}?", "which languages are official in {S:o}?",
             "what language is spoken officially in {S:o}?"),
-    "P35": ("who is the head of state of {S:o}?", "who has been {S's} head of state?",
+    # "who has been X's head of state?" read as a form's wording to readers (issue #33)
+    "P35": ("who is the head of state of {S:o}?", "who is {S's} head of state?",
             "who are the heads of state of {S:o}?"),
-    "P6": ("who is the head of government of {S:o}?", "who has led the government of {S:o}?",
-           "who has been {S's} head of government?"),
+    "P6": ("who is the head of government of {S:o}?", "who is {S's} head of government?",
+           "who is in charge of the government of {S:o}?"),
     "P1082": ("what is the population of {S:o}?", "how many people live in {S:o}?",
               "how many inhabitants does {S} have?"),
     "P30": ("which continent is {S} on?", "on what continent is {S} located?",
@@ -580,4 +581,8 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P112", "city"): ("who founded {S:o}?", "who established {S:o}?", "who was {S} founded by?"),
     ("P131", "person"): ("where is {S} based?", "which region is {S} in?",
                          "where is {S} located?"),
+    # a town's head of government is its mayor ("Who is the head of government of Rennes?"
+    # read as a form)
+    ("P6", "city"): ("who is the mayor of {S:o}?", "who is {S's} mayor?",
+                     "who is the current mayor of {S:o}?"),
 }
