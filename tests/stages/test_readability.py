@@ -759,13 +759,14 @@ def test_a_person_of_unknown_gender_is_named_not_this_person(tmp_path, shared_da
 
 def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, shared_data):
     """A relevance critique of 40 dev conversations (issue #33) named these: "Since when
-    has that been the case?" after "Who did he marry?" (people ask "When did they
-    marry?"); "Who has been the head of government of Rennes?" (its mayor); "What is the
+    has that been the case?" after "Who did he marry?" (people ask about the wedding);
+    "Who has been the head of government of Rennes?" (its mayor); "What is the
     official language of Estonia?" "Estonian." and "Which sport does AFC Ajax compete in?"
     (the name says it); "What country does the college belong to?" beside "Where is it?"
-    "Oxford." (the town says it); Meryl Streep's party as the first question."""
+    "Oxford." (the town says it); Meryl Streep's party as the first question; "What was its
+    state religion?" "Secular state." (Nazi Germany, the Weimar Republic)."""
     subjects = ["Q191", "Q819", "Q233", "Q647", "Q727", "Q81888", "Q193749", "Q306",
-                "Q774489", "Q81162", "Q873"]
+                "Q774489", "Q81162", "Q873", "Q7318", "Q41304", "Q863", "Q145", "Q155"]
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
@@ -776,6 +777,10 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
         records = list(p.records(result.runs))
         drops = dict(p.con.execute("SELECT item, detail FROM drops WHERE reason = "
                                    "'not asked: the subject''s name says it'").fetchall())
+        none = dict(p.con.execute("SELECT item, detail FROM drops WHERE reason = "
+                                  "'not asked: the value says there is none'").fetchall())
+    assert none == {"Q7318/P3075": "secular state", "Q41304/P3075": "secular state"}, none
+    assert not [t for r in records for t in r["turns"] if t["property_id"] == "P3075"]
     turns = [(r["entity"]["id"], t) for r in records for t in r["turns"]
              if t["subject_id"] == r["entity"]["id"]]
     assert drops.get("Q191/P37") == "Estonian" and drops.get("Q819/P37") == "Lao", drops
@@ -795,3 +800,37 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
                 assert not ({"P131", "P159", "P276"} & asked and "P17" in asked), r["turns"]
     streep = [r["turns"][0]["property_id"] for r in records if r["entity"]["id"] == "Q873"]
     assert streep and "P102" not in streep, streep
+    # "Who is the head of government of Tajikistan?": its office is "Prime Minister of
+    # Tajikistan", the United Kingdom's head of state is its "monarch"; Brazil's president
+    # heads both, so its two stay apart ("Is he also its head of government?")
+    leaders = {(e, t["property_id"], t["question"]) for e, t in turns
+               if e in ("Q863", "Q145", "Q155") and t["tense"] == "present"
+               and t["property_id"] in ("P35", "P6") and not t["qualifier_property_id"]}
+    said = " ".join(q for _, _, q in leaders)
+    assert "prime minister" in said and "monarch" in said, leaders
+    assert not [q for e, p, q in leaders if e != "Q155" and "head of" in q], leaders
+    assert not [q for e, p, q in leaders if e == "Q155" and "president" in q], leaders
+
+
+@pytest.mark.parametrize("office, subject, noun", [
+    ("President of Mali", "Mali", "president"),
+    ("Prime Minister of Malta", "Malta", "prime minister"),
+    ("monarch of the United Kingdom", "United Kingdom", "monarch"),
+    ("Mayor of Amsterdam", "Amsterdam", "mayor"),
+    ("President of France", "Mali", None),  # another country's office
+    ("Chairman of the Council of Ministers of the Soviet Union", "Soviet Union", None),
+    (None, "Mali", None),
+])
+def test_an_office_is_said_by_its_title_when_its_name_is_title_of_subject(office, subject,
+                                                                           noun):
+    assert wording.office_noun(office, subject) == noun
+
+
+def test_head_of_state_and_of_government_become_the_offices():
+    nouns = {"P35": "president", "P6": "prime minister"}
+    assert wording.with_offices("Who are the heads of state of Mali?", nouns) == \
+        "Who are the presidents of Mali?"
+    assert wording.with_offices("Is he also its head of government?", nouns) == \
+        "Is he also its prime minister?"
+    assert wording.with_offices("Who is the head of state?", {"P6": "mayor"}) == \
+        "Who is the head of state?"

@@ -70,13 +70,17 @@ def test_rules_ellipsis_leaves_the_subject_out_for_nouns_only():
     assert voice == ["the spouse?", "the spouse, please?", "[his] spouse?"]
     assert RulesWriter().write(spouse, "text")["ellipsis"] == ["spouse?", "the spouse?",
                                                                "[his] spouse?"]
-    since = Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time")
+    since = Fact("Q5", "human", "P39", "position held", "wikibase-item", "P580", "start time")
     # a start that still holds is "since when ...?"; of what has ended, "when did that start?"
     assert RulesWriter().write(since, "voice")["ellipsis"][0] == \
         "since when has that been the case?"
-    ended = Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time",
+    ended = Fact("Q5", "human", "P39", "position held", "wikibase-item", "P580", "start time",
                  tense="past")
     assert RulesWriter().write(ended, "voice")["ellipsis"][0] == "when did that start?"
+    # a marriage in its own words, in every tense, and with no pronoun
+    married = Fact("Q5", "human", "P26", "spouse", "wikibase-item", "P580", "start time")
+    assert RulesWriter().write(married, "voice")["ellipsis"] == [
+        "when was the wedding?", "and when was the wedding?", "when did the marriage begin?"]
     located = Fact("Q515", "city", "P131", "located in the administrative territorial entity",
                    "wikibase-item")
     assert "ellipsis" not in RulesWriter().write(located, "voice")

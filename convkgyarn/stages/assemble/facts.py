@@ -138,6 +138,11 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
     return bool(named & said)
 
 
+# Values that say a subject has none of what the property asks: "What was its state
+# religion?" "Secular state." (a reader's "odd" question, issue #33)
+NONE_OF_IT = {"P3075": frozenset({"Q859563"})}  # official religion: secular state
+
+
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             ) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
@@ -158,6 +163,10 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             for s in chosen):
         return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
                            ", ".join(sorted({s.value.label for s in chosen})))
+    if pid in NONE_OF_IT and chosen and all(s.value.value_id in NONE_OF_IT[pid]
+                                            for s in chosen):
+        return False, Drop(f"{e.id}/{pid}", "not asked: the value says there is none",
+                           ", ".join(sorted({s.value.label or "" for s in chosen})))
     why = next((s.unsayable for s in chosen if s.unsayable), None)
     if why is not None:
         return False, Drop(f"{e.id}/{pid}", f"not asked: {why} (the answer would be "

@@ -65,7 +65,9 @@ TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706"
 # ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
 TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = frozenset({"country", "city", "region"})
-TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886"})
+# ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
+# canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
+TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
 # "In what country is New York City?", "Where is London?" "Greater London." is not worth a
 # turn.
@@ -529,12 +531,6 @@ class Planner:
             part = block[:turns - size]
             chosen.append(part)
             size += len(part)
-        located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
-        if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
-            ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
-                             key=lambda b: LOCATION_LEVEL[b[0].property_id])  # never the
-            for i, block in zip(located, ordered):  # country after the town it is in
-                chosen[i] = block
         least = min(self.cfg.min_turns, turns) if least is None else least
         for t in spare:  # an entity with few facts: a data date rather than no conversation
             if size >= least:
@@ -553,6 +549,12 @@ class Planner:
                     said.add(self._answer_key(e, t))
                     size += 1
                     break
+        located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
+        if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
+            ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
+                             key=lambda b: LOCATION_LEVEL[b[0].property_id])  # never the
+            for i, block in zip(located, ordered):  # country after the town it is in (a
+                chosen[i] = block  # trivia country, asked to reach min_turns, included)
         if e.human and len(chosen) > 2:
             # after what they are known for, what follows from it ("What does he do?"
             # "Footballer." "What position does he play?"), then the rest of a life in order

@@ -29,7 +29,7 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
     UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
-    with_article, work_named)
+    with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -514,6 +514,10 @@ class Realiser:
         with sentence answers, its sentence (neither depends on how the question is said).
         A deixis template whose reference was filled with the name (``names_reference``)
         made no deixis: the turn is recorded as the phenomenon without it."""
+        offices = self.view.offices.get(turn.subject.id)
+        if offices and turn.answer.tense == "present":  # "Who is the president of Mali?",
+            question = with_offices(question, offices)  # not "the head of state" (an office
+            # named today may not be what it was called then)
         query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
         sentence = self.sentence(turn, said) if self.cfg.answer_style == "sentence" else None
         phen = turn.phenomenon

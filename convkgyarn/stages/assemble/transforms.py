@@ -24,7 +24,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun, with_offices
 from convkgyarn.stages.typos import content_words, typo_in
 
 
@@ -167,6 +167,9 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
     if ctx.cfg.interaction != "text" or not ctx.cfg.typos:
         return turn
     template = turn.template.text
+    offices = ctx.view.offices.get(turn.subject.id)
+    if offices and turn.answer.tense == "present":  # as the realiser said it ("Mali
+        template = with_offices(template, offices)  # president"), then the typo
     spans = [m.span() for m in _PLACEHOLDER.finditer(template)]
     typoed, edit = typo_in(template, content_words(template, spans), ctx.rng)
     if edit is None:

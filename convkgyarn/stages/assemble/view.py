@@ -36,7 +36,8 @@ from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
-from convkgyarn.stages.assemble.wording import ENGLISH, answer_kinds, value_kinds
+from convkgyarn.stages.assemble.wording import (
+    ENGLISH, OFFICE_OF, answer_kinds, office_noun, value_kinds)
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
@@ -316,6 +317,9 @@ class KGView:
         # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
         self.successions: dict[tuple[str, str], list[tuple]] = defaultdict(list)
         self.family_names: dict[str, str] = {}
+        # entity -> {P35/P6: the noun of its office}: "the president of Mali"
+        # (``wording.office_noun``; English only)
+        self.offices: dict[str, dict[str, str]] = {}
         # generate --language: templates and labels in the other languages
         self.local: dict[tuple, list[TemplateOption]] = {}
         self.local_labels: dict[str, dict[str, object]] = {code: {} for code in
@@ -455,6 +459,7 @@ class KGView:
             self.item_counts[(eid, pid)] = (every, current)
         if self.run.interaction == "voice":
             self._load_family_names(info)
+        self._load_offices(info)
         # who held an office in turn (every statement not deprecated, with one start time,
         # for the properties a "before" question asks): the follow-up "Who was mayor
         # before her?" reads the holders Wikidata keeps at normal rank beside the current one
@@ -495,6 +500,24 @@ class KGView:
         for eid in ids:
             self._facts[eid] = self._entity(eid, info.get(eid), types.get(eid, []),
                                             found.get(eid, {}), qualifiers, dates)
+
+    def _load_offices(self, info: dict[str, tuple]) -> None:
+        """The offices of the batch's heads of state and of government, where each is one
+        and the two differ (a president who also heads the government is no reason to
+        say "Is he also its president?")."""
+        titles: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+        office_of = {office: pid for pid, office in OFFICE_OF.items()}
+        for eid, office, label in self.con.execute(
+                "SELECT s.entity_id, s.property_id, l.label FROM statements s JOIN _wanted w "
+                "ON w.id = s.entity_id LEFT JOIN labels l ON l.id = s.value_id WHERE s.truthy "
+                "AND list_contains(?, s.property_id)", [list(office_of)]).fetchall():
+            titles[eid][office_of[office]].add(office_noun(label, info[eid][0])
+                                               if eid in info else None)
+        for eid, by_pid in titles.items():
+            nouns = {pid: next(iter(found)) for pid, found in by_pid.items()
+                     if len(found) == 1 and None not in found}
+            if len(set(nouns.values())) == len(nouns) and nouns:
+                self.offices[eid] = nouns
 
     def _entity(self, eid: str, info: tuple | None, types: list[str],
                 found: dict[str, list[tuple]], qualifiers: dict, dates: dict

@@ -157,6 +157,39 @@ def references(human: bool, gender: str | None, type_label: str | None,
     return ("it", "it", "its")
 
 
+# A country's or a town's head of state and of government by the office Wikidata names
+# ("office held by head of state" P1906, "... of government" P1313): "Who is the president
+# of Mali?", "Who is Malta's prime minister?" (readers marked "Who is the head of
+# government of Malta?" as a form's words, issue #33)
+OFFICE_OF = {"P35": "P1906", "P6": "P1313"}
+OFFICE_WORDS = {"P35": re.compile(r"\b(head|heads) of state\b"),
+                "P6": re.compile(r"\b(head|heads) of government\b")}
+
+
+def office_noun(office_label: str | None, subject_label: str) -> str | None:
+    """The common noun of an office named "<Title> of <the subject>" ("President of Mali"
+    -> "president", "monarch of the United Kingdom" -> "monarch", "Prime Minister of
+    Malta" -> "prime minister"), or None for any other shape of name (a title of more than
+    three words, or one that names another body: "Chairman of the Council of Ministers of
+    the Soviet Union")."""
+    if not office_label:
+        return None
+    m = re.fullmatch(rf"([A-Za-z][A-Za-z' -]*?) of (?:the )?{re.escape(subject_label)}",
+                     office_label.strip(), re.I)
+    if m is None or " of " in f" {m.group(1).lower()} " or len(m.group(1).split()) > 3:
+        return None
+    return m.group(1).lower()
+
+
+def with_offices(question: str, nouns: dict[str, str]) -> str:
+    """The question with "head of state" / "head of government" said as the subject's
+    offices (``nouns``: property -> noun, from ``office_noun``)."""
+    for pid, noun in nouns.items():
+        question = OFFICE_WORDS[pid].sub(
+            lambda m: noun + ("s" if m.group(1) == "heads" else ""), question)
+    return question
+
+
 def possessive(name: str) -> str:
     """A name's possessive: "Emirates'", "the Netherlands'" (a name ending in "s" takes the
     apostrophe alone, never "Emirates's"); "Paris's" would be as right, but one rule reads

@@ -110,20 +110,20 @@ ELLIPSIS_QUALIFIED_PRESENT: dict[str, tuple[tuple[str, str, str], tuple[str, str
              ("since when?", "since when exactly?", "start date?")),
 }
 # ... and of some statements in their own words: "Who is he married to?" "Since when has
-# that been the case?" read as a form to readers (issue #33); people ask "When did they
-# marry?"
+# that been the case?" read as a form to readers (issue #33); people ask about the wedding
 ELLIPSIS_OF_STATEMENT: dict[tuple[str, str], tuple[tuple[str, str, str], tuple[str, str, str]]] = {
-    ("P26", "P580"): (("when did they marry?", "when did they get married?",
-                       "and when was the wedding?"),
+    # no pronoun ("when did they marry?"): a configuration without deixis says none
+    ("P26", "P580"): (("when was the wedding?", "and when was the wedding?",
+                       "when did the marriage begin?"),
                       ("wedding date?", "married when?", "year of the wedding?")),
-    ("P26", "P582"): (("when did the marriage end?", "and when did their marriage end?",
+    ("P26", "P582"): (("when did the marriage end?", "and when did the marriage end?",
                        "when did that marriage end?"),
                       ("marriage ended when?", "end of the marriage?", "married until when?")),
-    ("P451", "P580"): (("when did they get together?", "and when did they get together?",
-                        "when did their relationship begin?"),
+    ("P451", "P580"): (("when did the relationship begin?", "and when did the relationship "
+                        "start?", "when did that relationship begin?"),
                        ("together since when?", "relationship start?", "start of relationship?")),
-    ("P451", "P582"): (("when did they split up?", "and when did they break up?",
-                        "when did their relationship end?"),
+    ("P451", "P582"): (("when did the relationship end?", "and when did the relationship "
+                        "end?", "when did that relationship end?"),
                        ("split up when?", "relationship end?", "end of relationship?")),
 }
 

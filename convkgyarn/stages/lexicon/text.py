@@ -263,8 +263,10 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P17": ("country", "country", "home country"),
     "P131": ("region", "location", "administrative area"),
     "P37": ("official language", "official languages", "language"),
-    "P35": ("head of state", "president or monarch"),
-    "P6": ("head of government", "prime minister or mayor", "government leader"),
+    # not "president or monarch", "prime minister or mayor": a hedge no one types (the
+    # office's own title replaces "head of state" where the KG names it: "Mali president")
+    "P35": ("head of state", "state leader", "leader"),
+    "P6": ("head of government", "government leader", "government head"),
     "P30": ("continent", "continent", "part of the world"),
     "P413": ("position", "playing position", "role"),
     "P1344": ("participated in", "events", "took part in"),
