@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 PLACEHOLDER = re.compile(r"\[([^\[\]]+)\]")
 OBJECT_LETTERS = ("a", "b")  # [a]: the fact's value; [b]: a qualifier's value
@@ -93,6 +94,21 @@ class Fact:
 # -> "county") changes what the query asks, so it is never made; common misspellings above
 # the line ("teh") are left out too, which costs nothing.
 REAL_WORD_ZIPF = 2.5
+
+
+# A word this frequent is heard as the word, not as a name: "Where was Born buried?" (Max
+# Born), "When did May die?" (a critique of our voice conversations, issue #33); Smith
+# (4.9), Jackson (4.6) and Putin (4.1) are heard as names.
+COMMON_WORD_ZIPF = 5.0
+
+
+@lru_cache(maxsize=1 << 14)
+def common_word(word: str, lang: str = "en") -> bool:
+    """Whether ``word``, lowercased, is one of the commonest words of ``lang``
+    (``COMMON_WORD_ZIPF``)."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word.lower(), lang) >= COMMON_WORD_ZIPF
 
 
 def real_word(word: str, lang: str = "en") -> bool:

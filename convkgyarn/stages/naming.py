@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from convkgyarn.text import common_word
+
 # Heads before "of" that make a name definite: "the University of Oxford".
 OF_HEADS = frozenset("""
 academy agency archdiocese abbey bank basilica battle bay cape cathedral church city college
@@ -192,10 +194,13 @@ def surname(name: str, family_name: str | None) -> str | None:
     """How a personal name is said again later: by the family name Wikidata gives (P734),
     when the name ends with it ("Hegel" for "Georg Wilhelm Friedrich Hegel", "Roth" for
     "Veronica Roth"); None otherwise (no family name is guessed: many names have none, and
-    many put it first)."""
+    many put it first), and for a family name heard as a common word ("Born", "May",
+    ``text.common_word``)."""
     if not family_name or len(name.split()) < 2 or family_name.lower() == name.lower():
         return None
     if not name.endswith(" " + family_name) or not family_name[:1].isupper():
+        return None
+    if common_word(family_name):  # "Where was Born buried?": Max Born is said in full
         return None
     return family_name
 

@@ -570,11 +570,6 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     ("Brazil", "Federal Government of Brazil", True),
     ("Australia", "Australian Government", False),  # an adjective only where it may say
     ("Julia Creek", "Julian", False),
-    ("Oxford City F.C.", "association football", True),  # a club's sport (P641)
-    ("AFC Ajax", "association football", True),
-    ("Real Madrid CF", "association football", True),
-    ("Legia Warsaw", "association football", False),
-    ("FC Barcelona", "basketball", False),
 ])
 def test_a_name_says_what_it_is_named_after_when_they_share_a_word(subject, value, says):
     assert fact_rules.name_says(subject, value) is says
@@ -623,20 +618,31 @@ def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
 def test_a_career_is_asked_from_its_start_to_its_end(tmp_path, shared_data):
     """"When did Tarkovsky's career end?" then "What year did he start out?" read backwards
     (8 of the 16 dev conversations asking both): the start of a work period comes first,
-    its end right after."""
+    its end right after. A career that ended the year the person died is not asked beside
+    the death ("When did Tarkovsky stop working?" "1986." "When did he die?" "1986")."""
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
                        shared_data / "labels" / "preferred-labels-en.json"])
-        result = p.generate([GenerateConfig(interaction=interaction, conversations=200)
-                             for interaction in ("voice", "text")])
-        records = list(p.records(result.runs))
+        careers = ["Q853", "Q2831"]  # Tarkovsky and Michael Jackson: both ended at death
+        died = p.generate([GenerateConfig(interaction="voice", conversations=2, turns=12,
+                                          entities=careers)])
+        at_death = [[t["property_id"] for t in r["turns"]] for r in p.records(died.runs)]
+        # the only careers dev ends: without the deaths, start and end are both asked
+        p.con.execute("DELETE FROM statements WHERE property_id = 'P570' AND "
+                      "list_contains(?, entity_id)", [careers])
+        alive = p.generate([GenerateConfig(interaction=interaction, conversations=2, turns=12,
+                                           entities=careers, seed=1)
+                            for interaction in ("voice", "text")])
+        records = list(p.records(alive.runs))
+    assert len(at_death) == 2 and all("P570" in a and "P2032" not in a for a in at_death), \
+        at_death
     both = []
     for r in records:
         asked = [t["property_id"] for t in r["turns"] if not t["qualifier_property_id"]]
         if "P2031" in asked and "P2032" in asked:
             both.append(asked)
-    assert len(both) >= 4
+    assert len(both) >= 2
     assert all(a.index("P2032") == a.index("P2031") + 1 for a in both), both
 
 
@@ -766,7 +772,8 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
     "Oxford." (the town says it); Meryl Streep's party as the first question; "What was its
     state religion?" "Secular state." (Nazi Germany, the Weimar Republic)."""
     subjects = ["Q191", "Q819", "Q233", "Q647", "Q727", "Q81888", "Q193749", "Q306",
-                "Q774489", "Q81162", "Q873", "Q7318", "Q41304", "Q863", "Q145", "Q155"]
+                "Q774489", "Q81162", "Q873", "Q7318", "Q41304", "Q863", "Q145", "Q155",
+                "Q34433"]
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
@@ -793,10 +800,13 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
     mayors = [t["question"] for e, t in turns if e in ("Q647", "Q727")
               and t["property_id"] == "P6" and not t["qualifier_property_id"]]
     assert mayors and all("mayor" in q for q in mayors), mayors
+    oxford = [{t["property_id"] for t in r["turns"] if t["subject_id"] == "Q34433"}
+              for r in records if r["entity"]["id"] == "Q34433"]
+    assert oxford and all({"P131", "P159", "P276", "P17"} & a for a in oxford), oxford
     for college in ("Q774489", "Q81162"):
         for r in records:
             if r["entity"]["id"] == college:
-                asked = {t["property_id"] for t in r["turns"]}
+                asked = {t["property_id"] for t in r["turns"] if t["subject_id"] == college}
                 assert not ({"P131", "P159", "P276"} & asked and "P17" in asked), r["turns"]
     streep = [r["turns"][0]["property_id"] for r in records if r["entity"]["id"] == "Q873"]
     assert streep and "P102" not in streep, streep
@@ -810,6 +820,28 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
     assert "prime minister" in said and "monarch" in said, leaders
     assert not [q for e, p, q in leaders if e != "Q155" and "head of" in q], leaders
     assert not [q for e, p, q in leaders if e == "Q155" and "president" in q], leaders
+    with project(tmp_path / "t.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        typed = p.generate([GenerateConfig(interaction="text", typos=True, turns=8,
+                                           conversations=4, entities=["Q863", "Q145"])])
+        typed = [t for r in p.records(typed.runs) for t in r["turns"]
+                 if t["property_id"] in ("P35", "P6") and t["question_before_typo"]]
+    offices = [t for t in typed if re.search(r"prime minister|monarch",
+                                             t["question_before_typo"])]
+    assert offices and not [t for t in offices if "head of" in t["question"]], typed
+
+
+@pytest.mark.parametrize("name, says", [
+    ("Oxford City F.C.", True), ("AFC Ajax", True), ("Real Madrid CF", True),
+    ("Legia Warsaw", False), ("Manchester United", False)])
+def test_a_football_club_name_says_its_sport(name, says):
+    """Only association football, and only as a club's sport: "Port Adelaide FC" plays
+    Australian rules football, "CF Industries" is no club."""
+    assert bool(fact_rules.FOOTBALL_IN_NAME.search(name)) is says
+    assert fact_rules.SPORT not in fact_rules.NAME_SAYS
+    assert not fact_rules.name_says("Port Adelaide FC", "Australian rules football")
 
 
 @pytest.mark.parametrize("office, subject, noun", [
@@ -834,3 +866,6 @@ def test_head_of_state_and_of_government_become_the_offices():
         "Is he also its prime minister?"
     assert wording.with_offices("Who is the head of state?", {"P6": "mayor"}) == \
         "Who is the head of state?"
+    assert wording.with_offices("Who is the mayor of Tokyo?", {"P6": "governor"}) == \
+        "Who is the governor of Tokyo?"
+    assert wording.with_offices("Head of state of Mali", nouns) == "President of Mali"

@@ -91,7 +91,7 @@ def comparable_time(text: str | None) -> str | None:
 # What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
 # van Gogh"), main subject ("A History of France" "France"), a state's executive body ("Who
 # forms Brazil's government?" "The Federal Government of Brazil"; "Australian Government")
-NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37", "P641"})
+NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37"})
 # Words two names share without saying anything of each other: the kind of thing ("Van Gogh
 # Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
 COMMON_WORDS = frozenset("""
@@ -112,8 +112,11 @@ DEMONYM_ENDS = ("", "n", "an", "ian", "ese", "ish", "i")  # "" for Lao(s), Germa
 # these: for a name in general an ending is no proof ("Julian" is not Julia Creek's,
 # "Martini" not Saint Martin's).
 DEMONYM_SAYS = frozenset({"P208", "P37"})
-# A club's name that says its sport: "Oxford City F.C.", "AFC Ajax", "Real Madrid CF"
-# ("Which sport does it compete in?" "Association football.")
+# A club's name that says its sport (P641) is association football: "Oxford City F.C.",
+# "AFC Ajax", "Real Madrid CF" ("Which sport does it compete in?" "Association football.");
+# not "Port Adelaide FC"'s Australian rules football
+SPORT = "P641"
+ASSOCIATION_FOOTBALL = "Q2736"
 FOOTBALL_IN_NAME = re.compile(r"(?<!\w)(a\.?f\.?c\.?|f\.?c\.?|c\.?f\.?|football|fútbol|"
                               r"futbol|futebol|calcio|voetbal|fußball|fussball)(?!\w)", re.I)
 
@@ -130,8 +133,6 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
     named, said = words(subject), words(value)
-    if FOOTBALL_IN_NAME.search(subject):
-        named.add("football")
     if demonym:  # "australian" from "australia", "italian" from "ital(y)"
         named |= {stem + end for n in named if len(n) >= 4 for stem in (n, n[:-1])
                   for end in DEMONYM_ENDS}
@@ -163,6 +164,10 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             for s in chosen):
         return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
                            ", ".join(sorted({s.value.label for s in chosen})))
+    if pid == SPORT and chosen and FOOTBALL_IN_NAME.search(e.label) and all(
+            s.value.value_id == ASSOCIATION_FOOTBALL for s in chosen):
+        return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
+                           ", ".join(sorted({s.value.label or "" for s in chosen})))
     if pid in NONE_OF_IT and chosen and all(s.value.value_id in NONE_OF_IT[pid]
                                             for s in chosen):
         return False, Drop(f"{e.id}/{pid}", "not asked: the value says there is none",

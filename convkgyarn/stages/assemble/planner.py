@@ -94,17 +94,22 @@ SAME_QUESTION = {**dict.fromkeys(("P156", "P1366"), "after"),
 # When a thing began, by several properties: two of them in the same year are one answer
 # ("What year was Dosim Station established?" "2007." "When did it open?" "27 December 2007")
 FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
+# ... and when a life or a career ended: a career that ended the year he died is his death
+# ("When did Tarkovsky stop working?" "1986." beside "When did he die?": a reader's "odd")
+ENDING_DATES = frozenset({"P570", "P2032"})
 # Where a thing is, from the broad to the narrow: asked in this order, and the continent not
 # at all when something narrower is known (the country says it).
 CONTINENT = "P30"
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
 NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
 # ... and the country not at all for a thing in a town (a college, a club, a museum, a
-# company) when the town is asked: "Where is the college based?" "Oxford." says it (readers
-# marked "What country does it belong to?" before or after it as not worth asking). Places,
-# natural features, events and people keep their country.
+# company) when the conversation asks which town, and the KG says every answer is one:
+# "Where is the college based?" "Oxford." says it (readers marked "What country does it
+# belong to?" before or after it as not worth asking); the turn goes to the next fact, and
+# the country is asked only to reach min_turns. Places, natural features, events and
+# people keep their country.
 COUNTRY = "P17"
-TOWN_LEVEL = frozenset({"P131", "P159", "P276", "P740"})
+TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
 # to ask: a checklist of a life (born, where, nationality, died, where, of what) reads as a
@@ -435,6 +440,17 @@ class Planner:
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
 
+    def _in_town(self, e: EntityFacts, chosen: list[list[PlannedTurn]]) -> bool:
+        """Whether the plan asks which town the subject is in (``TOWN_LEVEL``), every answer a
+        settlement by the KG's types."""
+        for block in chosen:
+            t = block[0]
+            if t.property_id in TOWN_LEVEL and t.qualifier_id is None:
+                values = [s.value for s in answer_statements(e, e.properties[t.property_id])[0]]
+                if values and all("settlement" in self.view.kinds_of(v) for v in values):
+                    return True
+        return False
+
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
         """What a planned turn is answered with, as said: two facts with the same answer
         ("located in" and "headquarters" both Oxford) make one question, not two."""
@@ -446,6 +462,9 @@ class Planner:
         if pt.qualifier_id is None and pt.property_id in FOUNDING_DATES and \
                 all(v.kind == "time" for v in values):  # founded 2007, opened 27 December
             return frozenset(("founded", (v.label or "")[:4]) for v in values) or None  # 2007
+        if pt.qualifier_id is None and pt.property_id in ENDING_DATES and \
+                all(v.kind == "time" for v in values):
+            return frozenset(("ended", (v.label or "")[:4]) for v in values) or None
         return frozenset(render(v) for v in values) or None
 
     def plan(self, e: EntityFacts, facts: list[Fact], turns: int, rng: random.Random,
@@ -467,16 +486,19 @@ class Planner:
             kept, rest = self._natural(block)
             blocks.append(kept)
             spare += rest
+        death = next((self._answer_key(e, t) for b in blocks for t in b
+                      if t.property_id == "P570" and t.qualifier_id is None), None)
+        if death is not None:  # a career that ended when he died: his death is asked
+            blocks = [b for b in ([t for t in b if t.qualifier_id is not None or
+                                   t.property_id != "P2032" or
+                                   self._answer_key(e, t) != death] for b in blocks) if b]
         scored = []
         narrower = {b[0].property_id for b in blocks} & NARROWER_THAN_CONTINENT
-        in_town = any(b[0].property_id in TOWN_LEVEL for b in blocks) and not e.human and \
-            salience.broad_kind(self._type_label(e), False) not in KEEP_COUNTRY
         for n, block in enumerate(blocks):
             if self._trivia(e, block[0].property_id) or \
-                    (block[0].property_id == CONTINENT and narrower) or \
-                    (block[0].property_id == COUNTRY and in_town):
+                    (block[0].property_id == CONTINENT and narrower):
                 spare += block  # asked only to reach min_turns (a continent: the country or
-                continue        # the region asked says it; a country: the town says it)
+                continue        # the region asked says it)
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
@@ -549,6 +571,20 @@ class Planner:
                     said.add(self._answer_key(e, t))
                     size += 1
                     break
+        if not e.human and self._in_town(e, chosen) and \
+                salience.broad_kind(self._type_label(e), False) not in KEEP_COUNTRY:
+            for block in [b for b in chosen if b[0].property_id == COUNTRY]:
+                chosen.remove(block)  # "Where is the college?" "Oxford." says the country
+                size -= len(block)
+                spare[:0] = [t for t in block if t.qualifier_id is None]
+            for block in fits:  # its turn goes to the next fact
+                if size >= turns:
+                    break
+                if block[0].property_id != COUNTRY and not any(
+                        block[0] in b for b in chosen):
+                    part = block[:turns - size]
+                    chosen.append(part)
+                    size += len(part)
         located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
         if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
             ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),

@@ -51,6 +51,9 @@ PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", 
 PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their|"
                             r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
+# "Do you know when ...?" reads as a template after the first turn (a critique of our spoken
+# conversations): such a variant goes last there
+DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
 
 
 def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
@@ -348,10 +351,10 @@ class Realiser:
         options = options[first:] + options[:first]
         if ctx.previous is not None and len(options) > 1:
             # "And what's its population?" "And what's its official language?": a variant
-            # that opens as the question before did goes last
+            # that opens as the question before did goes last, and "Do you know ...?" after it
             frame = opening(ctx.previous.question)
-            options = [o for o in options if opening(o.text) != frame] + \
-                [o for o in options if opening(o.text) == frame]
+            options = sorted(options, key=lambda o: (bool(DO_YOU_KNOW.search(o.text)),
+                                                     opening(o.text) == frame))
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
         plural = None  # "Who are the heads of state of Mali?" for one: another if there is

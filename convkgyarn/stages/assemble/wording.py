@@ -162,8 +162,8 @@ def references(human: bool, gender: str | None, type_label: str | None,
 # of Mali?", "Who is Malta's prime minister?" (readers marked "Who is the head of
 # government of Malta?" as a form's words, issue #33)
 OFFICE_OF = {"P35": "P1906", "P6": "P1313"}
-OFFICE_WORDS = {"P35": re.compile(r"\b(head|heads) of state\b"),
-                "P6": re.compile(r"\b(head|heads) of government\b")}
+OFFICE_WORDS = {"P35": re.compile(r"\b(head|heads) of state\b", re.I),
+                "P6": re.compile(r"\b(head|heads) of government\b|\bmayors?\b", re.I)}
 
 
 def office_noun(office_label: str | None, subject_label: str) -> str | None:
@@ -182,11 +182,14 @@ def office_noun(office_label: str | None, subject_label: str) -> str | None:
 
 
 def with_offices(question: str, nouns: dict[str, str]) -> str:
-    """The question with "head of state" / "head of government" said as the subject's
-    offices (``nouns``: property -> noun, from ``office_noun``)."""
+    """The question with "head of state" / "head of government" (and a town's "mayor") said
+    as the subject's offices (``nouns``: property -> noun, from ``office_noun``): "the
+    governor of Tokyo"."""
+    def said(m: re.Match, noun: str) -> str:
+        word = noun + ("s" if m.group(0).split()[0].lower().endswith("s") else "")
+        return word[:1].upper() + word[1:] if m.group(0)[:1].isupper() else word
     for pid, noun in nouns.items():
-        question = OFFICE_WORDS[pid].sub(
-            lambda m: noun + ("s" if m.group(1) == "heads" else ""), question)
+        question = OFFICE_WORDS[pid].sub(lambda m: said(m, noun), question)
     return question
 
 

@@ -265,7 +265,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P37": ("official language", "official languages", "language"),
     # not "president or monarch", "prime minister or mayor": a hedge no one types (the
     # office's own title replaces "head of state" where the KG names it: "Mali president")
-    "P35": ("head of state", "state leader", "leader"),
+    "P35": ("head of state", "state leader", "state head"),
     "P6": ("head of government", "government leader", "government head"),
     "P30": ("continent", "continent", "part of the world"),
     "P413": ("position", "playing position", "role"),

@@ -47,7 +47,7 @@ VOICE: dict[str, tuple[str, str, str]] = {
     "P1412": ("what languages does {S} speak?", "which languages can {S} speak?",
               "what languages is {S} able to speak?"),
     "P140": ("what religion does {S} follow?", "what is {S's} religion?",
-             "which faith does {S} belong to?"),
+             "what faith does {S} follow?"),  # not "belong to" (a reader's "odd")
     "P2048": ("how tall is {S}?", "what is {S's} height?", "do you know how tall {S} is?"),
     "P57": ("who directed {S:o}?", "who is the director of {S:o}?", "who was {S} directed by?"),
     "P161": ("who is in the cast of {S:o}?", "who starred in {S:o}?",
@@ -586,6 +586,8 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                          "where is {S} located?"),
     # a town's head of government is its mayor ("Who is the head of government of Rennes?"
     # read as a form)
+    ("P140", "country"): ("what is the main religion in {S:o}?", "what religion is {S} "
+                          "associated with?", "which faith is most followed in {S:o}?"),
     ("P6", "city"): ("who is the mayor of {S:o}?", "who is {S's} mayor?",
-                     "who is the current mayor of {S:o}?"),
+                     "who is the elected mayor of {S:o}?"),
 }
