@@ -103,4 +103,14 @@ def _typo_in_word(w: str, rng: random.Random) -> tuple[str, str, int] | None:
             new = w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:]
         if not real_word(new.lower()):
             return new, op, i
+    # each random edit made a word ("cast": "cat", "cats", "vast"): every other edit in
+    # order, with no more draws (what the random ones found stays as it was)
+    for i in range(1, len(w)):
+        for new, op in ((w[:i] + w[i + 1:], "delete"),
+                        *(((w[:i] + w[i + 1] + w[i] + w[i + 2:], "swap"),)
+                          if i < len(w) - 1 and w[i].lower() != w[i + 1].lower() else ()),
+                        *((w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:], "qwerty")
+                          for c in _neighbours().get(w[i].lower(), ()))):
+            if not real_word(new.lower()):
+                return new, op, i
     return None
