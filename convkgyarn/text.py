@@ -102,17 +102,20 @@ REAL_WORD_ZIPF = 2.5
 COMMON_WORD_ZIPF = 5.0
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 16)
+def zipf(word: str, lang: str = "en") -> float:
+    """How common ``word`` is in ``lang`` (wordfreq's Zipf scale: 0 unknown, 7 "the")."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, lang)
+
+
 def common_word(word: str, lang: str = "en") -> bool:
     """Whether ``word``, lowercased, is one of the commonest words of ``lang``
     (``COMMON_WORD_ZIPF``)."""
-    import wordfreq
-
-    return wordfreq.zipf_frequency(word.lower(), lang) >= COMMON_WORD_ZIPF
+    return zipf(word.lower(), lang) >= COMMON_WORD_ZIPF
 
 
 def real_word(word: str, lang: str = "en") -> bool:
     """Whether ``word`` is a word of ``lang`` in its own right (``REAL_WORD_ZIPF``)."""
-    import wordfreq
-
-    return wordfreq.zipf_frequency(word, lang) >= REAL_WORD_ZIPF
+    return zipf(word, lang) >= REAL_WORD_ZIPF

@@ -85,32 +85,45 @@ def _typo_in_word(w: str, rng: random.Random) -> tuple[str, str, int] | None:
     operations are tried from a random one on."""
     first = int(rng.random() * len(OPERATIONS))
     for op in OPERATIONS[first:] + OPERATIONS[:first]:
+        c = None
         if op == "delete":
             i = rng.randrange(1, len(w))  # keep the first letter: the word stays recognisable
-            new = w[:i] + w[i + 1:]
         elif op == "swap":
-            spots = [i for i in range(1, len(w) - 1) if w[i].lower() != w[i + 1].lower()]
+            spots = _swap_spots(w)
             if not spots:
                 continue
             i = rng.choice(spots)
-            new = w[:i] + w[i + 1] + w[i] + w[i + 2:]
         else:  # qwerty
             spots = [i for i in range(1, len(w)) if _neighbours().get(w[i].lower())]
             if not spots:
                 continue
             i = rng.choice(spots)
             c = rng.choice(_neighbours()[w[i].lower()])
-            new = w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:]
+        new = _edited(w, op, i, c)
         if not real_word(new.lower()):
             return new, op, i
     # each random edit made a word ("cast": "cat", "cats", "vast"): every other edit in
     # order, with no more draws (what the random ones found stays as it was)
+    swaps = set(_swap_spots(w))
     for i in range(1, len(w)):
-        for new, op in ((w[:i] + w[i + 1:], "delete"),
-                        *(((w[:i] + w[i + 1] + w[i] + w[i + 2:], "swap"),)
-                          if i < len(w) - 1 and w[i].lower() != w[i + 1].lower() else ()),
-                        *((w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:], "qwerty")
-                          for c in _neighbours().get(w[i].lower(), ()))):
+        for op, c in (("delete", None), *((("swap", None),) if i in swaps else ()),
+                      *(("qwerty", c) for c in _neighbours().get(w[i].lower(), ()))):
+            new = _edited(w, op, i, c)
             if not real_word(new.lower()):
                 return new, op, i
     return None
+
+
+def _swap_spots(w: str) -> list[int]:
+    """Where two letters can trade places (never the first letter, never a doubled one)."""
+    return [i for i in range(1, len(w) - 1) if w[i].lower() != w[i + 1].lower()]
+
+
+def _edited(w: str, op: str, i: int, c: str | None = None) -> str:
+    """``w`` with one edit at ``i``: a letter deleted, two swapped, or one struck as its
+    keyboard neighbour ``c``."""
+    if op == "delete":
+        return w[:i] + w[i + 1:]
+    if op == "swap":
+        return w[:i] + w[i + 1] + w[i] + w[i + 2:]
+    return w[:i] + (c.upper() if w[i].isupper() else c) + w[i + 1:]

@@ -517,10 +517,7 @@ class Realiser:
         with sentence answers, its sentence (neither depends on how the question is said).
         A deixis template whose reference was filled with the name (``names_reference``)
         made no deixis: the turn is recorded as the phenomenon without it."""
-        offices = self.view.offices.get(turn.subject.id)
-        if offices and turn.answer.tense == "present":  # "Who is the president of Mali?",
-            question = with_offices(question, offices)  # not "the head of state" (an office
-            # named today may not be what it was called then)
+        question = self.said_with_offices(turn, question)
         query_id, sparql = self.query(turn.subject, turn.planned, turn.answer)
         sentence = self.sentence(turn, said) if self.cfg.answer_style == "sentence" else None
         phen = turn.phenomenon
@@ -532,6 +529,15 @@ class Realiser:
         return replace(turn, template=template, question=question, said=said,
                        slot_person=slot_person, query_id=query_id, sparql=sparql,
                        sentence=sentence, phenomenon=phen)
+
+    def said_with_offices(self, turn: Turn, text: str) -> str:
+        """A question or template with the subject's offices ("Who is the president of
+        Mali?", not "the head of state"; ``wording.with_offices``), in the present tense
+        only: an office named today may not be what it was called then."""
+        offices = self.view.offices.get(turn.subject.id)
+        if offices and turn.answer.tense == "present":
+            return with_offices(text, offices)
+        return text
 
     @staticmethod
     def names_reference(e) -> bool:

@@ -24,7 +24,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun, with_offices
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun
 from convkgyarn.stages.typos import content_words, typo_in
 
 
@@ -166,10 +166,8 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
     the question before it is kept."""
     if ctx.cfg.interaction != "text" or not ctx.cfg.typos:
         return turn
-    template = turn.template.text
-    offices = ctx.view.offices.get(turn.subject.id)
-    if offices and turn.answer.tense == "present":  # as the realiser said it ("Mali
-        template = with_offices(template, offices)  # president"), then the typo
+    # as the realiser said it ("Mali president"), then the typo
+    template = ctx.realiser.said_with_offices(turn, turn.template.text)
     spans = [m.span() for m in _PLACEHOLDER.finditer(template)]
     typoed, edit = typo_in(template, content_words(template, spans), ctx.rng)
     if edit is None:
