@@ -205,8 +205,10 @@ class RulesWriter:
         if noun is None:
             return []
         if spoken:
-            return [f"the {noun}?", f"the {noun}, please?", f"[his] {noun}?"]
-        return [f"{noun}?", f"the {noun}?", f"[his] {noun}?"]
+            # spoken fragments as people say them ("The currency?", "Her date of birth?"),
+            # never a form's "the date of birth, please?"
+            return [f"the {noun}?", f"[his] {noun}?"]
+        return [f"{noun}?", f"[his] {noun}?"]  # typed: no article ("nationality?")
 
     def patterns(self, fact: Fact, interaction: str) -> tuple[str, ...] | None:
         """The fact's patterns: curated (for its kind of subject, then for any), else

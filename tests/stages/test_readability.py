@@ -422,7 +422,17 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             # "Putin" alone would be heard as Vladimir Putin (as well known in this KG)
             assert all("Igor Putin" in q for q in questions if "Putin" in q), questions
             checked.add("Putin")
-    assert checked == {"Streep", "Putin", "span"}
+        if r["config"]["name"] == "voice" and r["entity"]["label"] == "Steve Clarkson":
+            # "Clarkson" also names a place in the labels files, but no place listeners know
+            # (a rare word), and no Clarkson of the KG is better known
+            named = [q for q in questions[1:] if "Clarkson" in q]
+            assert named and not any("Steve" in q for q in named), questions
+            checked.add("Clarkson")
+        if r["config"]["name"] == "voice" and r["entity"]["label"] == "Paris Jackson":
+            # "Jackson" alone is Michael Jackson (273 sitelinks to her 23)
+            assert all("Paris Jackson" in q for q in questions if "Jackson" in q), questions
+            checked.add("Jackson")
+    assert checked == {"Streep", "Putin", "Clarkson", "Jackson", "span"}
 
 
 def test_a_type_is_a_settlement_by_its_item_or_the_head_of_its_label():
@@ -670,7 +680,8 @@ def test_a_family_name_another_name_in_the_conversation_shares_is_said_in_full(
             last = label.split()[-1] if label and " " in label else None
             if last and re.search(rf"\b{re.escape(last)}\b", t["question"]) and \
                     label not in t["question"]:  # said the short way
-                clash = [x for x in said if re.search(rf"\b{re.escape(last)}\b", x)]
+                clash = [x for x in said if x != label and  # (the subject's own name)
+                         re.search(rf"\b{re.escape(last)}\b", x)]
                 assert not clash, (t["question"], clash)
                 checked += 1
             said += t["answer"]

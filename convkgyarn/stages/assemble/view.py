@@ -41,7 +41,7 @@ from convkgyarn.stages.assemble.wording import (
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
-from convkgyarn.text import subject_placeholder
+from convkgyarn.text import subject_placeholder, zipf
 
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
@@ -85,6 +85,14 @@ NAME_TYPES = frozenset({"Q101352", "Q202444", "Q12308941", "Q11879590", "Q340903
 # A person this well known (sitelinks) is said by a family name that is also a whole name of
 # something else ("Jackson", a city): listeners know whom it means.
 FAMOUS_NAME = 100
+# A namesake this well known (sitelinks) is whom a listener hears in a family name said
+# alone ("Jackson" is Michael Jackson); one less known stands in nobody's way ("Ramsden" for
+# Denise Ramsden, though the KG holds Jesse Ramsden, an instrument maker few have heard of).
+KNOWN_NAMESAKE = 50
+# A word this common (wordfreq's Zipf scale) is a name listeners already know ("Putin",
+# "Oxford", "Jackson" score over 4; "Ramsden", "Roth", "Clarkson" under 3.6): said alone it
+# calls up its best-known bearer, even where the KG holds that bearer with few sitelinks.
+KNOWN_NAME_ZIPF = 4.0
 
 
 class RunLookups:
@@ -577,8 +585,10 @@ class KGView:
         states included, from two words only for ``TWO_FAMILY_NAMES`` ones); never for two
         P734 values. Kept only
         where no other entity the word may stand for has a quarter of the person's
-        sitelinks or more (``RunLookups.surnames``): a listener hears "Putin" as the
-        best-known Putin, and "Oxford" as the city."""
+        sitelinks or more (``RunLookups.surnames``), unless that namesake is little known
+        and the word no well-known name (``KNOWN_NAMESAKE``, ``KNOWN_NAME_ZIPF``): a
+        listener hears "Putin" as the best-known Putin, and "Oxford" as the city, but
+        "Ramsden" as the Ramsden the conversation is about."""
         con = self.con
         rows = con.execute(
             "SELECT h.entity_id, count(DISTINCT f.value_id) FILTER (WHERE f.property_id = "
@@ -612,10 +622,13 @@ class KGView:
             top = list(top or [])
             if own in top:
                 top.remove(own)  # the person's own count, once
-            if bare and own < FAMOUS_NAME:
+            known_word = zipf(family.lower()) >= KNOWN_NAME_ZIPF
+            if bare and known_word and own < FAMOUS_NAME:
                 continue  # "When was London born?" (Jonathan London): the word names a thing
-            if not top or (top[0] * 4 <= own and top[0] < own):
-                self.family_names[eid] = family
+            if top and (top[0] * 4 > own or top[0] >= own) and (
+                    top[0] >= KNOWN_NAMESAKE or known_word):
+                continue  # "Putin" is heard as Vladimir Putin, never as Igor Putin
+            self.family_names[eid] = family
 
     def _load_changes(self) -> None:
         """The facts of these entities the chosen refreshes changed: over several refreshes a
