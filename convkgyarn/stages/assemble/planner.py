@@ -102,6 +102,10 @@ ENDING_DATES = frozenset({"P570", "P2032"})
 CONTINENT = "P30"
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
 NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
+# ... and a capital says it as well: "What was the capital of the Weimar Republic?"
+# "Berlin." then "On what continent was it?" reads as a quiz of the obvious (four readers
+# rated the conversations that asked a state's continent lowest of all on relevance)
+SAYS_CONTINENT = NARROWER_THAN_CONTINENT | {"P36"}
 # ... and the country not at all for a thing in a town (a college, a club, a museum, a
 # company) when the conversation asks which town, and the KG says every answer is one:
 # "Where is the college based?" "Oxford." says it (readers marked "What country does it
@@ -493,12 +497,12 @@ class Planner:
                                    t.property_id != "P2032" or
                                    self._answer_key(e, t) != death] for b in blocks) if b]
         scored = []
-        narrower = {b[0].property_id for b in blocks} & NARROWER_THAN_CONTINENT
+        narrower = {b[0].property_id for b in blocks} & SAYS_CONTINENT
         for n, block in enumerate(blocks):
             if self._trivia(e, block[0].property_id) or \
                     (block[0].property_id == CONTINENT and narrower):
-                spare += block  # asked only to reach min_turns (a continent: the country or
-                continue        # the region asked says it)
+                spare += block  # asked only to reach min_turns (a continent: the country,
+                continue        # the region or the capital asked says it)
             score, opener = self._salience(e, block[0].property_id)
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
