@@ -287,3 +287,14 @@ def test_a_run_that_fails_midway_keeps_the_last_runs_drops(sample_db):
             GenerateTemplates(context(sample_db, **llm(server, **{
                 "stages.templater.model": "gpt-4o-mini"}))).run()
     assert sample_db.execute(query).fetchall() == before
+
+
+def test_a_state_belongs_to_organisations_and_a_person_to_groups():
+    """"What groups was it in?" of Nazi Germany read as odd to a rater; of a musician
+    ("What groups was Lennon in?") it is how people ask."""
+    state = Fact("Q7318", "historical country", "P463", "member of", "wikibase-item",
+                 tense="past")
+    asked = RulesWriter().write(state, "voice")["original"]
+    assert asked and not [q for q in asked if "group" in q], asked
+    person = Fact("Q1203", "human", "P463", "member of", "wikibase-item", tense="past")
+    assert any("group" in q for q in RulesWriter().write(person, "voice")["original"])

@@ -522,7 +522,14 @@ VOICE.update({
 
 # Patterns that depend on what kind of thing the subject is (``salience.broad_kind``):
 # a book is published, a case decided, a building built, a painting painted.
+# a state, a city, a body or a building belongs to organisations, not "groups" ("What
+# groups was it in?" of Nazi Germany; a person is in groups: "What groups was Lennon in?")
+_MEMBER_OF = ("what is {S} a member of?", "which organisations does {S} belong to?",
+              "which organisations is {S} a member of?")
+
 VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
+    **{("P463", kind): _MEMBER_OF for kind in (
+        "country", "region", "city", "organisation", "company", "university", "building")},
     ("P577", "book"): ("when was {S} published?", "when did {S} come out?",
                        "what year was {S} published?"),
     ("P577", "case"): ("when was {S} decided?", "when was the ruling in {S:o}?",
