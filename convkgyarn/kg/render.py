@@ -30,6 +30,7 @@ UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz":
                 "degree Celsius": "degrees Celsius", "degree Fahrenheit": "degrees Fahrenheit",
                 "square foot": "square feet", "cubic foot": "cubic feet",
                 "century": "centuries", "kilogram-force": "kilograms-force"}
+UNIT_PLURALS["years old"] = "years old"  # "65 years old" (languages.units.english_name)
 _DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
 _DECADE = re.compile(r"^(\d+)0s( BCE)?$")
 # Dates the loader writes in words or as a bare year (decades, centuries, millennia, years

@@ -70,8 +70,9 @@ def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
 
 def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str]:
     """A noun for each type (of ``type_ids``, all without a label) at least half of whose
-    items, and ``SIGN_MIN_ITEMS`` of them, have a property of one of ``KIND_SIGNS``. Types
-    that come through occupations (P106: people, named as people anyway) get none."""
+    items, and ``SIGN_MIN_ITEMS`` of them, have a property of one of ``KIND_SIGNS``. A type
+    that comes through occupations (P106) is "person": its items are people, asked as
+    people ("How tall is he?", never "How high is Didin?")."""
     signs = [p for props, _ in KIND_SIGNS for p in props]
     rows = con.execute(
         "WITH items AS (SELECT type_id, entity_id FROM entity_types "
@@ -84,8 +85,12 @@ def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) ->
         "WHERE list_contains(?, s.property_id) GROUP BY i.type_id, s.property_id",
         [list(type_ids), list(type_ids), signs]).fetchall()
     signed = {(t, p) for t, p, have, n in rows if have >= SIGN_MIN_ITEMS and have * 2 >= n}
-    out: dict[str, str] = {}
+    out: dict[str, str] = {t: "person" for (t,) in con.execute(
+        "SELECT DISTINCT type_id FROM entity_types WHERE via = 'P106' AND list_contains(?, "
+        "type_id)", [list(type_ids)]).fetchall()}
     for t in type_ids:
+        if t in out:
+            continue
         for props, noun in KIND_SIGNS:
             if any((t, p) in signed for p in props):
                 out[t] = noun

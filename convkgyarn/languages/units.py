@@ -60,3 +60,27 @@ CURRENCIES: dict[str, str] = {
     "Q181907": "ZAR", "Q200050": "CLP", "Q199578": "ARS", "Q244819": "COP",
     "Q4608": "HKD", "Q190951": "SGD", "Q208526": "TWD", "Q1193749": "NZD",
 }
+
+
+# English names beside the CLDR keys (made from them in our spelling: metres, litres), and the
+# units CLDR lacks that Wikidata's amounts use (an age: "65 years old").
+ENGLISH_NAMES = {PERCENT: "percent", "Q24564698": "years old", "Q28390": "degree",
+                 "Q25267": "degree Celsius", "Q42289": "degree Fahrenheit",
+                 "Q531": "light-year"}
+
+
+def english_name(unit_id: str | None, label: str | None = None) -> str | None:
+    """A unit's English name: the label the KG gives, else one made from its CLDR key
+    ("area-square-kilometer": "square kilometre"). A slice of Wikidata holds amounts without
+    their unit items (real-entities-dev: 152 areas in square kilometres, no square kilometre
+    item): without a name such an amount is never asked ("How big is Malta?"), since its
+    answer could not be said. None for a unit neither knows."""
+    if label or not unit_id:
+        return label
+    if unit_id in ENGLISH_NAMES:
+        return ENGLISH_NAMES[unit_id]
+    key = CLDR_UNITS.get(unit_id)
+    if key is None:
+        return None
+    words = key.split("-", 1)[1].split("-")
+    return " ".join(w.replace("meter", "metre").replace("liter", "litre") for w in words)

@@ -49,3 +49,4 @@ def test_amounts_keep_their_value(whole, frac):
     out = format_amount(text)
     assert float(out.replace(",", "")) == float(text)
     assert all(len(group) == 3 for group in out.lstrip("-").split(".")[0].split(",")[1:])
+

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from convkgyarn.kg.render import Value
+from convkgyarn.kg.render import Value, render_quantity
 from convkgyarn.languages import language
+from convkgyarn.languages.units import english_name
 
 
 def t(text, precision):
@@ -111,3 +112,17 @@ def test_lists():
 def test_unknown_language():
     with pytest.raises(ValueError, match="no language 'fr'"):
         language("fr")
+
+
+def test_a_unit_the_dump_leaves_unnamed_is_said_by_its_common_name():
+    """A slice of Wikidata holds amounts without their unit items (real-entities-dev: 152
+    areas in square kilometres, no square kilometre item): the common units have names of
+    our own, so "How big is Malta?" can be asked; a name the KG gives wins; an unknown unit
+    stays unnamed (the fact is not asked)."""
+    assert render_quantity("+316", "Q712226", english_name("Q712226", None)) == \
+        "316 square kilometres"
+    assert render_quantity("+108", "Q7727", english_name("Q7727", None)) == "108 minutes"
+    assert render_quantity("+65", "Q24564698", english_name("Q24564698", None)) == \
+        "65 years old"
+    assert english_name("Q712226", "km²") == "km²"
+    assert english_name("Q999999999", None) is None and english_name(None, None) is None

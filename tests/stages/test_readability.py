@@ -423,19 +423,29 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             checked.add("Streep")
         if r["config"]["name"] == "voice" and r["entity"]["label"] == "Igor Putin":
             # "Putin" alone would be heard as Vladimir Putin (as well known in this KG)
-            assert all("Igor Putin" in q for q in questions if "Putin" in q), questions
+            about = [t["question"] for t in r["turns"] if t["subject_id"] == r["entity"]["id"]]
+            assert all("Igor Putin" in q for q in about if "Putin" in q), questions
             checked.add("Putin")
         if r["config"]["name"] == "voice" and r["entity"]["label"] == "Steve Clarkson":
             # "Clarkson" also names a place in the labels files, but no place listeners know
             # (a rare word), and no Clarkson of the KG is better known
             named = [q for q in questions[1:] if "Clarkson" in q]
             assert named and not any("Steve" in q for q in named), questions
+            asked = [t["property_id"] for t in r["turns"]]  # the sport, then the position
+            assert asked.index("P641") < asked.index("P413"), questions
             checked.add("Clarkson")
         if r["config"]["name"] == "voice" and r["entity"]["label"] == "Paris Jackson":
             # "Jackson" alone is Michael Jackson (273 sitelinks to her 23)
             assert all("Paris Jackson" in q for q in questions if "Jackson" in q), questions
             checked.add("Jackson")
-    assert checked == {"Streep", "Putin", "Clarkson", "Jackson", "span"}
+        for t in r["turns"]:  # amounts in units the dump does not name (render.UNIT_NAMES)
+            if t["property_id"] == "P2046" and r["config"]["name"] == "voice":
+                assert t["answer"][0].endswith(" square kilometres"), t
+                checked.add("area")
+            if t["property_id"] == "P2044" and t["subject_id"] == "Q84":  # London
+                assert "above sea level" in t["question"] or "elevation" in t["question"], t
+                checked.add("elevation")
+    assert checked == {"Streep", "Putin", "Clarkson", "Jackson", "span", "area", "elevation"}
 
 
 def test_a_type_is_a_settlement_by_its_item_or_the_head_of_its_label():

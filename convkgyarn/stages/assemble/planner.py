@@ -51,6 +51,7 @@ LIFE_STAGE = {"P1477": 0, "P735": 0, "P734": 0, "P1449": 0, "P569": 0, "P19": 0,
               "P26": 4, "P451": 4, "P40": 4, "P140": 5, "P103": 5, "P1412": 5, "P551": 5,
               "P172": 5, "P570": 6, "P20": 6, "P509": 6, "P1196": 6, "P119": 6}
 WORK_STAGE = 3
+SPORT, POSITION = "P641", "P413"  # a person's sport, and the position played in it
 # Trivia a conversation asks only when it would otherwise be too short (below
 # min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
 # not worth asking whatever their score (issue #33, the critic of the prototype): heritage
@@ -604,7 +605,21 @@ class Planner:
                 self._trivia(e, b[0].property_id),
                 not (work_first and b[0].property_id not in LIFE_STAGE),
                 LIFE_STAGE.get(b[0].property_id, WORK_STAGE)))
+        if e.human:
+            chosen = self._sport_first(chosen)
         return [t for block in chosen for t in block]
+
+    @staticmethod
+    def _sport_first(chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
+        """The sport before the position played in it, even as the opener: "Which sport is
+        Clarkson involved in?" after "Which position does he play?" "Quarterback." asks what
+        the answer said (a rater's example); "What sport does he play?" "American football."
+        "Which position?" follows on."""
+        at = {b[0].property_id: i for i, b in reversed(list(enumerate(chosen)))}
+        if SPORT in at and POSITION in at and at[POSITION] < at[SPORT]:
+            sport = chosen.pop(at[SPORT])
+            chosen.insert(at[POSITION], sport)
+        return chosen
 
     # -- the conversation as it goes
     def walk(self, plan: list[Step], rng_hops: random.Random | None,

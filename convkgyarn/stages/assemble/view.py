@@ -31,6 +31,7 @@ from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value
 from convkgyarn.kg.snapshot import type_labels
 from convkgyarn.languages.base import Language
+from convkgyarn.languages.units import english_name
 from convkgyarn.stages import kinds
 from convkgyarn.stages.assemble.facts import (
     END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
@@ -421,7 +422,8 @@ class KGView:
                 self.load_drops[eid].append(Drop(f"{eid}/{pid}",
                                                  "value names the subject itself", sid))
                 continue
-            found[eid][pid].append((sid, Value(vtype, label, vid, precision, unit, unit_label),
+            found[eid][pid].append((sid, Value(vtype, label, vid, precision, unit,
+                                               english_name(unit, unit_label)),
                                     bool(ended)))
             kept.add((eid, sid))
         qualifiers: dict[tuple[str, str], dict[str, tuple[Value, ...]]] = defaultdict(dict)
@@ -436,7 +438,7 @@ class KGView:
                 ).fetchall():
             if (eid, sid) in kept and vid != eid:
                 gathered[(eid, sid, qid)].append(
-                    Value(vtype, label, vid, precision, unit, unit_label))
+                    Value(vtype, label, vid, precision, unit, english_name(unit, unit_label)))
         for (eid, sid, qid), values in gathered.items():
             subject_label = info.get(eid, (None,))[0]
             why = next(filter(None, (unsayable(v, subject_label, self.max_label)
@@ -644,7 +646,8 @@ class KGView:
                                                    new_dump_date=new_date)
                 continue
             old = tuple(Value(v["value_type"], v["label"] if v["value_id"] else v["value_text"],
-                              v["value_id"], v["precision"], v["unit_id"], v["unit_label"])
+                              v["value_id"], v["precision"], v["unit_id"],
+                              english_name(v["unit_id"], v["unit_label"]))
                         for v in json.loads(values))
             self.changes[(eid, pid)] = FactChange(refresh_id, old, old_date, new_date)
 

@@ -162,7 +162,10 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P2250": ("life expectancy", "average lifespan", "lifespan"),
     "P4552": ("mountain range", "range", "mountains"),
     "P7959": ("historic county", "old county", "traditional county"),
-    "P2043": ("length", "total length", "length in km"),
+    "P2043": ("length", "total length"),  # not "length in km": it may be in metres
+    "P3270": ("school starting age", "compulsory school age", "age school starts"),
+    "P3271": ("school leaving age", "end of compulsory schooling", "age school ends"),
+    "P6591": ("record high temperature", "highest temperature recorded", "hottest day"),
     "P403": ("mouth", "flows into", "river mouth"),
     "P885": ("source", "origin", "river source"),
     "P200": ("inflows", "tributaries", "rivers flowing in"),
@@ -171,7 +174,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P974": ("tributaries", "tributary rivers", "feeders"),
     "P2053": ("watershed area", "basin size", "catchment area"),
     "P3018": ("protected area", "nature reserve", "national park"),
-    "P2048": ("height", "total height", "height in metres"),
+    "P2048": ("height", "total height"),  # not "height in metres": it may be in centimetres
     "P2044": ("elevation", "altitude", "height above sea level"),
     "P190": ("twin towns", "sister cities", "twinned with"),
     "P206": ("river", "body of water", "waterfront"),

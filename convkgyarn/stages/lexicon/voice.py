@@ -373,7 +373,18 @@ VOICE.update({
               "is {S} in a protected area?"),
     "P2048": ("how tall is {S}?", "what is {S's} height?", "how high is {S}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
-              "how far above sea level is {S}?"),
+              "how high is {S} above sea level?"),
+    # amounts that became askable with units named (``render.UNIT_NAMES``), in words people
+    # use: not "What is the compulsory education of France?" "6 years old"
+    "P3270": ("at what age does school start in {S:o}?",
+              "from what age do children have to go to school in {S:o}?",
+              "how old are children when school starts in {S:o}?"),
+    "P3271": ("until what age do children have to go to school in {S:o}?",
+              "at what age can children leave school in {S:o}?",
+              "when does compulsory schooling end in {S:o}?"),
+    "P6591": ("what is the highest temperature ever recorded in {S:o}?",
+              "how hot has it ever been in {S:o}?",
+              "what is the record high temperature in {S:o}?"),
     "P1082": ("what is the population of {S:o}?", "how many people live in {S:o}?",
               "how many inhabitants does {S} have?"),
     "P190": ("what are {S's} twin towns?", "which cities is {S} twinned with?",
@@ -530,6 +541,13 @@ _MEMBER_OF = ("what is {S} a member of?", "which organisations does {S} belong t
 VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     **{("P463", kind): _MEMBER_OF for kind in (
         "country", "region", "city", "organisation", "company", "university", "building")},
+    # a person is tall, not high ("How high is Didin?" "186 centimetres")
+    ("P2048", "person"): ("how tall is {S}?", "what is {S's} height?",
+                          "do you know how tall {S} is?"),
+    # a town is above sea level, not high ("How high is London?" "35 metres")
+    **{("P2044", kind): ("how high is {S} above sea level?", "what is the elevation of {S:o}?",
+                         "what is {S's} elevation?")
+       for kind in ("country", "region", "city", "building")},
     ("P577", "book"): ("when was {S} published?", "when did {S} come out?",
                        "what year was {S} published?"),
     ("P577", "case"): ("when was {S} decided?", "when was the ruling in {S:o}?",
@@ -560,6 +578,11 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                         "where did {S} happen?"),
     ("P17", "event"): ("which country did {S} take place in?", "where did {S} happen?",
                        "in which country was {S}?"),
+    # a body is from a country or based in it, not in it ("Which country was the German
+    # Navy in?", a rater's example)
+    **{("P17", kind): ("which country is {S} based in?", "what country is {S} from?",
+                       "in which country is {S} based?")
+       for kind in ("organisation", "company", "club")},
     ("P17", "person"): ("which country is {S} from?", "what country is {S} associated with?",
                         "which country does {S} come from?"),
     ("P136", "film"): ("what genre is {S}?", "what kind of film is {S}?",
