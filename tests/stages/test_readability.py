@@ -406,6 +406,9 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
         if r["entity"]["label"] == "United States Mint":  # its name says its country
             assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]
         asked = {(t["subject_id"], t["property_id"]) for t in r["turns"]}
+        # a country's legal ages and mains voltage only fill a short conversation
+        assert not {"P2884", "P3000", "P2997", "P3270", "P3001"} & {p for _, p in asked}, \
+            r["turns"]
         # "What was the capital of the Weimar Republic?" "Berlin." says the continent
         assert not {(s, "P30") for s, p in asked if p == "P36"} & asked, r["turns"]
         if r["entity"]["label"] == "London":  # everyone knows where London is

@@ -62,7 +62,12 @@ SPORT, POSITION = "P641", "P413"  # a person's sport, and the position played in
 TRIVIA = 20
 TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706", "P421",
                                "P2936", "P7959", "P5658", "P1454", "P1336", "P2021", "P4185",
-                               "P1196"})
+                               "P1196",
+                               # a country's legal ages and mains voltage, askable since
+                               # 0.8.7 names their units: "What is the country's marriageable
+                               # age?" "And its mains voltage?" (r24's rater: not worth asking)
+                               "P2884", "P3000", "P2997", "P2998", "P3270", "P3271",
+                               "P3001"})
 # ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
 TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = frozenset({"country", "city", "region"})
