@@ -30,7 +30,10 @@ UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz":
                 "degree Celsius": "degrees Celsius", "degree Fahrenheit": "degrees Fahrenheit",
                 "square foot": "square feet", "cubic foot": "cubic feet",
                 "century": "centuries", "kilogram-force": "kilograms-force"}
-UNIT_PLURALS["years old"] = "years old"  # "65 years old" (languages.units.english_name)
+UNIT_PLURALS.update({"years old": "years old",  # "65 years old" (languages.units.english_name)
+                     "kilohertz": "kilohertz", "megahertz": "megahertz", "gigahertz": "gigahertz"})
+# ... and the singular of a unit named in the plural
+UNIT_SINGULARS = {"years old": "year old"}
 _DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
 _DECADE = re.compile(r"^(\d+)0s( BCE)?$")
 # Dates the loader writes in words or as a bare year (decades, centuries, millennia, years
@@ -171,7 +174,7 @@ def render_quantity(amount: str, unit_id: str | None, unit_label: str | None) ->
         return f"{number}%"
     label = unit_label or ""
     singular = amount.strip().lstrip("+") in ("1", "1.0", "-1")
-    return f"{number} {label if singular else plural(label)}"
+    return f"{number} {UNIT_SINGULARS.get(label, label) if singular else plural(label)}"
 
 
 def render(value: Value, question: str = "") -> str:

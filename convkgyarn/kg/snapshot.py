@@ -55,8 +55,8 @@ SIGN_MIN_ITEMS = 2
 def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
                 infer: bool = False) -> dict[str, str | None]:
     """``type_label`` of many types in one query (each call of it reads the labels view);
-    with ``infer``, a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun
-    (``inferred_type_labels``: one pass over the statements, so it is asked for the types
+    with ``infer``, a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun,
+    and one reached through occupations (P106) "person" (``inferred_type_labels``: one pass over the statements, so it is asked for the types
     that have templates, once per stage or run, not for every value's type)."""
     found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
                              "GROUP BY id", [list(type_ids)]).fetchall())

@@ -126,3 +126,5 @@ def test_a_unit_the_dump_leaves_unnamed_is_said_by_its_common_name():
         "65 years old"
     assert english_name("Q712226", "km²") == "km²"
     assert english_name("Q999999999", None) is None and english_name(None, None) is None
+    assert render_quantity("+1", "Q24564698", english_name("Q24564698")) == "1 year old"
+    assert render_quantity("+99", "Q732707", english_name("Q732707")) == "99 megahertz"

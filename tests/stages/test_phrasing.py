@@ -138,8 +138,8 @@ def test_every_rules_template_is_valid(label, kind, tense, interaction):
     fact = Fact("Q1", "thing", "P9999", label, "wikibase-item", value_kind=kind, tense=tense)
     for phenomenon, variants in RulesWriter().write(fact, interaction).items():
         assert len(set(variants)) == len(variants)
-        # spoken: three (the optional ellipsis: the fragments that parse, "The spouse?",
-        # "Her spouse?"); typed: up to three genuinely different queries, never padded
+        # spoken: three (but the optional ellipsis: two, the fragments that parse, "The
+        # spouse?", "Her spouse?"); typed: up to three genuinely different queries, never padded
         # with "and ..." / "so ..." (issue #33)
         if interaction == "voice" and phenomenon != "ellipsis":
             assert len(variants) == 3, (phenomenon, variants)

@@ -441,7 +441,7 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             # "Jackson" alone is Michael Jackson (273 sitelinks to her 23)
             assert all("Paris Jackson" in q for q in questions if "Jackson" in q), questions
             checked.add("Jackson")
-        for t in r["turns"]:  # amounts in units the dump does not name (render.UNIT_NAMES)
+        for t in r["turns"]:  # amounts in units the dump does not name (units.english_name)
             if t["property_id"] == "P2046" and r["config"]["name"] == "voice":
                 assert t["answer"][0].endswith(" square kilometres"), t
                 checked.add("area")
@@ -913,3 +913,25 @@ def test_an_office_title_replaces_the_generic_words_in_the_present_only(tense, s
     assert Realiser.said_with_offices(realiser, turn, asked) == said
     other = SimpleNamespace(subject=SimpleNamespace(id="Q1"), answer=turn.answer)
     assert Realiser.said_with_offices(realiser, other, asked) == asked  # no office known
+
+
+def test_an_unlabelled_occupation_is_asked_about_as_a_person(tmp_path, shared_data):
+    """entities-635 types the referee Murat Didin by an occupation (P106) that has no
+    English label: his height was asked "How high is Didin?". A type reached through
+    occupations is "person" ("How tall is he?"), before any property's sign."""
+    from convkgyarn.kg.snapshot import type_labels
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        occupation = p.con.execute(
+            "SELECT t.type_id FROM entity_types t JOIN entities e ON e.id = t.entity_id "
+            "WHERE e.label = 'Murat Didin' AND t.via = 'P106'").fetchone()[0]
+        assert type_labels(p.con, [occupation]) == {occupation: None}  # no label of its own
+        assert type_labels(p.con, [occupation], infer=True) == {occupation: "person"}
+        didin = p.con.execute("SELECT id FROM entities WHERE label = 'Murat Didin'").fetchone()
+        result = p.generate([GenerateConfig(interaction="voice", conversations=3,
+                                            entities=[didin[0]])])
+        heights = [t["question"] for r in p.records(result.runs) for t in r["turns"]
+                   if t["property_id"] == "P2048"]
+    assert heights and all("tall" in q for q in heights), heights

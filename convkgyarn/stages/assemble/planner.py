@@ -486,7 +486,8 @@ class Planner:
         varies conversations among facts of a tier), facts ``avoid`` names (asked in an
         earlier pass) after the others, trivia (salience <= ``TRIVIA``) only when nothing
         else is left, and never a block whose answer an earlier block gives. The first
-        block is the most salient good opener (what the entity is known for); a person's
+        block is the most salient good opener (what the entity is known for; for a person
+        with a sport and a position played in it, the sport: ``_sport_first``); a person's
         other blocks follow the order of a life (``LIFE_STAGE``), except that after an
         opener about their work the other facts of their work come first: the next
         question follows from the answer ("What does she do?" "Singer." "What kind of

@@ -164,8 +164,9 @@ class RunLookups:
         made on the first call of a run. A person's last word stands for them ("Jackson"),
         and a one-word name for its entity ("Oxford"); ``bare``: the word is the whole
         English name of something in the KG or the labels files ("London"). A surname says
-        a person again only where nobody else it may stand for is nearly as well known
-        (``View.family_names``): "Putin" for Vladimir Putin, never for Igor Putin. One
+        a person again only where nobody listeners know, or bearing a name they know, is
+        nearly as well known (``View.family_names``): "Putin" for Vladimir Putin, never for
+        Igor Putin; "Ramsden" for any Ramsden of a conversation. One
         grouping of the KG's names per run, as ``namesakes``."""
         if not self._surnames_made:
             self.con.execute(
@@ -260,7 +261,8 @@ class RunLookups:
     def type_labels(self, type_ids: list[str]) -> dict[str, str | None]:
         """The lower-case English labels of types, as subjects are named in templates: for
         the types with templates, read once per run, a type with no label is told by what
-        its items have (``snapshot.KIND_SIGNS``), as the templates stage told it."""
+        its items have (``snapshot.KIND_SIGNS``; "person" for an occupation), as the
+        templates stage told it."""
         if not self._kinds_read:
             self._kinds_read = True
             templated = [r[0] for r in self.con.execute(

@@ -374,11 +374,11 @@ VOICE.update({
     "P2048": ("how tall is {S}?", "what is {S's} height?", "how high is {S}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
               "how high is {S} above sea level?"),
-    # amounts that became askable with units named (``render.UNIT_NAMES``), in words people
-    # use: not "What is the compulsory education of France?" "6 years old"
+    # amounts that became askable with units named (``languages.units.english_name``), in
+    # words people use: not "What is the compulsory education of France?" "6 years old"
     "P3270": ("at what age does school start in {S:o}?",
               "from what age do children have to go to school in {S:o}?",
-              "how old are children when school starts in {S:o}?"),
+              "what is the school starting age in {S:o}?"),
     "P3271": ("until what age do children have to go to school in {S:o}?",
               "at what age can children leave school in {S:o}?",
               "when does compulsory schooling end in {S:o}?"),
@@ -540,7 +540,8 @@ _MEMBER_OF = ("what is {S} a member of?", "which organisations does {S} belong t
 
 VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     **{("P463", kind): _MEMBER_OF for kind in (
-        "country", "region", "city", "organisation", "company", "university", "building")},
+        "country", "region", "city", "organisation", "company", "university", "building",
+        "club")},
     # a person is tall, not high ("How high is Didin?" "186 centimetres")
     ("P2048", "person"): ("how tall is {S}?", "what is {S's} height?",
                           "do you know how tall {S} is?"),
