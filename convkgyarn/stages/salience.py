@@ -236,6 +236,9 @@ TIERS: dict[str, dict[str, int]] = {
         "P1086": 92, "P246": 20, "P61": 80, "P575": 75, "P2067": 60, "P189": 55,
         "P138": 65, "P2102": 55, "P2101": 55, "P1121": 30, "P1108": 35, "P1088": 35,
         "P1109": 20,
+        # a physicist's numbers, askable since 0.8.7 names their units (r24's rater: "What
+        # is the speed of sound of hydrogen?" "And its ionization energy?" not worth asking)
+        "P2075": 15, "P2260": 15,
     },
     "case": {
         "P1001": 60, "P577": 80, "P1594": 70, "P4884": 75, "P17": 50, "P793": 20,
