@@ -29,9 +29,9 @@ UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz":
                 "lux": "lux", "siemens": "siemens", "person": "people",
                 "degree Celsius": "degrees Celsius", "degree Fahrenheit": "degrees Fahrenheit",
                 "square foot": "square feet", "cubic foot": "cubic feet",
-                "century": "centuries", "kilogram-force": "kilograms-force"}
-UNIT_PLURALS.update({"years old": "years old",  # "65 years old" (languages.units.english_name)
-                     "kilohertz": "kilohertz", "megahertz": "megahertz", "gigahertz": "gigahertz"})
+                "century": "centuries", "kilogram-force": "kilograms-force",
+                "kilohertz": "kilohertz", "megahertz": "megahertz", "gigahertz": "gigahertz",
+                "years old": "years old"}  # "65 years old" (languages.units.english_name)
 # ... and the singular of a unit named in the plural
 UNIT_SINGULARS = {"years old": "year old"}
 _DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")

@@ -56,8 +56,9 @@ def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
                 infer: bool = False) -> dict[str, str | None]:
     """``type_label`` of many types in one query (each call of it reads the labels view);
     with ``infer``, a type with no label that ``KIND_SIGNS`` can tell gets the sign's noun,
-    and one reached through occupations (P106) "person" (``inferred_type_labels``: one pass over the statements, so it is asked for the types
-    that have templates, once per stage or run, not for every value's type)."""
+    and one reached through occupations (P106) "person" (``inferred_type_labels``: one pass
+    over the statements, so it is asked for the types that have templates, once per stage
+    or run, not for every value's type)."""
     found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
                              "GROUP BY id", [list(type_ids)]).fetchall())
     out = {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
@@ -73,21 +74,20 @@ def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) ->
     items, and ``SIGN_MIN_ITEMS`` of them, have a property of one of ``KIND_SIGNS``. A type
     that comes through occupations (P106) is "person": its items are people, asked as
     people ("How tall is he?", never "How high is Didin?")."""
+    out: dict[str, str] = {t: "person" for (t,) in con.execute(
+        "SELECT DISTINCT type_id FROM entity_types WHERE via = 'P106' AND list_contains(?, "
+        "type_id)", [list(type_ids)]).fetchall()}
     signs = [p for props, _ in KIND_SIGNS for p in props]
     rows = con.execute(
         "WITH items AS (SELECT type_id, entity_id FROM entity_types "
-        "  WHERE list_contains(?, type_id) AND type_id NOT IN "
-        "  (SELECT type_id FROM entity_types WHERE via = 'P106' AND list_contains(?, type_id))), "
+        "  WHERE list_contains(?, type_id) AND NOT list_contains(?, type_id)), "
         "sizes AS (SELECT type_id, count(DISTINCT entity_id) AS n FROM items GROUP BY type_id) "
         "SELECT i.type_id, s.property_id, count(DISTINCT i.entity_id), any_value(z.n) "
         "FROM items i JOIN statements s ON s.entity_id = i.entity_id "
         "JOIN sizes z ON z.type_id = i.type_id "
         "WHERE list_contains(?, s.property_id) GROUP BY i.type_id, s.property_id",
-        [list(type_ids), list(type_ids), signs]).fetchall()
+        [list(type_ids), sorted(out), signs]).fetchall()
     signed = {(t, p) for t, p, have, n in rows if have >= SIGN_MIN_ITEMS and have * 2 >= n}
-    out: dict[str, str] = {t: "person" for (t,) in con.execute(
-        "SELECT DISTINCT type_id FROM entity_types WHERE via = 'P106' AND list_contains(?, "
-        "type_id)", [list(type_ids)]).fetchall()}
     for t in type_ids:
         if t in out:
             continue

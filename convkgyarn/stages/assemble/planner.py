@@ -25,7 +25,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages import kinds, salience
 from convkgyarn.kg.render import render
 from convkgyarn.stages.assemble import transforms
-from convkgyarn.stages.assemble.facts import answer_statements
+from convkgyarn.stages.assemble.facts import SPORT, answer_statements
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
@@ -51,7 +51,7 @@ LIFE_STAGE = {"P1477": 0, "P735": 0, "P734": 0, "P1449": 0, "P569": 0, "P19": 0,
               "P26": 4, "P451": 4, "P40": 4, "P140": 5, "P103": 5, "P1412": 5, "P551": 5,
               "P172": 5, "P570": 6, "P20": 6, "P509": 6, "P1196": 6, "P119": 6}
 WORK_STAGE = 3
-SPORT, POSITION = "P641", "P413"  # a person's sport, and the position played in it
+POSITION = "P413"  # the position played in a person's sport (``facts.SPORT``)
 # Trivia a conversation asks only when it would otherwise be too short (below
 # min_turns): facts scoring at most TRIVIA (salience.salience), and facts readers named as
 # not worth asking whatever their score (issue #33, the critic of the prototype): heritage
