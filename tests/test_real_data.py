@@ -78,9 +78,11 @@ def test_coverage_does_not_pay_for_it(exported, shared_data):
     for config, figures in report["by_config"].items():
         if config == "ALL":
             continue
-        # 198 of the 200 asked since 0.8.0: a further conversation about a subject asks
-        # at least half new facts (generate.new_fact_share), and the file holds 198 such
-        assert 190 <= figures["conversations"] <= 200, (config, figures)
+        # 172 of the 200 asked since 0.8.8: a further conversation about a subject asks
+        # at least half new facts (generate.new_fact_share) worth asking for themselves
+        # (planner.FURTHER_MIN: not a country's lowest point, life expectancy and driving
+        # side), and the file holds 172 such (198 before, 200 with 0.8.7's unit names)
+        assert 165 <= figures["conversations"] <= 200, (config, figures)
         # 141-151 since 0.5.5, which leaves out subjects whose name a better-known entity
         # bears: this file gathers disambiguation fixtures (20 Amsterdams, 27 Oxfords), and
         # 30 of its 181 subjects were such namesakes; 171-181 before

@@ -87,6 +87,11 @@ MAX_TEXT_SUBJECT_WORDS = 6
 # it did not ask; with new_fact_share 0 (repeats allowed, so passes are unbounded) it looks
 # back this many passes (each look is one plan, no realising).
 MAX_EARLIER_PASSES = 3
+# ... and its new facts count towards new_fact_share only when worth asking for themselves
+# (salience DETAIL or more): China's third conversation, "Where is the lowest point in the
+# country?" "How long do people live in it?" "Which side of the road do people drive on?",
+# read as a quiz of leftovers (r24's rater preferred the human conversation on relevance)
+FURTHER_MIN = salience.DETAIL
 
 # Properties that ask one question in other words: an answer one of them gave is not asked
 # again by another, even in part ("What followed the GDR?" "Germany." "What came after
@@ -250,13 +255,21 @@ class Planner:
         if index:
             planned = frozenset((p.property_id, p.qualifier_id) for p in own)
             new = len(planned - avoid)
-            if cfg.new_fact_share and view.refreshes is None and not cfg.entities and \
-                    new < max(1, math.ceil(cfg.new_fact_share * len(planned))):
-                self.left_out(entity_id, "a further conversation would mostly ask what the "
-                              "ones before it asked (generate.new_fact_share)",
-                              f"{new} of {len(planned)} facts new in conversation "
-                              f"{index + 1}")
-                return None
+            worth = sum(1 for p, _ in planned - avoid if self._salience(e, p)[0] >= FURTHER_MIN)
+            if cfg.new_fact_share and view.refreshes is None and not cfg.entities:
+                least_new = max(1, math.ceil(cfg.new_fact_share * len(planned)))
+                if new < least_new:
+                    self.left_out(entity_id, "a further conversation would mostly ask what "
+                                  "the ones before it asked (generate.new_fact_share)",
+                                  f"{new} of {len(planned)} facts new in conversation "
+                                  f"{index + 1}")
+                    return None
+                if worth < least_new:
+                    self.left_out(entity_id, "a further conversation would mostly ask minor "
+                                  "facts (generate.new_fact_share)",
+                                  f"{worth} of {len(planned)} facts new and worth asking in "
+                                  f"conversation {index + 1}")
+                    return None
             # the passes after this one read what it planned
             self.keep_plan(fact_key, cfg.turns - n_related, avoid, planned)
         plan: list[Step] = [(e, type_id, p, None) for p in own]
@@ -569,6 +582,10 @@ class Planner:
             if size >= least:
                 break
             if t.qualifier_id is None:  # a trivia block's fact
+                if t.property_id == CONTINENT and any(
+                        b[0].property_id in SAYS_CONTINENT for b in chosen):
+                    continue  # "Which continent is it on?" "Europe." "Which country?"
+                    # "France." reads as a quiz of the obvious even to fill the turns
                 key = self._answer_key(e, t)
                 if key not in said:
                     chosen.append([t])
@@ -600,8 +617,12 @@ class Planner:
         if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
             ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
                              key=lambda b: LOCATION_LEVEL[b[0].property_id])  # never the
-            for i, block in zip(located, ordered):  # country after the town it is in (a
-                chosen[i] = block  # trivia country, asked to reach min_turns, included)
+            # country after the town it is in (a trivia country, asked to reach min_turns,
+            # included); and one after the other where the first of them was asked: "In
+            # what country is Le Tabor?" "France." "Which part of France is it in?", never
+            # its elevation between and then "Where is Le Tabor located?"
+            rest = [b for i, b in enumerate(chosen) if i not in located]
+            chosen = rest[:located[0]] + ordered + rest[located[0]:]
         if e.human and len(chosen) > 2:
             # after what they are known for, what follows from it ("What does he do?"
             # "Footballer." "What position does he play?"), then the rest of a life in order

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
-# follow-ups that say a statement still holds ("since when has that been the case?")
+# follow-ups that say a statement still holds ("since when?", "since when has it been ...")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
@@ -283,6 +283,8 @@ class Realiser:
             if dated(begin[0]) and dated(end[0]) else None
         if years is None or (pt.span == "age" and begin[0].precision != 11):
             return None  # an age from two years alone is one of two numbers
+        if years < 1:  # "So how many years was Ivan Silayev in office?" "0."
+            return None
         value = Value("quantity", str(years), None, None, *(unit or (None, None)))
         return Answer((value,), sids, "past", pt.slot)
 
@@ -639,6 +641,10 @@ class Realiser:
             parts = PLACEHOLDER_SPLIT.split(template)
             if not once:
                 self._parts[template] = parts
+        if noun and slots["[he]"].startswith("the ") and re.search(
+                rf"\b{re.escape(slots['[he]'][4:])}\b", "".join(parts[::2]), re.I):
+            # "What kind of film is it?", never "What kind of film is the film?"
+            slots = {**slots, "[he]": "it", "[him]": "it", "[his]": "its"}
         out = []
         for i, p in enumerate(parts):
             if i % 2 == 0:

@@ -77,7 +77,8 @@ ELLIPSIS_NOUNS: dict[str, str | None] = {
     "P20": "place of death", "P27": "nationality", "P26": "spouse", "P451": "partner",
     "P40": "children", "P22": "father", "P25": "mother", "P3373": "siblings",
     "P106": "occupation", "P166": "awards", "P1411": "nominations", "P39": "positions",
-    "P463": None, "P102": "political party", "P69": "education", "P108": "employer",
+    # no "And what's his education?" answered "Princeton University"
+    "P463": None, "P102": "political party", "P69": None, "P108": "employer",
     "P800": "notable works", "P136": "genre", "P264": "record label", "P1412": "languages",
     "P140": "religion", "P2048": "height", "P57": "director", "P161": "cast", "P50": "author",
     "P175": "performer", "P577": "release date", "P495": "country of origin",
@@ -105,8 +106,8 @@ ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]]
 # A start that still holds is asked "since when?" ("Who leads it?" "Satya Nadella." "Since
 # when?"); "when did that start?" is kept for what has ended.
 ELLIPSIS_QUALIFIED_PRESENT: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
-    "P580": (("since when has that been the case?", "when did that start?",
-              "and since when?"),
+    # never "Since when has that been the case?" (r24-635's raters: a form's words)
+    "P580": (("since when?", "when did that start?", "and since when?"),
              ("since when?", "since when exactly?", "start date?")),
 }
 # ... and of some statements in their own words: "Who is he married to?" "Since when has
