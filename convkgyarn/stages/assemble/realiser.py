@@ -89,6 +89,10 @@ def opening(question: str) -> tuple[str, ...]:
     return tuple(words[:2])
 
 
+# Places no country is divided into: a sea or a range is where a thing lies, never "which
+# part of France" it is in
+NOT_A_PART = re.compile(r"\b(ocean|sea|gulf|bay|lake|river|strait|channel|mountains|range|"
+                        r"alps|archipelago|islands?)\b", re.I)
 PAIR_SHARE = 0.6  # the share of pair follow-ups asked about the event ("Where was that?")
 
 
@@ -421,6 +425,8 @@ class Realiser:
         """A narrower place asked within the country just answered (``kinds.WHERE_IN``),
         the country filled in as [a]; None when no form fits the answer."""
         e, ans, phen = turn.subject, turn.answer, turn.phenomenon
+        if any(NOT_A_PART.search(render(v)) for v in ans.values):
+            return None  # "In which part of France is it?" "Indian Ocean."
         country = ctx.previous.answer.values[0]
         deixis = phen.startswith("deixis")
         options = [o for o in self._follow(turn) if "[v]" in o.text and
