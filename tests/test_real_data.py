@@ -213,3 +213,25 @@ def test_well_known_subjects_come_first(exported, tmp_path):
         return sum(sitelinks[r["entity"]["id"]] for r in recs) / len(recs)
 
     assert mean_sitelinks("popular") > 1.5 * mean_sitelinks("uniform")
+
+
+def test_a_modern_life_known_only_to_the_century_is_not_asked(exported):
+    """"When was Riboni born?" "20th century." says nothing of a researcher (entities-635,
+    r24-635's raters), not even to fill turns; a thirteenth-century knight's "13th century"
+    is what anyone knows, and may be asked."""
+    name, _, export, _ = exported
+    vague = re.compile(r"^(\d+)(?:st|nd|rd|th) century$|^(\d+)0s$")
+    old = 0
+    for line in export.read_text().splitlines():
+        for t in json.loads(line)["turns"]:
+            if t["property_id"] not in ("P569", "P570") or t["qualifier_property_id"] or \
+                    t["question_kind"] != "fact":
+                continue
+            m = vague.match(t["answer"][0])
+            if m is None:
+                continue
+            start = (int(m.group(1)) - 1) * 100 if m.group(1) else int(m.group(2)) * 10
+            assert start < 1800, (name, t["question"], t["answer"])
+            old += 1
+    if name == "entities-635.ndjson.bz2":
+        assert old > 0  # Bauzan, Bersted: born in the 13th century

@@ -81,6 +81,7 @@ FAMOUS = 200
 KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30", "P131"})
 # Dates of a life known only to the decade or century say little: asked only to fill turns.
 LIFE_DATES = frozenset({"P569", "P570"})
+MODERN_YEAR = 1800  # ... and from this year on, not asked at all (_vague_modern_life_date)
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
@@ -463,6 +464,26 @@ class Planner:
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
 
+    @staticmethod
+    def _vague_modern_life_date(e: EntityFacts, property_id: str) -> bool:
+        """A birth or death of modern times (1800 on) known only to the decade or century:
+        "The 20th century." says nothing of a researcher; of a thirteenth-century knight it
+        is what anyone knows, and is asked (to fill turns: ``_trivia``)."""
+        if property_id not in LIFE_DATES:
+            return False
+        for st in e.properties[property_id]:
+            said = (st.value.label or "").strip() if st.value.kind == "time" else ""
+            # the loader writes "20th century", "1980s" (render.py), or a year
+            m = re.fullmatch(r"(\d+)(?:st|nd|rd|th) century|(\d+)0s|(\d+)(?:-.*)?", said)
+            if (st.value.precision or 0) >= 9 or m is None:
+                return False
+            century, decade, year = m.groups()
+            start = (int(century) - 1) * 100 if century else int(decade or 0) * 10 \
+                if decade else int(year)
+            if start < MODERN_YEAR:
+                return False
+        return True
+
     def _in_town(self, e: EntityFacts, chosen: list[list[PlannedTurn]]) -> bool:
         """Whether the plan asks which town the subject is in (``TOWN_LEVEL``), every answer a
         settlement by the KG's types."""
@@ -519,6 +540,8 @@ class Planner:
         scored = []
         narrower = {b[0].property_id for b in blocks} & SAYS_CONTINENT
         for n, block in enumerate(blocks):
+            if self._vague_modern_life_date(e, block[0].property_id):
+                continue  # "When was Riboni born?" "20th century." not even to fill turns
             if self._trivia(e, block[0].property_id) or \
                     (block[0].property_id == CONTINENT and narrower):
                 spare += block  # asked only to reach min_turns (a continent: the country,
