@@ -473,6 +473,23 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
     assert checked == {"Streep", "Putin", "Clarkson", "Jackson", "span", "area", "elevation"}
 
 
+def test_a_thing_is_called_by_the_noun_its_own_name_says():
+    """"How many students does the university have?" of the University of Amsterdam (typed a
+    research institute first: "the institute" read oddly to r25's raters); the type's noun
+    where the name says none, or says a word that is not what the thing is."""
+    assert wording.subject_noun("research institute", "University of Amsterdam") == \
+        "university"
+    assert wording.subject_noun("art museum", "Museum of Fine Arts of Lyon") == "museum"
+    assert wording.subject_noun("college", "Christ Church") == "college"
+    assert wording.subject_noun("village", "Lake Placid") == "village"
+    assert wording.subject_noun("film", "Cluny Brown") == "film"
+    assert wording.subject_noun("sovereign state", "Kingdom of Prussia") == "country"
+    assert wording.subject_noun(None, "University of Ljubljana") is None  # no type noun:
+    # the thing is "it" or named, as the deixis transform decided by its type
+    assert wording.references(False, None, "research institute", "present", True,
+                              "University of Amsterdam")[0] == "the university"
+
+
 def test_a_type_is_a_settlement_by_its_item_or_the_head_of_its_label():
     assert wording.settlement_type("Q515", None)
     for label in ("city of federal significance", "commune of France", "county seat",

@@ -602,7 +602,7 @@ class Realiser:
         slots = self._slots.get(key)
         if slots is None:
             he, him, his = references(e.human, e.gender, self.view.type_labels.get(type_id),
-                                      tense, noun)
+                                      tense, noun, e.label)
             family = None
             if self.cfg.interaction == "voice":
                 label = (short_name(e.label, e.human) or e.label) if later else e.label

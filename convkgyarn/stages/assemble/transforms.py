@@ -24,7 +24,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, thing_noun
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, subject_noun, thing_noun
 from convkgyarn.stages.typos import content_words, typo_in
 
 
@@ -85,9 +85,9 @@ def points_clearly(turn: Turn, previous: Turn, view: KGView) -> tuple[bool, bool
             return True, False
         mine, theirs = pronoun(e.gender), pronoun(before.gender)
         return mine is not None and theirs is not None and mine != theirs, False
-    mine = thing_noun(view.type_labels.get(turn.type_id))
+    mine = subject_noun(view.type_labels.get(turn.type_id), e.label)
     b_type = view.best_type(before)[0]
-    theirs = thing_noun(view.type_labels.get(b_type)) if b_type else None
+    theirs = subject_noun(view.type_labels.get(b_type), before.label) if b_type else None
     return mine is not None and mine != theirs, True
 
 

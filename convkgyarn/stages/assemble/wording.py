@@ -76,6 +76,30 @@ def thing_noun(type_label: str | None) -> str | None:
     return KIND_NOUNS.get(kind)
 
 
+# Institutions whose name says what they are: "the university" of the University of
+# Amsterdam whatever its first type; not "church" ("Christ Church" is an Oxford college) nor
+# "lake" ("Lake Placid" is a village)
+NAME_HEADS = frozenset({"university", "college", "museum", "school", "academy", "library",
+                        "hospital", "bank", "institute", "stadium", "station", "theatre",
+                        "theater", "orchestra", "company"})
+
+
+@lru_cache(maxsize=1 << 16)
+def subject_noun(type_label: str | None, name: str | None = None) -> str | None:
+    """The plain noun for a thing talked about: the one its own name says where it says one
+    ("University of Amsterdam", typed a research institute first, is "the university";
+    "Somerville College" "the college": the name's head, its last word or the word
+    before its first "of"), else its type's (``thing_noun``). "Lake Placid", a village,
+    says no head: the lake is not its head."""
+    if name and not broad_kind(type_label, False) == "country":
+        words = name.strip().lower().split()
+        head = words[words.index("of") - 1] if "of" in words[1:] else (words[-1] if words
+                                                                        else "")
+        if head in NAME_HEADS and thing_noun(type_label) is not None:
+            return head
+    return thing_noun(type_label)
+
+
 # Words a question uses for the kind of its answer, and what the KG must say of every value
 # for the word to be true (``Language.answer_kind_words``, ``KGView.kinds_of``): "In which
 # city was she born?" only of a settlement the KG types as one (Wikidata's birthplaces,
@@ -143,7 +167,8 @@ def answer_kinds(template: str, property_id: str, property_label: str | None = N
 
 
 def references(human: bool, gender: str | None, type_label: str | None,
-               tense: str, noun: bool = False) -> tuple[str, str, str]:
+               tense: str, noun: bool = False, name: str | None = None
+               ) -> tuple[str, str, str]:
     """What fills ``[he]``, ``[him]``, ``[his]``: "he"/"she" for a person of known gender
     ("this person" / "their" otherwise); for a thing "it"/"its", or with ``noun`` (where
     "it" could mean the previous answer) "the city"/"the city's" (``thing_noun``; "it"
@@ -151,7 +176,7 @@ def references(human: bool, gender: str | None, type_label: str | None,
     callers: the references read the same in every tense."""
     if human:  # a gender on a non-human (real data has some) is no pronoun
         return GENDER.get(gender, UNKNOWN_PERSON)
-    head = thing_noun(type_label) if noun else None
+    head = subject_noun(type_label, name) if noun else None
     if head:
         return (f"the {head}", f"the {head}", f"the {head}'s")
     return ("it", "it", "its")

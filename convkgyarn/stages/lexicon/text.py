@@ -260,7 +260,8 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P50": ("author", "writer", "written by"),
     "P175": ("performer", "singer", "performed by"),
     "P495": ("country of origin", "origin", "country"),
-    "P364": ("original language", "language", "filmed in"),
+    # never "filmed in" (answered "English": r25's raters)
+    "P364": ("original language", "language", "language spoken"),
     "P840": ("setting", "setting", "story location"),
     "P449": ("network", "original network", "channel"),
     "P17": ("country", "country", "home country"),
