@@ -67,7 +67,8 @@ def test_gold_answers_hold_every_true_value(exported, shared_data):
     assert report["missing_true_values"] == 0, (name, report)
     assert report["values_not_in_dump"] == 0, (name, report)
     if name == "real-entities-dev.ndjson.bz2":  # 806 of 5,062 such turns missed values in 0.5.5
-        assert report["item_fact_turns"] >= 3500, report
+        # 3,438 since 0.8.8 asks fewer further conversations (test_coverage_does_not_pay_for_it)
+        assert report["item_fact_turns"] >= 3300, report
 
 
 def test_coverage_does_not_pay_for_it(exported, shared_data):
@@ -78,11 +79,13 @@ def test_coverage_does_not_pay_for_it(exported, shared_data):
     for config, figures in report["by_config"].items():
         if config == "ALL":
             continue
-        # 172 of the 200 asked since 0.8.8: a further conversation about a subject asks
+        # 165 of the 200 asked since 0.8.8: a further conversation about a subject asks
         # at least half new facts (generate.new_fact_share) worth asking for themselves
         # (planner.FURTHER_MIN: not a country's lowest point, life expectancy and driving
-        # side), and the file holds 172 such (198 before, 200 with 0.8.7's unit names)
-        assert 165 <= figures["conversations"] <= 200, (config, figures)
+        # side), and the file holds 172 such (198 before, 200 with 0.8.7's unit names);
+        # three Oxford colleges have too few facts once the university they are part of
+        # is not asked after "Oxford"
+        assert 160 <= figures["conversations"] <= 200, (config, figures)
         # 141-151 since 0.5.5, which leaves out subjects whose name a better-known entity
         # bears: this file gathers disambiguation fixtures (20 Amsterdams, 27 Oxfords), and
         # 30 of its 181 subjects were such namesakes; 171-181 before
