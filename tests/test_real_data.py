@@ -88,8 +88,9 @@ def test_coverage_does_not_pay_for_it(exported, shared_data):
         assert 160 <= figures["conversations"] <= 200, (config, figures)
         # 141-151 since 0.5.5, which leaves out subjects whose name a better-known entity
         # bears: this file gathers disambiguation fixtures (20 Amsterdams, 27 Oxfords), and
-        # 30 of its 181 subjects were such namesakes; 171-181 before
-        assert figures["subjects"] >= 135, (config, figures["subjects"])
+        # 30 of its 181 subjects were such namesakes; 171-181 before; 134 since 0.8.8
+        # (Legia Warsaw has two facts once its country, which its name says, is not asked)
+        assert figures["subjects"] >= 130, (config, figures["subjects"])
         assert figures["turns_per_conversation"] >= 3.5, (config, figures)
 
 

@@ -266,6 +266,10 @@ NEVER_OPEN = frozenset({
     "P102",  # a party is not what an actress is known for ("Which party is Meryl Streep a
 })           # member of?" as the first question); a politician opens with the office held
 
+# A place's area opens no conversation: people ask what it is and where first
+AREA_NOT_OPENING = frozenset({"P2046"})
+PLACES = frozenset({"country", "city", "region"})
+
 # A person's stock biography ranks below what their occupation leads to, and still opens a
 # conversation well where nothing better does ("When was Plato born?")
 PERSON_OPENERS = frozenset({"P569", "P19", "P27"})
@@ -339,6 +343,9 @@ def good_opener(property_id: str, qualifier_id: str | None = None,
         return False
     if property_id in PERSON_OPENERS and broad_kind(type_label, human) in ("person", "other"):
         return True  # below the career facts, but a fine way to start about someone
+    if property_id in AREA_NOT_OPENING and broad_kind(type_label, human) in PLACES:
+        return False  # "What is the area of the United Arab Emirates?" (r25: "rather than
+        # anything basic")
     return salience(property_id, None, type_label, value_kind, property_label=property_label,
                     human=human) >= OPENER_MIN
 
