@@ -445,6 +445,8 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
         if r["entity"]["label"] in ("Legia Warsaw", "Museum of Fine Arts of Lyon",
                                     "University of Amsterdam"):  # the name says the town
             assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]
+        if r["entity"]["label"] == "Ludwig van Beethoven":  # everyone knows his job
+            assert not {"P106", "P27"} & {t["property_id"] for t in r["turns"]}, r["turns"]
         if r["entity"]["label"] == "Amsterdam":  # everyone knows what it is the capital of
             assert "P1376" not in {t["property_id"] for t in r["turns"]}, r["turns"]
         if r["turns"][0]["property_id"] == "P2046":  # an area opens nothing about a place

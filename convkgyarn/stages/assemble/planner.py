@@ -81,6 +81,9 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 FAMOUS = 200
 KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30", "P131",
                                  "P1376"})  # "What is Amsterdam the capital city of?"
+# ... and what everyone knows of a person everyone knows: Putin's job, Beethoven's
+# nationality
+KNOWN_OF_FAMOUS_PEOPLE = frozenset({"P106", "P27"})
 # ... and the country of a thing whose name says a town people know: "In which country is
 # Legia Warsaw based?", "Which country is the Museum of Fine Arts of Lyon in?" (r25)
 KNOWN_TOWN = 100  # sitelinks
@@ -463,6 +466,8 @@ class Planner:
         if property_id in TRIVIA_FOR_PLACES and not e.human and \
                 salience.broad_kind(self._type_label(e), False) in PLACE_KINDS:
             return True
+        if e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_FAMOUS_PEOPLE:
+            return True  # "Alright, what is Vladimir Putin's job?" "Politician." (r25)
         if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
             return True  # "In what country is New York City?" "On what continent is China?"
         if property_id in LIFE_DATES and all(
