@@ -81,6 +81,26 @@ def parse_time(text: str) -> tuple[int, int | None, int | None, bool] | None:
             bool(sign or bce))
 
 
+_SPAN_PARTS = re.compile(r"^(?:([0-9]+)0s|([0-9]+)(?:st|nd|rd|th) (century|millennium))"
+                         r"( BCE)?$", re.ASCII)
+
+
+def first_year(text: str) -> int | None:
+    """The first year a stored date covers: its year ("1952-03-11", "1952"), or the first of
+    its decade ("1950s": 1950), century ("20th century": 1901) or millennium; negative
+    before the common era; None for text that is no date."""
+    parsed = parse_time(text)
+    if parsed is not None:
+        return -parsed[0] if parsed[3] else parsed[0]
+    m = _SPAN_PARTS.match(text.strip())
+    if m is None:
+        return None
+    decade, ordinal_n, span, bce = m.groups()
+    year = int(decade) * 10 if decade else \
+        (int(ordinal_n) - 1) * (100 if span == "century" else 1000) + 1
+    return -year if bce else year
+
+
 @cache
 def _time(text: str, precision: int | None, year_only: bool) -> str:
     return render_time(text, precision, year_only)

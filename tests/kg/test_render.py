@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from convkgyarn.kg.render import (
+    first_year,
     Value, format_amount, machine, plural, render, render_quantity, render_time)
 
 
@@ -18,6 +19,17 @@ def test_dates_at_their_precision_in_words():
     assert render_time("44 BCE", 9) == "44 BCE"
     assert render_time("0044-03-15 BCE", 11) == "15 March 44 BCE"
     assert render_time("1993-06-11", 11, year_only=True) == "1993"
+
+
+def test_the_first_year_a_stored_date_covers():
+    """As the loader writes dates (kg/values.py): a day or a year, a decade, a century, a
+    millennium, before the common era; text that is no date has none."""
+    assert first_year("1952-03-11") == first_year("1952") == 1952
+    assert first_year("1950s") == 1950
+    assert first_year("20th century") == 1901 and first_year("13th century") == 1201
+    assert first_year("2nd millennium") == 1001
+    assert first_year("44 BCE") == -44 and first_year("5th century BCE") == -401
+    assert first_year("soon") is None
 
 
 def test_a_year_question_gets_the_year():

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.stages import kinds, salience
-from convkgyarn.kg.render import render
+from convkgyarn.kg.render import first_year, render
 from convkgyarn.stages.assemble import transforms
 from convkgyarn.stages.assemble.facts import SPORT, answer_statements
 from convkgyarn.stages.assemble.records import (
@@ -70,7 +70,7 @@ TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706"
                                "P3001"})
 # ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
 TRIVIA_FOR_PLACES = frozenset({"P166"})
-PLACE_KINDS = frozenset({"country", "city", "region"})
+PLACE_KINDS = salience.PLACES
 # ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
 # canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
@@ -264,9 +264,10 @@ class Planner:
         if index:
             planned = frozenset((p.property_id, p.qualifier_id) for p in own)
             new = len(planned - avoid)
-            worth = sum(1 for p, _ in planned - avoid if self._salience(e, p)[0] >= FURTHER_MIN)
             if cfg.new_fact_share and view.refreshes is None and not cfg.entities:
                 least_new = max(1, math.ceil(cfg.new_fact_share * len(planned)))
+                worth = sum(1 for p, _ in planned - avoid
+                            if self._salience(e, p)[0] >= FURTHER_MIN)
                 if new < least_new:
                     self.left_out(entity_id, "a further conversation would mostly ask what "
                                   "the ones before it asked (generate.new_fact_share)",
@@ -480,15 +481,8 @@ class Planner:
         if property_id not in LIFE_DATES:
             return False
         for st in e.properties[property_id]:
-            said = (st.value.label or "").strip() if st.value.kind == "time" else ""
-            # the loader writes "20th century", "1980s" (render.py), or a year
-            m = re.fullmatch(r"(\d+)(?:st|nd|rd|th) century|(\d+)0s|(\d+)(?:-.*)?", said)
-            if (st.value.precision or 0) >= 9 or m is None:
-                return False
-            century, decade, year = m.groups()
-            start = (int(century) - 1) * 100 if century else int(decade or 0) * 10 \
-                if decade else int(year)
-            if start < MODERN_YEAR:
+            start = first_year(st.value.label or "") if st.value.kind == "time" else None
+            if (st.value.precision or 0) >= 9 or start is None or start < MODERN_YEAR:
                 return False
         return True
 
