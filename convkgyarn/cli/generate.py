@@ -57,6 +57,10 @@ def generate(
         "--homonyms/--no-homonyms", show_default=_default("homonyms"),
         help="Also entities whose name a better-known entity "
         "bears (their questions are ambiguous; --entity always makes them).")] = None,
+    profiles: Annotated[Optional[bool], typer.Option(
+        "--profiles/--no-profiles", show_default=_default("profiles"),
+        help="Also little-known people with nothing to ask but a stock profile (job, "
+        "born, nationality; --entity always makes them).")] = None,
     follow_ups: Annotated[Optional[bool], typer.Option(
         "--follow-ups/--no-follow-ups", show_default=_default("follow_ups"),
         help="Some answers lead on: a yes/no question about the person just named (\"Did "
@@ -134,7 +138,7 @@ def generate(
         raise UserError(f"--all-configs makes the paper's eight configurations; leave out {given}")
     overrides = {"interaction": interaction, "deixis": deixis, "disfluency": disfluency,
                  "typos": typos, "related": related, "subjects": subjects, "homonyms": homonyms,
-                 "follow_ups": follow_ups, "hops": hops,
+                 "profiles": profiles, "follow_ups": follow_ups, "hops": hops,
                  "topics": topics,
                  "ellipsis": ellipsis, "ellipsis_share": ellipsis_share, "kinds": kinds,
                  "languages": languages, "answer_style": answer_style,

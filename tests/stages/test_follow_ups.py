@@ -141,6 +141,32 @@ def test_spans_are_whole_years_between_the_subjects_own_dates(dev):
     assert kinds.span_years((1569, 6, 11, 11), (1795, None, None, 9)) is None  # mixed
 
 
+def test_no_span_is_asked_after_both_of_its_dates(dev):
+    """"When did Max Born start working for the University of Göttingen? 1921. And when did
+    that end? 1933. How many years did he work there?" is sums, not a question (a blind
+    rater: "obvious"): a span follows its end only when its start was not answered in the
+    conversation."""
+    records, _ = dev
+    found = 0
+    for config in ("voice", "voice-deixis", "text-deixis"):
+        for r, _, t in pairs(records, config):
+            if t["question_kind"] != "span":
+                continue
+            found += 1
+            before = [x for x in r["turns"][:t["turn"] - 1] if x["subject_id"] ==
+                      t["subject_id"] and x["question_kind"] == "fact"]
+            if t["qualifier_property_id"]:  # a term: its own start qualifier
+                started = [x for x in before if x["property_id"] == t["property_id"] and
+                           x["qualifier_property_id"] == "P580"]
+            else:
+                name = next(n for n, spec in kinds.SPANS.items()
+                            if spec[1][0] == t["property_id"])
+                started = [x for x in before if x["property_id"] ==
+                           kinds.SPANS[name][0][0] and not x["qualifier_property_id"]]
+            assert not started, [x["question"] for x in r["turns"]]
+    assert found  # spans are still asked where the start was not
+
+
 def test_follow_ups_that_name_nothing_come_right_after_their_pair(dev):
     """"When was he born? 1770. Where was that?"; "Which country is it in? Poland. Which part
     of Poland is it in?"; "How many official languages does it have? 2. Which languages are

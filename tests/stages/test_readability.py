@@ -268,12 +268,14 @@ def test_spoken_questions_say_a_person_again_by_the_family_name(tmp_path, shared
     """entities-635 (people whose family names the KG rarely labels): later questions say
     "Hegel", "Quine", "Ketonen", not the whole name each time (the rater's fluency), but
     never a word that names something else ("When was London born?" of Jonathan London),
-    nor a guess where the name's order or its family names are unsure."""
+    nor a guess where the name's order or its family names are unsure. (With ``profiles``:
+    the little-known people are the ones whose names the KG rarely labels.)"""
     with project(tmp_path / "p.duckdb") as p:
         p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
                labels=[shared_data / "wikidata" / "property-labels-en.json",
                        shared_data / "labels" / "preferred-labels-en.json"])
-        result = p.generate([GenerateConfig(interaction="voice", conversations=100)])
+        result = p.generate([GenerateConfig(interaction="voice", conversations=100,
+                                            profiles=True)])
         p.write_outputs(result.runs, tmp_path)
     people = [json.loads(line) for line in
               (tmp_path / "conversations.jsonl").read_text().splitlines()
@@ -979,3 +981,36 @@ def test_an_unlabelled_occupation_is_asked_about_as_a_person(tmp_path, shared_da
         heights = [t["question"] for r in p.records(result.runs) for t in r["turns"]
                    if t["property_id"] == "P2048"]
     assert heights and all("tall" in q for q in heights), heights
+
+
+def test_a_little_known_person_is_not_asked_a_stock_profile(tmp_path, shared_data):
+    """"What is Heleen Plaatzer's occupation?" "When was she born?" "What is her
+    nationality?": entities-635 made most of its conversations so, and blind raters
+    preferred the human conversation on relevance in nearly every such pair. A person with
+    fewer than 50 sitelinks whose turns would ask only a stock profile is left out with a
+    reason; ``profiles`` keeps them (long-tail recall probes), as does naming the entity."""
+    from convkgyarn.stages.assemble.planner import PROFILE, PROFILE_KNOWN
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "entities-635.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        sitelinks = dict(p.con.execute("SELECT id, coalesce(sitelinks, 0) FROM entities")
+                         .fetchall())
+        default, kept = p.generate([GenerateConfig(conversations=200),
+                                    GenerateConfig(conversations=200, profiles=True,
+                                                   interaction="text")]).runs
+        by_run = {run: list(p.records([run])) for run in (default, kept)}
+        left_out = {r[0] for r in p.con.execute(
+            "SELECT item FROM drops WHERE reason LIKE 'nothing to ask about a little-known "
+            "person but a stock profile%' AND run_id = ?", [default]).fetchall()}
+
+    def profile_only(record):
+        return sitelinks[record["entity"]["id"]] < PROFILE_KNOWN and all(
+            t["subject_id"] == record["entity"]["id"] and t["property_id"] in PROFILE
+            for t in record["turns"])
+
+    assert not [r["entity"]["label"] for r in by_run[default] if profile_only(r)]
+    kept_profiles = {r["entity"]["id"] for r in by_run[kept] if profile_only(r)}
+    assert len(kept_profiles) >= 20  # most of the sample: the switch brings them back
+    assert kept_profiles <= left_out, kept_profiles - left_out
+    assert len(by_run[default]) >= 10  # the rest are still asked (14: mountains, a Hegel)

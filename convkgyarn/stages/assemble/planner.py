@@ -89,6 +89,19 @@ LIFE_DATES = frozenset({"P569", "P570"})
 MODERN_YEAR = 1800  # ... and from this year on, not asked at all (_vague_modern_life_date)
 VOICE_INSTRUMENT = "Q17172850"  # P1303 "voice": an actress "plays the voice"
 MAX_TEXT_SUBJECT_WORDS = 6
+# A stock profile: what the KG holds of nearly every person, a CV's first lines. A
+# little-known person (fewer sitelinks than PROFILE_KNOWN) whose conversation asks nothing
+# else is not asked about (generate.profiles): "What is Heleen Plaatzer's occupation?"
+# "When was she born?" "What is her nationality?", "What is Junghwan Kim's job?"
+# "Researcher." "Who is Kim's employer?" "And since when?" read as forms nobody asked for.
+# Blind raters preferred the human conversation on relevance in nearly every such pair;
+# of the 69 subjects of entities-635, mostly researchers' records, 56 were asked so. What a
+# person is known for (works, offices, teams, awards, field, genre, family) is outside it.
+PROFILE = frozenset({"P106", "P569", "P19", "P570", "P20", "P27", "P1412", "P103", "P6886",
+                     "P21", "P735", "P734", "P140", "P172", "P2048", "P641", "P1559",
+                     "P1532", "P2031", "P2032", "P108", "P69"})
+PROFILE_KNOWN = 50
+PROFILE_REASON = "nothing to ask about a little-known person but a stock profile"
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; with new_fact_share 0 (repeats allowed, so passes are unbounded) it looks
 # back this many passes (each look is one plan, no realising).
@@ -290,6 +303,16 @@ class Planner:
                           {e.id} | ({r_entity.id} if n_related else set()))
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
+            return None
+        if view.refreshes is None and not cfg.entities and not cfg.profiles and e.human and \
+                e.sitelinks < PROFILE_KNOWN and all(
+                    t.subject.id == e.id and t.planned.property_id in PROFILE for t in turns):
+            reason = f"{PROFILE_REASON} (generate.profiles)"
+            detail = f"{e.sitelinks} sitelinks"
+            if index:
+                self.drop(entity_id, reason, detail)
+            else:
+                self.left_out(entity_id, reason, detail)
             return None
         if view.refreshes is None and not cfg.entities and all(
                 t.planned.property_id in LOCATION_LEVEL for t in turns):
@@ -798,7 +821,7 @@ class Planner:
             if turn.planned.qualifier_id is not None:  # "When did that end?" "2022."
                 if "span" not in done and (not self.localisers or   # "So how long ...?"
                                            "span" in LOCALISED_FOLLOW_UPS):
-                    steps = self.span_turn(ent, tid, turn, asked)
+                    steps = self.span_turn(ent, tid, turn, asked, said=turns)
                     if steps and rng.random() < cfg.follow_share:
                         queue.appendleft(steps[0])
                         done.add("span")
@@ -814,7 +837,7 @@ class Planner:
                     continue
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
                                        cfg.turns - len(turns) - at,
-                                       {(q[0].id, q[2].property_id) for q in queue})
+                                       {(q[0].id, q[2].property_id) for q in queue}, turns)
                 if steps and rng.random() < cfg.follow_share:
                     for i, step in enumerate(steps):
                         queue.insert(at + i, step)
@@ -841,7 +864,7 @@ class Planner:
 
     def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
                   topics: set[str], rng: random.Random, left: int,
-                  pending: set = frozenset()) -> list[Step]:
+                  pending: set = frozenset(), said: list = ()) -> list[Step]:
         """The steps of one kind of follow-up that fits after ``turn`` (none if it does not
         fit or no turn is left for it)."""
         if left < 1:
@@ -849,7 +872,7 @@ class Planner:
         if kind == "before":
             return self.before_turn(e, type_id, turn, asked)
         if kind == "span":
-            return self.span_turn(e, type_id, turn, asked, pending)
+            return self.span_turn(e, type_id, turn, asked, pending, said)
         if kind == "also":
             found = self.also_turn(e, type_id, turn, asked)
             return [found] if found else []
@@ -862,15 +885,22 @@ class Planner:
             t_entity, self.thread_facts(t_entity, t_facts, turn), size, rng)]
 
     def span_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
-                  pending: set = frozenset()) -> list[Step]:
+                  pending: set = frozenset(), said: list = ()) -> list[Step]:
         """"How old was he when he died?" after his death, "How many years did it exist?"
         after its end, "So how many years was he in office?" after the end of a term
         (``kinds.SPANS``, ``kinds.TERM_SPANS``): when the subject's own dates give the
-        answer (``Realiser.span``), and the start is not still to be asked (its founding
-        after how long it lasted reads backwards)."""
+        answer (``Realiser.span``), and the start is neither still to be asked (its founding
+        after how long it lasted reads backwards) nor answered already in ``said``, the
+        conversation's turns so far ("When did he start working there?" "1921." "And when
+        did that end?" "1933." "How many years did he work there?" is sums, not a question:
+        a blind rater's "obvious")."""
         pt = turn.planned
+        given = {(t.subject.id, t.planned.property_id, t.planned.qualifier_id,
+                  t.planned.statement_index if t.planned.qualifier_id else None)
+                 for t in said if t.planned.kind == "fact"}
         if pt.qualifier_id == "P582":
-            if pt.property_id not in kinds.TERM_SPANS:
+            if pt.property_id not in kinds.TERM_SPANS or \
+                    (e.id, pt.property_id, "P580", pt.statement_index) in given:
                 return []
             st = e.properties[pt.property_id][pt.statement_index]
             planned = PlannedTurn(e.id, pt.property_id, "P582", pt.statement_index, "span",
@@ -878,7 +908,8 @@ class Planner:
         elif pt.qualifier_id is None:
             name = next((n for n, spec in kinds.SPANS.items() if pt.property_id in spec[2]
                          and (n != "age" or e.human)
-                         and (e.id, spec[0][0]) not in pending), None)
+                         and (e.id, spec[0][0]) not in pending
+                         and (e.id, spec[0][0], None, None) not in given), None)
             if name is None:
                 return []
             planned = PlannedTurn(e.id, kinds.SPANS[name][1][0], None, 0, "span", span=name)

@@ -40,7 +40,7 @@ from convkgyarn.memory import gc_paused
 from convkgyarn.progress import StepProgress
 from convkgyarn.stage import Stage, code_version
 from convkgyarn.stages.assemble.identity import assembly_code_hash
-from convkgyarn.stages.assemble.planner import Planner
+from convkgyarn.stages.assemble.planner import PROFILE_REASON, Planner
 from convkgyarn.stages.assemble.records import Conversation, Drop
 from convkgyarn.stages.assemble.view import KGView, Missing, RunLookups, Trace
 from convkgyarn.store import registered
@@ -363,7 +363,7 @@ class AssembleConversations(Stage):
                                               staging.plans, cfg.conversations,
                                               "conversations", finished=True,
                                               note=self.why_fewer(cfg, staging.plans,
-                                                                  refreshes)
+                                                                  refreshes, log.reasons)
                                               or self.entities_missing()))
         except BaseException:
             self._dropped.clear()  # a run that did not finish records no drops of its own
@@ -481,16 +481,22 @@ class AssembleConversations(Stage):
         return f"{', '.join(missing)} not in the KG" if missing else ""
 
     @staticmethod
-    def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None) -> str:
+    def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None,
+                  reasons: Counter = Counter()) -> str:
         """Why a run made fewer plans than asked, said beside its count (not an error: the KG
-        holds no more)."""
+        holds no more); with the little-known people left out for a stock profile named, as
+        a KG of researchers' records loses most of its subjects so (``reasons``: the run's
+        drop reasons)."""
         if made >= cfg.conversations or cfg.entities or refreshes is not None:
             return ""
+        profiles = ("; little-known people with nothing to ask but a stock profile were left "
+                    "out (generate.profiles)" if any(
+                        r.startswith(PROFILE_REASON) for r in reasons) else "")
         if cfg.new_fact_share:
             return ("fewer than asked: the subjects have no new facts for more (another "
-                    "conversation would mostly repeat one before it: generate.new_fact_share; "
-                    "`convkgyarn drops --stage assemble`)")
-        return ("fewer than asked: no subject can make another conversation "
+                    "conversation would mostly repeat one before it: generate.new_fact_share"
+                    f"{profiles}; `convkgyarn drops --stage assemble`)")
+        return (f"fewer than asked: no subject can make another conversation{profiles} "
                 "(`convkgyarn drops --stage assemble` says why)")
 
     def why_empty(self, lookups: RunLookups, refreshes: list[str] | None,

@@ -131,9 +131,9 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P98": ("editor", "editors", "edited by"),
     "P629": ("original work", "edition of", "work"),
     "P3301": ("broadcaster", "channel", "broadcast by"),
-    "P47": ("neighbours", "borders", "bordering countries"),
+    # not "bordering countries": a town's neighbours are towns ("Nordhausen" "Gotha")
+    "P47": ("neighbours", "borders", "neighbouring places"),
     "P421": ("time zone", "timezone", "local time"),
-    "P1376": ("capital of", "capital status", "seat of"),
     "P150": ("subdivisions", "regions", "administrative divisions"),
     "P2046": ("area", "size", "total area"),
     "P610": ("highest point", "highest peak", "tallest mountain"),
@@ -299,4 +299,8 @@ TEXT.update({
     "P38": ("{S} currency", "official currency of {S:o}", "{S} money"),
     "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} inhabitants"),
     "P527": ("{S} members", "parts of {S:o}", "{S} components"),
+    # never "its capital status" (Oxford, answered "Oxfordshire": r27's lowest rating) nor
+    # "it seat of" (Cluny): a question, which reads the same with "it" for the subject
+    "P1376": ("what is {S} the capital of", "{S} is capital of what",
+              "what is {S} the seat of"),
 })
