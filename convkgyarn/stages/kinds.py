@@ -485,6 +485,7 @@ PAIR_FOLLOW_UPS: dict[tuple[str, str], tuple[str, ...]] = {
 # Poland is it in?" (property asked, the country's property before it) -> spoken patterns,
 # [v] the country just answered.
 WHERE_IN: dict[tuple[str, str], tuple[str, ...]] = {
-    (narrow, "P17"): ("which part of [v] is {S} in?", "in which part of [v] is {S}?")
+    (narrow, "P17"): ("which part of [v] is {S} in?", "in which part of [v] is {S}?",
+                      "where in [v] is {S}?")
     for narrow in ("P131", "P276")
 }

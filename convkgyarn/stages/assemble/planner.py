@@ -68,9 +68,12 @@ TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706"
                                # age?" "And its mains voltage?" (r24's rater: not worth asking)
                                "P2884", "P3000", "P2997", "P2998", "P3270", "P3271",
                                "P3001"})
-# ... and, of a place, its awards ("Which awards did the country win?" "Lagun Onari.")
+# ... and, of a place or a building, its awards ("Which awards did the country win?" "Lagun
+# Onari."; "Which awards did the Museum of Fine Arts of Lyon win?" "Musée de France.", a
+# label of French museums, lost both r28 raters' relevance)
 TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = salience.PLACES
+AWARDS_ARE_TRIVIA = PLACE_KINDS | {"building"}
 # ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
 # canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
@@ -484,7 +487,7 @@ class Planner:
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
         if property_id in TRIVIA_FOR_PLACES and not e.human and \
-                salience.broad_kind(self._type_label(e), False) in PLACE_KINDS:
+                salience.broad_kind(self._type_label(e), False) in AWARDS_ARE_TRIVIA:
             return True
         if not e.human and e.sitelinks >= FAMOUS and property_id in KNOWN_OF_THE_FAMOUS:
             return True  # "In what country is New York City?" "On what continent is China?"

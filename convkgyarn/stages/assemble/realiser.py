@@ -431,6 +431,12 @@ class Realiser:
         deixis = phen.startswith("deixis")
         options = [o for o in self._follow(turn) if "[v]" in o.text and
                    (("[he]" in o.text) == deixis)]
+        if not all("region" in self.view.kinds_of(v) for v in ans.values):
+            # only a region is a part of a country ("Which part of France is it in?"
+            # "Isère."); a town, or a place the KG holds no types of, is where in it:
+            # "Where in the United Kingdom is it?" "Oxford.", "Where in Poland is Ochota?"
+            # "Warsaw."
+            options = [o for o in options if "part of" not in o.text]
         if not options:
             return None
         option = options[ctx.rng.randrange(len(options))]
