@@ -486,6 +486,6 @@ PAIR_FOLLOW_UPS: dict[tuple[str, str], tuple[str, ...]] = {
 # [v] the country just answered.
 WHERE_IN: dict[tuple[str, str], tuple[str, ...]] = {
     (narrow, "P17"): ("which part of [v] is {S} in?", "in which part of [v] is {S}?",
-                      "where in [v] is {S}?")
+                      "where is {S} in [v]?")
     for narrow in ("P131", "P276")
 }

@@ -163,6 +163,9 @@ OFFICIAL_NAMES = {
     "Democratic People's Republic of Korea": "North Korea", "French Republic": "France",
     "Italian Republic": "Italy", "Kingdom of Spain": "Spain", "Swiss Confederation": "Switzerland",
     "Commonwealth of Australia": "Australia", "Republic of India": "India",
+    # said again as people say them (r28's voice conversations named "the United Arab
+    # Emirates" in each of five questions)
+    "United Arab Emirates": "the UAE", "German Democratic Republic": "East Germany",
 }
 
 

@@ -58,6 +58,8 @@ def test_people_never_take_the():
     ("People's Republic of China", False, "China"),
     ("United Kingdom of Great Britain and Northern Ireland", False, "United Kingdom"),
     ("Dame Judi Dench", True, "Judi Dench"),
+    ("United Arab Emirates", False, "the UAE"), ("German Democratic Republic", False,
+                                                 "East Germany"),
 ])
 def test_long_official_names_have_a_short_one(label, human, short):
     assert short_name(label, human) == short

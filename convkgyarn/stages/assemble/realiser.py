@@ -434,8 +434,8 @@ class Realiser:
         if not all("region" in self.view.kinds_of(v) for v in ans.values):
             # only a region is a part of a country ("Which part of France is it in?"
             # "Isère."); a town, or a place the KG holds no types of, is where in it:
-            # "Where in the United Kingdom is it?" "Oxford.", "Where in Poland is Ochota?"
-            # "Warsaw."
+            # "Where is it in the United Kingdom?" "Oxford.", "Where is Ochota in Poland?"
+            # "Warsaw." (link-grammar parses no "Where in Poland is ...?")
             options = [o for o in options if "part of" not in o.text]
         if not options:
             return None

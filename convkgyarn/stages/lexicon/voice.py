@@ -549,10 +549,10 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     **{("P2044", kind): ("how high is {S} above sea level?", "what is the elevation of {S:o}?",
                          "what is {S's} elevation?")
        for kind in ("country", "region", "city", "building")},
-    # a country lies somewhere in the world, not "in which place" ("Israel" "Levant"; the
-    # French Southern Lands "Indian Ocean")
-    **{("P276", kind): ("where is {S}?", "where is {S} located?",
-                        "where in the world is {S}?") for kind in ("country", "region")},
+    # a country lies somewhere, not "in which place" ("Israel" "Levant"; the French
+    # Southern Lands "Indian Ocean")
+    **{("P276", kind): ("where is {S}?", "where is {S} located?", "where does {S} lie?")
+       for kind in ("country", "region")},
     ("P577", "book"): ("when was {S} published?", "when did {S} come out?",
                        "what year was {S} published?"),
     ("P577", "case"): ("when was {S} decided?", "when was the ruling in {S:o}?",
