@@ -334,11 +334,13 @@ class GenerateConfig(_Strict):
                            "Amsterdam?\" about Amsterdam, New York, reads as the Dutch "
                            "capital's. --entity always makes them")
     profiles: bool = Field(False, description="also make conversations about a little-known "
-                           "person (fewer than 50 sitelinks) of whom the KG holds nothing to "
-                           "ask but a stock profile, job, birth, nationality, death, "
-                           "languages: \"What is Heleen Plaatzer's occupation?\" \"When was "
-                           "she born?\" reads as a form nobody asked for (long-tail recall "
-                           "probes may want them). --entity always makes them")
+                           "person or place (fewer than 50 sitelinks) of which the KG holds "
+                           "nothing to ask but a stock profile, a person's job, birth, "
+                           "nationality, death, languages, employer, schools, a place's "
+                           "country, population, area: \"What is Heleen Plaatzer's "
+                           "occupation?\" \"When was she born?\" reads as a form nobody "
+                           "asked for (long-tail recall probes may want them). --entity "
+                           "always makes them")
     follow_ups: bool = Field(True, description="some answers lead on, as they do between "
                              "people: a yes/no question about the person or place just "
                              "named (\"Who directed it?\" \"Did he also write the "

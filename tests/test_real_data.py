@@ -36,7 +36,11 @@ def exported(request, shared_data, tmp_path_factory):
     with project(tmp / "p.duckdb") as p:
         p.load([dump], labels=[shared_data / "wikidata" / "property-labels-en.json",
                                shared_data / "labels" / "preferred-labels-en.json"])
-        result = p.generate(paper_configs(GenerateConfig(conversations=200, turns=5)))
+        # entities-635 is the long tail (researchers' records): with generate.profiles, so
+        # every check below also holds for the stock profiles a user may ask for (by
+        # default 56 of its 69 subjects are left out: test_readability checks that)
+        result = p.generate(paper_configs(GenerateConfig(
+            conversations=200, turns=5, profiles=name == "entities-635.ndjson.bz2")))
         p.write_outputs(result.runs, tmp)
     return name, dump, tmp / "conversations.jsonl", tmp / "p.duckdb"
 
@@ -68,8 +72,9 @@ def test_gold_answers_hold_every_true_value(exported, shared_data):
     assert report["values_not_in_dump"] == 0, (name, report)
     if name == "real-entities-dev.ndjson.bz2":  # 806 of 5,062 such turns missed values in 0.5.5
         # 3,438 since 0.8.8 asks fewer further conversations (test_coverage_does_not_pay_for_it),
-        # 3,278 since 0.8.9 leaves out little-known people with only a stock profile
-        assert report["item_fact_turns"] >= 3150, report
+        # 3,094 since 0.8.9 leaves out little-known people and places with only a stock
+        # profile (generate.profiles)
+        assert report["item_fact_turns"] >= 3000, report
 
 
 def test_coverage_does_not_pay_for_it(exported, shared_data):
@@ -84,14 +89,15 @@ def test_coverage_does_not_pay_for_it(exported, shared_data):
         # at least half new facts (generate.new_fact_share) worth asking for themselves
         # (planner.FURTHER_MIN: not a country's lowest point, life expectancy and driving
         # side), and the file holds 172 such (198 before, 200 with 0.8.7's unit names);
-        # 154 since 0.8.9 leaves out 13 little-known people of whom it would ask only a
-        # stock profile (generate.profiles: Anca Ramsden's job, nationality, languages)
-        assert 150 <= figures["conversations"] <= 200, (config, figures)
+        # 144 since 0.8.9 leaves out 13 little-known people and 10 places of which it would
+        # ask only a stock profile (generate.profiles: Anca Ramsden's job, nationality,
+        # languages; Ochota's country, population, area)
+        assert 140 <= figures["conversations"] <= 200, (config, figures)
         # 141-151 since 0.5.5, which leaves out subjects whose name a better-known entity
         # bears: this file gathers disambiguation fixtures (20 Amsterdams, 27 Oxfords), and
-        # 30 of its 181 subjects were such namesakes; 171-181 before; 124 since 0.8.9
-        # (13 stock profiles left out, above)
-        assert figures["subjects"] >= 120, (config, figures["subjects"])
+        # 30 of its 181 subjects were such namesakes; 171-181 before; 114 since 0.8.9
+        # (23 stock profiles left out, above)
+        assert figures["subjects"] >= 110, (config, figures["subjects"])
         assert figures["turns_per_conversation"] >= 3.5, (config, figures)
 
 
@@ -220,23 +226,14 @@ def test_well_known_subjects_come_first(exported, tmp_path):
     assert mean_sitelinks("popular") > 1.5 * mean_sitelinks("uniform")
 
 
-def test_a_modern_life_known_only_to_the_century_is_not_asked(exported, shared_data,
-                                                               tmp_path):
+def test_a_modern_life_known_only_to_the_century_is_not_asked(exported):
     """"When was Riboni born?" "20th century." says nothing of a researcher (entities-635,
     r24-635's raters), not even to fill turns; a thirteenth-century knight's "13th century"
-    is what anyone knows, and may be asked (of Stephen Bauzan and Stephen Bersted, whose
-    stock profiles are asked only when named or with ``profiles``)."""
-    name, dump, export, _ = exported
+    is what anyone knows, and may be asked."""
+    name, _, export, _ = exported
     vague = re.compile(r"^(\d+)(?:st|nd|rd|th) century$|^(\d+)0s$")
-    lines = export.read_text().splitlines()
-    if name == "entities-635.ndjson.bz2":
-        with project(tmp_path / "p.duckdb") as p:
-            p.load([dump], labels=[shared_data / "wikidata" / "property-labels-en.json",
-                                   shared_data / "labels" / "preferred-labels-en.json"])
-            result = p.generate([GenerateConfig(conversations=200, turns=5, profiles=True)])
-            lines += [json.dumps(r) for r in p.records(result.runs)]
     old = 0
-    for line in lines:
+    for line in export.read_text().splitlines():
         for t in json.loads(line)["turns"]:
             if t["property_id"] not in ("P569", "P570") or t["qualifier_property_id"] or \
                     t["question_kind"] != "fact":

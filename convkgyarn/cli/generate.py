@@ -59,8 +59,9 @@ def generate(
         "bears (their questions are ambiguous; --entity always makes them).")] = None,
     profiles: Annotated[Optional[bool], typer.Option(
         "--profiles/--no-profiles", show_default=_default("profiles"),
-        help="Also little-known people with nothing to ask but a stock profile (job, "
-        "born, nationality; --entity always makes them).")] = None,
+        help="Also little-known people and places with nothing to ask but a stock "
+        "profile (job, born, nationality; country, population, area; --entity always makes "
+        "them).")] = None,
     follow_ups: Annotated[Optional[bool], typer.Option(
         "--follow-ups/--no-follow-ups", show_default=_default("follow_ups"),
         help="Some answers lead on: a yes/no question about the person just named (\"Did "

@@ -1002,7 +1002,7 @@ def test_a_little_known_person_is_not_asked_a_stock_profile(tmp_path, shared_dat
         by_run = {run: list(p.records([run])) for run in (default, kept)}
         left_out = {r[0] for r in p.con.execute(
             "SELECT item FROM drops WHERE reason LIKE 'nothing to ask about a little-known "
-            "person but a stock profile%' AND run_id = ?", [default]).fetchall()}
+            "person or place but a stock profile%' AND run_id = ?", [default]).fetchall()}
 
     def profile_only(record):
         return sitelinks[record["entity"]["id"]] < PROFILE_KNOWN and all(
@@ -1014,3 +1014,37 @@ def test_a_little_known_person_is_not_asked_a_stock_profile(tmp_path, shared_dat
     assert len(kept_profiles) >= 20  # most of the sample: the switch brings them back
     assert kept_profiles <= left_out, kept_profiles - left_out
     assert len(by_run[default]) >= 10  # the rest are still asked (14: mountains, a Hegel)
+
+
+def test_a_little_known_place_is_not_asked_a_gazetteer_line(tmp_path, shared_data):
+    """"How many inhabitants does Ochota have?" "Which country is it in?" "Where is it in
+    Poland?" "How large is it?": real-entities-dev's districts of Warsaw, whose type the KG
+    leaves unlabelled, count as places by their inhabitants and are left out with the
+    reason; a little-known place with more to ask (a mayor, a founding) and a well-known
+    one are still asked; ``profiles`` brings the districts back."""
+    from convkgyarn.stages.assemble.planner import PLACE_PROFILE, PROFILE_KNOWN
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        sitelinks = dict(p.con.execute("SELECT id, coalesce(sitelinks, 0) FROM entities")
+                         .fetchall())
+        default, kept = p.generate([GenerateConfig(conversations=200, deixis=True),
+                                    GenerateConfig(conversations=200, deixis=True,
+                                                   profiles=True, interaction="text")]).runs
+        by_run = {run: list(p.records([run])) for run in (default, kept)}
+        left_out = dict(p.con.execute(
+            "SELECT e.label, d.detail FROM drops d JOIN entities e ON e.id = d.item WHERE "
+            "d.reason LIKE 'nothing to ask about a little-known person or place%' AND "
+            "d.run_id = ?", [default]).fetchall())
+
+    def gazetteer(record):
+        return sitelinks[record["entity"]["id"]] < PROFILE_KNOWN and all(
+            t["property_id"] in PLACE_PROFILE for t in record["turns"])
+
+    asked = {r["entity"]["label"] for r in by_run[default]}
+    assert not [r["entity"]["label"] for r in by_run[default] if gazetteer(r)]
+    assert {"Ochota", "Żoliborz", "Wawer"} <= set(left_out) and "Ochota" not in asked
+    assert left_out["Ochota"] == f"{sitelinks['Q1017790']} sitelinks"
+    assert {"Groningen", "Nordhausen", "London"} <= asked  # a mayor, a founding; famous
+    assert {"Ochota", "Żoliborz"} <= {r["entity"]["label"] for r in by_run[kept]}

@@ -103,8 +103,14 @@ MAX_TEXT_SUBJECT_WORDS = 6
 PROFILE = frozenset({"P106", "P569", "P19", "P570", "P20", "P27", "P1412", "P103", "P6886",
                      "P21", "P735", "P734", "P140", "P172", "P2048", "P641", "P1559",
                      "P1532", "P2031", "P2032", "P108", "P69"})
+# ... and a place's: a gazetteer line ("How many inhabitants does Ochota have?" "Which
+# country is it in?" "Where is it in Poland?" "How large is it?"), for a place as little
+# known (Planner._a_place). Its mayor, founding, namesake or twin towns are outside it; a
+# mountain or a lake (salience's "natural") is no such place.
+PLACE_PROFILE = frozenset({"P17", "P131", "P276", "P1082", "P2046", "P2044", "P625", "P30",
+                           "P706", "P281", "P421", "P206", "P47", "P150", "P4614", "P1376"})
 PROFILE_KNOWN = 50
-PROFILE_REASON = "nothing to ask about a little-known person but a stock profile"
+PROFILE_REASON = "nothing to ask about a little-known person or place but a stock profile"
 # A later pass over a subject (conversations > subjects) prefers facts the passes before
 # it did not ask; with new_fact_share 0 (repeats allowed, so passes are unbounded) it looks
 # back this many passes (each look is one plan, no realising).
@@ -307,9 +313,10 @@ class Planner:
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
-        if view.refreshes is None and not cfg.entities and not cfg.profiles and e.human and \
+        profile = PROFILE if e.human else PLACE_PROFILE if self._a_place(e) else None
+        if view.refreshes is None and not cfg.entities and not cfg.profiles and profile and \
                 e.sitelinks < PROFILE_KNOWN and all(
-                    t.subject.id == e.id and t.planned.property_id in PROFILE for t in turns):
+                    t.subject.id == e.id and t.planned.property_id in profile for t in turns):
             reason = f"{PROFILE_REASON} (generate.profiles)"
             detail = f"{e.sitelinks} sitelinks"
             if index:
@@ -478,6 +485,14 @@ class Planner:
                 salience.good_opener(property_id, None, type_label, kind,
                                      property_label=label, human=e.human))
         return found
+
+    def _a_place(self, e: EntityFacts) -> bool:
+        """A country, a town or a region (``PLACE_KINDS``), or a thing of a type the KG
+        holds no label of that has inhabitants (the districts of Warsaw)."""
+        label = self._type_label(e)
+        if label is None:
+            return "P1082" in e.properties
+        return salience.broad_kind(label, False) in PLACE_KINDS
 
     def _type_label(self, e: EntityFacts) -> str | None:
         return self.view.type_labels.get(self.view.best_type(e)[0])

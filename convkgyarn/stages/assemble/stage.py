@@ -484,13 +484,13 @@ class AssembleConversations(Stage):
     def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None,
                   reasons: Counter = Counter()) -> str:
         """Why a run made fewer plans than asked, said beside its count (not an error: the KG
-        holds no more); with the little-known people left out for a stock profile named, as
-        a KG of researchers' records loses most of its subjects so (``reasons``: the run's
-        drop reasons)."""
+        holds no more); with the little-known people and places left out for a stock profile
+        named, as a KG of researchers' records loses most of its subjects so (``reasons``:
+        the run's drop reasons)."""
         if made >= cfg.conversations or cfg.entities or refreshes is not None:
             return ""
-        profiles = ("; little-known people with nothing to ask but a stock profile were left "
-                    "out (generate.profiles)" if any(
+        profiles = ("; little-known people and places with nothing to ask but a stock "
+                    "profile were left out (generate.profiles)" if any(
                         r.startswith(PROFILE_REASON) for r in reasons) else "")
         if cfg.new_fact_share:
             return ("fewer than asked: the subjects have no new facts for more (another "
