@@ -119,7 +119,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P186": ("material", "materials", "made of"),
     "P180": ("subject", "depiction", "depicts"),
     "P195": ("collection", "museum", "owner"),
-    "P276": ("location", "place", "whereabouts"),
+    "P276": ("location", "whereabouts", "geographic location"),  # never "its place"
     "P88": ("commissioned by", "patron", "commission"),
     "P2049": ("width", "size", "breadth"),
     "P178": ("developer", "studio", "developed by"),
@@ -300,7 +300,8 @@ TEXT.update({
     "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} inhabitants"),
     "P527": ("{S} members", "parts of {S:o}", "{S} components"),
     # never "its capital status" (Oxford, answered "Oxfordshire": r27's lowest rating) nor
-    # "it seat of" (Cluny): a question, which reads the same with "it" for the subject
-    "P1376": ("what is {S} the capital of", "{S} is capital of what",
-              "what is {S} the seat of"),
+    # "it seat of" (Cluny): a statement with its blank, which reads the same with "it" for
+    # the subject (a typed query never opens with a wh-word)
+    "P1376": ("{S} is capital of what", "{S} is the capital of what",
+              "{S} is the seat of what"),
 })

@@ -167,8 +167,9 @@ VOICE.update({
              "what language did {S} grow up speaking?"),
     "P6886": ("what language did {S} write in?", "which languages did {S} write in?",
               "which language did {S} mostly write in?"),
+    # never "which famous people is he related to?": the KG says relative, not famous
     "P1038": ("who are {S's} relatives?", "who is {S} related to?",
-              "which famous people is {S} related to?"),
+              "which relatives does {S} have?"),
     "P411": ("what is {S} venerated as?", "how is {S} venerated by the church?",
              "what rank of sainthood does {S} hold?"),
     "P611": ("which religious order did {S} belong to?", "what order was {S} a member of?",
