@@ -324,3 +324,20 @@ def test_also_asks_whether_it_ever_was_except_of_offices_held_now():
     assert ever.values[0].label == "yes" and ever.tense == "past"
     now = r.kind_answer(e, PlannedTurn("Q1", "P6", None, 0, "verify", oxford, "P35"))
     assert now.values[0].label == "no" and now.tense == "present"
+
+
+def test_a_religion_is_not_asked_after_the_religious_order(dev):
+    """"Which order was Odilo of Cluny a member of?" "Benedictines." "What religion did he
+    follow?" "Catholic Church." adds nothing (r30's explaining rater): the religion is
+    left out after the order, with its reason; still asked where no order came before."""
+    records, con = dev
+    asked_after = seen = 0
+    for r in records:
+        order = next((t["turn"] for t in r["turns"] if t["property_id"] == "P611"), None)
+        for t in r["turns"]:
+            if t["property_id"] == "P140" and t["question_kind"] == "fact":
+                seen += 1
+                asked_after += order is not None and t["turn"] > order
+    assert seen and not asked_after
+    assert con.execute("SELECT count(*) FROM drops WHERE reason = 'an earlier answer of the "
+                       "conversation says it' AND detail = 'the religious order'").fetchone()[0]

@@ -180,8 +180,11 @@ LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
 # What a sportsperson's occupation says ("sport cyclist", "basketball player"): their sport;
 # and a competition class that only repeats the sport the occupation or the sport answer
 # named ("Basketball." "What class does he compete in?" "Men's basketball."), not one that
-# says more ("welterweight", "T54")
-IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641")}
+# says more ("welterweight", "T54"); and a religious order says the religion ("Which order
+# was he a member of?" "Benedictines." "What religion did he follow?" "Catholic Church.":
+# a blind rater's "adds nothing")
+IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641"), "P140": ("P611",)}
+IMPLIED_BY_NOUN = {"P106": "the occupation", "P641": "the sport", "P611": "the religious order"}
 GENERIC_SPORT_WORDS = frozenset({"sport", "sports", "player", "men's", "women's", "mixed"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
@@ -1026,7 +1029,7 @@ class Planner:
                 for w in (v.label or "").lower().split() if w not in GENERIC_SPORT_WORDS)]
         if said and turn.subject.human:  # "sport cyclist", "Which sport ...?"
             self.drop(f"{turn.subject.id}/{pid}", "an earlier answer of the conversation says it",
-                      "the occupation" if said[0].planned.property_id == "P106" else "the sport")
+                      IMPLIED_BY_NOUN[said[0].planned.property_id])
             return True
         earlier = [f" {(v.label or '').lower()} " for t in turns if t.planned.kind == "fact"
                    for v in t.answer.values if v.value_id and v.value_id not in
