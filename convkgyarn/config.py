@@ -411,7 +411,8 @@ class GenerateConfig(_Strict):
         otherwise ``voice-hops-topics2``, ``voice-kinds-count-verify``,
         ``voice-ellipsis-share0.3``, ``voice-changes-2024-01-01``. Which entities, how many
         and how long (``--conversations``, ``--turns``, ``--seed``, ``--type``,
-        ``--entity``, ``--homonyms``, ``--min-turns``, label and value limits) are the
+        ``--entity``, ``--homonyms``, ``--profiles``, ``--min-turns``, label and value
+        limits) are the
         sample, not the setting: generating the same setting again replaces its sample
         (``--keep-previous`` keeps the previous run), and each record's ``config`` holds
         them all."""

@@ -196,3 +196,39 @@ def test_an_entity_the_kg_lacks_is_named_beside_the_count(tmp_path):
     assert r.exit_code == 0, r.output
     assert "assemble voice: 1 of 3 conversations" in r.output
     assert "Q1339 not in the KG" in r.output and "Q76 not" not in r.output
+
+
+def test_little_known_stock_profiles_are_left_out_and_the_user_told_how_to_keep_them(
+        tmp_path):
+    """The bundled sample's Leslie Bibb (35 sitelinks) has only a job, a birth date and a
+    nationality to ask: generate leaves her out and its note says --profiles keeps such
+    people; --profiles, or naming her with --entity, makes her conversation."""
+    bibb = "Q239453"
+    runs = {}
+    for name, extra in (("default", ()), ("profiles", ("--profiles",)),
+                        ("entity", ("--entity", bibb))):
+        out = tmp_path / name
+        r = cli("generate", "--db", tmp_path / f"{name}.duckdb", "--out", out,
+                "--interaction", "voice", "--deixis", *extra)
+        assert r.exit_code == 0, r.output
+        runs[name] = (r.output, {rec["entity"]["id"] for rec in
+                                 _lines(out / "conversations.jsonl")})
+    output, subjects = runs["default"]
+    assert bibb not in subjects and "--profiles keeps them" in " ".join(output.split())
+    assert bibb in runs["profiles"][1] and runs["entity"][1] == {bibb}
+    con = duckdb.connect(str(tmp_path / "default.duckdb"), read_only=True)
+    reason, = con.execute("SELECT DISTINCT reason FROM drops WHERE item = ?", [bibb]).fetchone()
+    con.close()
+    assert reason.startswith("nothing to ask about a little-known person or place")
+    # a KG loaded without sitelinks says nothing of who is little known: no one left out
+    from convkgyarn.resources import bundled_sample
+    bare = tmp_path / "bare.duckdb"
+    assert cli("kg", "load", bundled_sample(), "--db", bare).exit_code == 0
+    con = duckdb.connect(str(bare))
+    con.execute("UPDATE entities SET sitelinks = 0")
+    con.close()
+    r = cli("generate", "--db", bare, "--out", tmp_path / "again", "--interaction", "voice",
+            "--deixis")
+    assert r.exit_code == 0, r.output
+    assert bibb in {rec["entity"]["id"] for rec in _lines(tmp_path / "again" /
+                                                           "conversations.jsonl")}

@@ -318,14 +318,14 @@ class Planner:
             return None
         profile = PROFILE if e.human else PLACE_PROFILE if self._a_place(e) else None
         if view.refreshes is None and not cfg.entities and not cfg.profiles and profile and \
-                e.sitelinks < PROFILE_KNOWN and all(
+                view.run.sitelinks_known and e.sitelinks < PROFILE_KNOWN and all(
                     t.subject.id == e.id and t.planned.property_id in profile for t in turns):
-            reason = f"{PROFILE_REASON} (generate.profiles)"
             detail = f"{e.sitelinks} sitelinks"
-            if index:
-                self.drop(entity_id, reason, detail)
+            if index:  # it has a conversation: only this further one is not made
+                self.drop(entity_id, "a further conversation would ask only a stock profile "
+                          "(generate.profiles)", detail)
             else:
-                self.left_out(entity_id, reason, detail)
+                self.left_out(entity_id, f"{PROFILE_REASON} (generate.profiles)", detail)
             return None
         if view.refreshes is None and not cfg.entities and all(
                 t.planned.property_id in LOCATION_LEVEL for t in turns):
@@ -910,11 +910,12 @@ class Planner:
         """"How old was he when he died?" after his death, "How many years did it exist?"
         after its end, "So how many years was he in office?" after the end of a term
         (``kinds.SPANS``, ``kinds.TERM_SPANS``): when the subject's own dates give the
-        answer (``Realiser.span``), and the start is neither still to be asked (its founding
-        after how long it lasted reads backwards) nor answered already in ``said``, the
-        conversation's turns so far ("When did he start working there?" "1921." "And when
-        did that end?" "1933." "How many years did he work there?" is sums, not a question:
-        a blind rater's "obvious")."""
+        answer (``Realiser.span``), the start is not still to be asked (its founding after
+        how long it lasted reads backwards), and ``said``, the conversation's turns so far,
+        did not answer both dates ("When did he start working there?" "1921." "And when did
+        that end?" "1933." "How many years did he work there?" is sums, not a question: a
+        blind rater's "obvious"; after "When was he born?" and "Where did he die?" his age
+        at death is still asked)."""
         pt = turn.planned
         given = {(t.subject.id, t.planned.property_id, t.planned.qualifier_id,
                   t.planned.statement_index if t.planned.qualifier_id else None)
@@ -930,7 +931,8 @@ class Planner:
             name = next((n for n, spec in kinds.SPANS.items() if pt.property_id in spec[2]
                          and (n != "age" or e.human)
                          and (e.id, spec[0][0]) not in pending
-                         and (e.id, spec[0][0], None, None) not in given), None)
+                         and not {(e.id, spec[0][0], None, None),
+                                  (e.id, spec[1][0], None, None)} <= given), None)
             if name is None:
                 return []
             planned = PlannedTurn(e.id, kinds.SPANS[name][1][0], None, 0, "span", span=name)

@@ -93,6 +93,7 @@ def opening(question: str) -> tuple[str, ...]:
 # part of France" it is in
 NOT_A_PART = re.compile(r"\b(ocean|sea|gulf|bay|lake|river|strait|channel|mountains|range|"
                         r"alps|archipelago|islands?)\b", re.I)
+PART_WORD = re.compile(r"\bpart\b", re.I)
 PAIR_SHARE = 0.6  # the share of pair follow-ups asked about the event ("Where was that?")
 
 
@@ -435,8 +436,9 @@ class Realiser:
             # only a region is a part of a country ("Which part of France is it in?"
             # "Isère."); a town, or a place the KG holds no types of, is where in it:
             # "Where is it in the United Kingdom?" "Oxford.", "Where is Ochota in Poland?"
-            # "Warsaw." (link-grammar parses no "Where in Poland is ...?")
-            options = [o for o in options if "part of" not in o.text]
+            # "Warsaw." (link-grammar parses no "Where in Poland is ...?"); a word, as a
+            # disfluent form may part the two ("Which part, uh, of ...")
+            options = [o for o in options if not PART_WORD.search(o.text)]
         if not options:
             return None
         option = options[ctx.rng.randrange(len(options))]

@@ -489,15 +489,15 @@ class AssembleConversations(Stage):
         the run's drop reasons)."""
         if made >= cfg.conversations or cfg.entities or refreshes is not None:
             return ""
-        profiles = ("; little-known people and places with nothing to ask but a stock "
-                    "profile were left out (generate.profiles)" if any(
+        profiles = (" Little-known people and places with nothing to ask but a stock profile "
+                    "were left out; --profiles keeps them." if any(
                         r.startswith(PROFILE_REASON) for r in reasons) else "")
         if cfg.new_fact_share:
             return ("fewer than asked: the subjects have no new facts for more (another "
-                    "conversation would mostly repeat one before it: generate.new_fact_share"
-                    f"{profiles}; `convkgyarn drops --stage assemble`)")
-        return (f"fewer than asked: no subject can make another conversation{profiles} "
-                "(`convkgyarn drops --stage assemble` says why)")
+                    "conversation would mostly repeat one before it: generate.new_fact_share; "
+                    f"`convkgyarn drops --stage assemble`).{profiles}")
+        return ("fewer than asked: no subject can make another conversation "
+                f"(`convkgyarn drops --stage assemble` says why).{profiles}")
 
     def why_empty(self, lookups: RunLookups, refreshes: list[str] | None,
                   log: DropLog) -> str:
@@ -523,12 +523,16 @@ class AssembleConversations(Stage):
                 return f"no conversations: {', '.join(missing)} not in the KG"
             return (f"no conversations: {', '.join(cfg.entities)} have no facts with "
                     "templates (see `convkgyarn drops`)")
-        if cfg.types:
+        profiles = any(r.startswith(PROFILE_REASON) for r in log.reasons)
+        if cfg.types and not profiles:
             return (f"no conversations: no entities of type {', '.join(cfg.types)} with facts "
                     "to ask about (see `convkgyarn predicates show TYPE`)")
         top = "; ".join(f"{n:,} x {reason}" for reason, n in
                         sorted(log.reasons.items(), key=lambda x: -x[1])[:3])
         hint = (" (give --labels with English labels of the values)"
                 if any("English label" in r for r in log.reasons) else "")
+        if profiles:  # a KG of little-known people: the rule, not the facts, left them out
+            return (f"no conversations: left out: {top}{hint}; --profiles keeps little-known "
+                    "people and places with a stock profile (see `convkgyarn drops`)")
         return (f"no conversations: no entity has {cfg.min_turns} askable facts; left out: "
                 f"{top}{hint} (see `convkgyarn drops`)")

@@ -112,6 +112,11 @@ class RunLookups:
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
         self._surnames_made = False
+        # whether the KG holds sitelinks at all: a dump loaded without them (a filtered
+        # export) says nothing of who is little known, so no subject is left out as such
+        # (planner.PROFILE_KNOWN); read here, before any batch streams from the connection
+        self.sitelinks_known = bool(con.execute(
+            "SELECT coalesce(bool_or(sitelinks > 0), false) FROM entities").fetchone()[0])
         # (a pass's fact key, turns) -> what it planned (``Planner.asked_before``): at most
         # four passes of each subject that gets a second conversation
         self.planned: dict[tuple, frozenset] = {}
