@@ -148,4 +148,6 @@ def test_real_data_turns_all_verify_against_their_snapshot(shared_data, tmp_path
                 "--out", str(tmp_path / "d.json"), "--fail-on-drift")
     assert r.exit_code == 0, r.output
     summary = json.loads((tmp_path / "d.json").read_text())["summary"]
-    assert summary["turns"] > 6000 and summary["same"] == summary["turns"], summary
+    # 5,364 turns over the eight configurations since 0.8.9 leaves out little-known people
+    # and places with only a stock profile (6,204 before)
+    assert summary["turns"] > 5000 and summary["same"] == summary["turns"], summary
