@@ -105,7 +105,7 @@ PROFILE = frozenset({"P106", "P569", "P19", "P570", "P20", "P27", "P1412", "P103
                      "P1532", "P2031", "P2032", "P108", "P69"})
 # ... and a place's: a gazetteer line ("How many inhabitants does Ochota have?" "Which
 # country is it in?" "Where is it in Poland?" "How large is it?"), for a place as little
-# known (Planner._a_place). Its mayor, founding, namesake or twin towns are outside it; a
+# known (Planner._stock_profile_only). Its mayor, founding, namesake or twin towns are outside it; a
 # mountain or a lake (salience's "natural") is no such place.
 PLACE_PROFILE = frozenset({"P17", "P131", "P276", "P1082", "P2046", "P2044", "P625", "P30",
                            "P706", "P281", "P421", "P206", "P47", "P150", "P4614", "P1376"})
@@ -316,10 +316,9 @@ class Planner:
         if len(turns) < least:
             self.drop(entity_id, "too few turns could be realised", f"{len(turns)} turns")
             return None
-        profile = PROFILE if e.human else PLACE_PROFILE if self._a_place(e) else None
-        if view.refreshes is None and not cfg.entities and not cfg.profiles and profile and \
-                view.run.sitelinks_known and e.sitelinks < PROFILE_KNOWN and all(
-                    t.subject.id == e.id and t.planned.property_id in profile for t in turns):
+        if view.refreshes is None and not cfg.entities and not cfg.profiles and \
+                view.run.sitelinks_known and e.sitelinks < PROFILE_KNOWN and \
+                self._stock_profile_only(e, type_id, turns):
             detail = f"{e.sitelinks} sitelinks"
             if index:  # it has a conversation: only this further one is not made
                 self.drop(entity_id, "a further conversation would ask only a stock profile "
@@ -489,13 +488,21 @@ class Planner:
                                      property_label=label, human=e.human))
         return found
 
-    def _a_place(self, e: EntityFacts) -> bool:
-        """A country, a town or a region (``PLACE_KINDS``), or a thing of a type the KG
-        holds no label of that has inhabitants (the districts of Warsaw)."""
-        label = self._type_label(e)
-        if label is None:
-            return "P1082" in e.properties
-        return salience.broad_kind(label, False) in PLACE_KINDS
+    def _stock_profile_only(self, e: EntityFacts, type_id: str, turns: list[Turn]) -> bool:
+        """Whether every turn asks the subject's stock profile: a person's ``PROFILE``, or
+        the ``PLACE_PROFILE`` of a country, a town or a region (``PLACE_KINDS``) or of a
+        thing of a type the KG holds no label of that has inhabitants (the districts of
+        Warsaw); never for anything else."""
+        if e.human:
+            profile = PROFILE
+        else:
+            label = self.view.type_labels.get(type_id)
+            place = "P1082" in e.properties if label is None else \
+                salience.broad_kind(label, False) in PLACE_KINDS
+            if not place:
+                return False
+            profile = PLACE_PROFILE
+        return all(t.subject.id == e.id and t.planned.property_id in profile for t in turns)
 
     def _type_label(self, e: EntityFacts) -> str | None:
         return self.view.type_labels.get(self.view.best_type(e)[0])

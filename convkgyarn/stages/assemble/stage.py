@@ -23,7 +23,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -44,6 +44,13 @@ from convkgyarn.stages.assemble.planner import PROFILE_REASON, Planner
 from convkgyarn.stages.assemble.records import Conversation, Drop
 from convkgyarn.stages.assemble.view import KGView, Missing, RunLookups, Trace
 from convkgyarn.store import registered
+
+
+def profiles_left_out(reasons: Iterable[str]) -> bool:
+    """Whether a run's drop reasons left out subjects for a stock profile
+    (``generate.profiles``): the short-run note and the empty-run error say so."""
+    return any(r.startswith(PROFILE_REASON) for r in reasons)
+
 
 FIRST_YIELD = 0.5  # conversations per subject assumed before the first batch says
 MIN_BATCH = 64  # subjects: fewer would spend more on each batch's queries than on its work
@@ -482,7 +489,7 @@ class AssembleConversations(Stage):
 
     @staticmethod
     def why_fewer(cfg: GenerateConfig, made: int, refreshes: list[str] | None,
-                  reasons: Counter = Counter()) -> str:
+                  reasons: Iterable[str] = ()) -> str:
         """Why a run made fewer plans than asked, said beside its count (not an error: the KG
         holds no more); with the little-known people and places left out for a stock profile
         named, as a KG of researchers' records loses most of its subjects so (``reasons``:
@@ -490,8 +497,8 @@ class AssembleConversations(Stage):
         if made >= cfg.conversations or cfg.entities or refreshes is not None:
             return ""
         profiles = (" Little-known people and places with nothing to ask but a stock profile "
-                    "were left out; --profiles keeps them." if any(
-                        r.startswith(PROFILE_REASON) for r in reasons) else "")
+                    "were left out; --profiles keeps them." if profiles_left_out(reasons)
+                    else "")
         if cfg.new_fact_share:
             return ("fewer than asked: the subjects have no new facts for more (another "
                     "conversation would mostly repeat one before it: generate.new_fact_share; "
@@ -523,7 +530,7 @@ class AssembleConversations(Stage):
                 return f"no conversations: {', '.join(missing)} not in the KG"
             return (f"no conversations: {', '.join(cfg.entities)} have no facts with "
                     "templates (see `convkgyarn drops`)")
-        profiles = any(r.startswith(PROFILE_REASON) for r in log.reasons)
+        profiles = profiles_left_out(log.reasons)
         if cfg.types and not profiles:
             return (f"no conversations: no entities of type {', '.join(cfg.types)} with facts "
                     "to ask about (see `convkgyarn predicates show TYPE`)")

@@ -115,8 +115,9 @@ class RunLookups:
         # whether the KG holds sitelinks at all: a dump loaded without them (a filtered
         # export) says nothing of who is little known, so no subject is left out as such
         # (planner.PROFILE_KNOWN); read here, before any batch streams from the connection
-        self.sitelinks_known = bool(con.execute(
-            "SELECT coalesce(bool_or(sitelinks > 0), false) FROM entities").fetchone()[0])
+        # (the first such entity answers: no scan of a whole dump's entities each run)
+        self.sitelinks_known = con.execute(
+            "SELECT 1 FROM entities WHERE sitelinks > 0 LIMIT 1").fetchone() is not None
         # (a pass's fact key, turns) -> what it planned (``Planner.asked_before``): at most
         # four passes of each subject that gets a second conversation
         self.planned: dict[tuple, frozenset] = {}
