@@ -12,6 +12,9 @@ a reader who never sees which is which, scored, and recorded here over time.
     python benchmarks/blind_rating.py build LABEL --min-sitelinks 50
         the same with only the subjects people know (at least 50 sitelinks), one
         conversation each: the exp-popular-only experiment, which found relevance no higher.
+    python benchmarks/blind_rating.py build LABEL --options '{"hops": true}'
+        the same with generate options other than the defaults (an experiment; the options
+        are recorded with the figures).
     python benchmarks/blind_rating.py score LABEL [--rater "who rated"] [--ratings FILE]
         scores it with blind_set.py and appends the figures, with the commit, the export's
         settings and the rater, to benchmarks/ratings/ratings.jsonl. A second rater of the
@@ -55,7 +58,8 @@ def commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
-def build(label: str, file: str, seed: int, min_sitelinks: int = 0) -> None:
+def build(label: str, file: str, seed: int, min_sitelinks: int = 0,
+          options: dict | None = None) -> None:
     from convkgyarn.config import GenerateConfig, paper_configs
     from tests.helpers import project
 
@@ -72,15 +76,27 @@ def build(label: str, file: str, seed: int, min_sitelinks: int = 0) -> None:
                 "SELECT id FROM entities WHERE coalesce(sitelinks, 0) >= ? ORDER BY id",
                 [min_sitelinks]).fetchall()]
             sample = {"conversations": len(popular), "entities": popular}
-        result = p.generate(paper_configs(GenerateConfig(turns=TURNS, seed=seed, **sample)))
+        result = p.generate(paper_configs(GenerateConfig(turns=TURNS, seed=seed, **sample,
+                                                         **(options or {}))))
         p.write_outputs(result.runs, here)
+    export = here / "conversations.jsonl"
+    if options:  # the blind set knows the paper's names: "voice-hops" is rated as "voice"
+        export = here / "conversations-paper-names.jsonl"
+        with open(here / "conversations.jsonl") as src, open(export, "w") as out:
+            for line in src:
+                record = json.loads(line)
+                c = record["config"]
+                c["name"] = "-".join([c["interaction"]] + [
+                    p for p in ("deixis", "disfluency", "typos") if c[p]])
+                out.write(json.dumps(record) + "\n")
     subprocess.run([sys.executable, str(SHARED / "tools" / "blind_set.py"), "build",
-                    str(here / "conversations.jsonl"), str(SHARED / "data" / "convquestions"),
+                    str(export), str(SHARED / "data" / "convquestions"),
                     str(here / "set"), str(here / "key.json")], check=True)
     shutil.copy(BRIEF, here / "set" / "brief.md")
     (here / "settings.json").write_text(json.dumps(
         {"file": file, "seed": seed, "conversations": sample["conversations"], "turns": TURNS,
-         "commit": commit(), **({"min_sitelinks": min_sitelinks} if min_sitelinks else {})}))
+         "commit": commit(), **({"min_sitelinks": min_sitelinks} if min_sitelinks else {}),
+         **({"options": options} if options else {})}))
     print(f"blind set: {here / 'set'} (give a rater only that folder; key: {here / 'key.json'})")
 
 
@@ -113,6 +129,9 @@ def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) 
         b.add_argument("--min-sitelinks", type=int, default=0,
                        help="an experiment: only subjects with this many sitelinks or more, "
                             "one conversation each (the exp-popular-only rating: 50)")
+        b.add_argument("--options", type=json.loads, default=None,
+                       help='an experiment: generate options other than the defaults, as '
+                            'JSON (\'{"hops": true}\'), recorded with the figures')
     s = sub.add_parser("score")
     s.add_argument("label")
     s.add_argument("--rater", default="unnamed")
@@ -122,7 +141,8 @@ def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) 
     args = ap.parse_args()
     # the single set's options, passed only where given (the per-language build and score
     # take none)
-    given = {k: v for k, v in vars(args).items() if k in ("min_sitelinks", "ratings") and v}
+    given = {k: v for k, v in vars(args).items() if k in ("min_sitelinks", "options", "ratings")
+             and v}
     if args.command == "build":
         build(args.label, args.file, args.seed, **given)
     else:

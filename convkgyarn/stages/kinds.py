@@ -54,7 +54,7 @@ VERIFY: dict[str, tuple[str, str, str]] = {
     "P27": ("is {S} a citizen of [a]?", "was {S} a citizen of [a]?", "{S} citizen of [a]?"),
     "P22": ("is [a] {S's} father?", "was [a] {S's} father?", "[a] father of {S:o}?"),
     "P25": ("is [a] {S's} mother?", "was [a] {S's} mother?", "[a] mother of {S:o}?"),
-    "P40": ("is [a] a child of {S:o}?", "was [a] a child of {S:o}?", "[a] child of {S:o}?"),
+    "P40": ("is [a] {S's} child?", "was [a] {S's} child?", "[a] child of {S:o}?"),
     "P69": ("did {S} study at [a]?", "did {S} study at [a]?", "{S} studied at [a]?"),
     "P166": ("has {S} received [a]?", "did {S} receive [a]?", "{S} received [a]?"),
     "P102": ("is {S} a member of [a]?", "was {S} a member of [a]?", "{S} member of [a]?"),

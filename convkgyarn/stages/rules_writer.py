@@ -212,7 +212,8 @@ class RulesWriter:
 
     def patterns(self, fact: Fact, interaction: str) -> tuple[str, ...] | None:
         """The fact's patterns: curated (for its kind of subject, then for any), else
-        built from the shape of its label."""
+        built from the shape of its label; None for a label no shape can say
+        (``phrasing.sayable``: "discoverer or inventor")."""
         label = literal(fact.property_label)
         if fact.qualifier_id:
             key = (fact.property_id, fact.qualifier_id)
@@ -220,6 +221,8 @@ class RulesWriter:
             if key in table:
                 return table[key]
             qlabel = literal(fact.qualifier_label or fact.qualifier_id)
+            if not (phrasing.sayable(label) and phrasing.sayable(qlabel)):
+                return None
             if interaction == "text":
                 return phrasing.qualifier_text(label, fact.qualifier_id, qlabel)
             return phrasing.qualifier_voice(label, fact.qualifier_id, qlabel, fact.value_kind,
@@ -231,8 +234,14 @@ class RulesWriter:
             if present:
                 return (phrasing.text_past(present, label, fact.value_kind)
                         if fact.tense == "past" else present)
+            if not phrasing.sayable(label):
+                return None
             return phrasing.text_patterns(label, fact.tense, fact.value_kind)
         kind = broad_kind(fact.type_label)
         present = lexicon.VOICE_BY_KIND.get((fact.property_id, kind)) or \
-            lexicon.VOICE.get(fact.property_id) or phrasing.voice_patterns(label, fact.value_kind)
+            lexicon.VOICE.get(fact.property_id)
+        if present is None:
+            if not phrasing.sayable(label):
+                return None
+            present = phrasing.voice_patterns(label, fact.value_kind)
         return phrasing.past_patterns(present) if fact.tense == "past" else present

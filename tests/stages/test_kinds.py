@@ -229,3 +229,26 @@ def test_a_person_in_a_sentence_answer_takes_no_article(tmp_path):
     assert turns, "James Cameron, renamed, directs a film of the sample"
     assert all("James Union" in t["answer_sentence"] and "the James Union" not in
                t["answer_sentence"] for t in turns), [t["answer_sentence"] for t in turns]
+
+
+def test_typed_yes_no_questions_that_point_back_read_as_questions(tmp_path, shared_data):
+    """Keywords cannot point back: text-deixis once typed "his citizen of Australia?", "its
+    in Algeria?", "Igor Putin father of her?". Pointing back, a typed yes/no query is the
+    question as said ("is he a citizen of Australia?"); naming the subject, it stays in
+    keywords ("Roman Putin citizen of Argentina?")."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="text", deixis=True, hops=True,
+                                            kinds=["verify"], kind_share=1.0,
+                                            conversations=200)])
+        asked = [t for r in p.records(result.runs) for t in r["turns"]
+                 if t["question_kind"] == "verify"]
+    pointing = [t["question"] for t in asked if t["phenomenon"].startswith("deixis")]
+    assert len(pointing) >= 10, pointing
+    assert all(re.match(r"(is|was|did|does|has) ", q) for q in pointing), pointing
+    assert not [q for q in pointing if re.search(
+        r"\b(his|her|its|their) (citizen|member|in)\b|\b(of|father|mother) (him|her|it)\?", q)]
+    named = [t["question"] for t in asked if t["phenomenon"] == "original"]
+    assert named and all(not re.match(r"(is|was|did|does|has) ", q) for q in named)

@@ -178,3 +178,24 @@ def test_search_queries_about_verbs_stay_english(label, tense, kind, query):
 def test_search_deixis_takes_the_possessive_only_before_a_noun(pattern, expected):
     from convkgyarn.stages.rules_writer import render_pattern
     assert render_pattern(pattern, "Gera", True, "text") == expected
+
+
+@pytest.mark.parametrize("label", [
+    "organization directed by the office or position",  # a rater's example, via --hops
+    "partner in business or sport", "applies to part, aspect, or form",
+    "number of draws/ties", "substitute/deputy/replacement of office/officeholder"])
+@pytest.mark.parametrize("interaction", ["voice", "text"])
+def test_a_label_no_question_can_say_gets_no_template_of_its_shape(label, interaction):
+    uncurated = Fact("Q1", "thing", "P9999", label, "wikibase-item", value_kind="thing")
+    assert RulesWriter().write(uncurated, interaction) == {}
+    qualified = Fact("Q1", "thing", "P9998", "spouse", "wikibase-item", value_kind="thing",
+                     qualifier_id="P9999", qualifier_label=label)
+    assert RulesWriter().write(qualified, interaction) == {}
+
+
+def test_curated_words_still_say_a_label_that_offers_a_choice():
+    # "dissolved, abolished or demolished" has curated questions: they are kept
+    fact = Fact("Q1", "organization", "P576", "dissolved, abolished or demolished date",
+                "time", value_kind="time")
+    voice = RulesWriter().write(fact, "voice")["original"]
+    assert voice and not any(" or " in q or "," in q for q in voice)

@@ -587,10 +587,16 @@ class Realiser:
                 deixis = deixis and not refer_back
             else:
                 pattern = kinds.pattern(pt.kind, pt.property_id, cfg.interaction, tense)
+            interaction = cfg.interaction
+            if pt.kind == "verify" and deixis and interaction == "text":
+                # a typed yes/no query cannot point back in keywords ("his citizen of
+                # Australia?", "its in Algeria?"): it is typed as the question is said
+                interaction = "voice"  # ("is he a citizen of Australia?")
+                pattern = kinds.pattern(pt.kind, pt.property_id, interaction, tense)
             found = []
             if pattern:
                 text = render_pattern(pattern, self.view.placeholder(type_id), deixis,
-                                      cfg.interaction)
+                                      interaction)
                 if phen.endswith("disfluencies"):
                     text = phrasing.disfluent(text, random.Random(seeded("kind", *key)))
                 tid = hashlib.sha256(json.dumps(["kind", *key, text]).encode()).hexdigest()[:16]
