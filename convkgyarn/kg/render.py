@@ -16,6 +16,7 @@ value, and assembly leaves out a fact with one rather than answer it.
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from dataclasses import dataclass
 from functools import cache
 
@@ -41,6 +42,11 @@ _DECADE = re.compile(r"^(\d+)0s( BCE)?$")
 _SPAN = re.compile(r"^(?:[0-9]+0s|[0-9]+(?:st|nd|rd|th) (?:century|millennium)|-?[0-9]+)"
                    r"( BCE)?$", re.ASCII)
 YEAR_WORDS = re.compile(r"\byears?\b", re.I)
+# A question that asks for a share: its unitless fraction is said as a percentage ("What
+# share of applicants does Oxford admit?" - "17.5%", never "0.175"; Wikidata stores an
+# admission rate as a fraction with unit 1).
+SHARE_WORDS = re.compile(r"\b(share|percentage|proportion|admission rate|acceptance rate)\b",
+                         re.I)
 
 
 @dataclass(frozen=True)
@@ -202,8 +208,24 @@ def render(value: Value, question: str = "") -> str:
     if value.kind == "time":
         return _time(value.label or "", value.precision, bool(YEAR_WORDS.search(question)))
     if value.kind == "quantity":
+        if not value.unit_id and SHARE_WORDS.search(question):
+            share = as_percent(value.label or "")
+            if share is not None:
+                return share
         return render_quantity(value.label or "", value.unit_id, value.unit_label)
     return value.label or ""
+
+
+def as_percent(amount: str) -> str | None:
+    """A fraction strictly between 0 and 1 as a percentage ("0.175" -> "17.5%"), exactly
+    (decimal arithmetic, no float digits); None for any other amount."""
+    try:
+        fraction = Decimal(amount.strip().lstrip("+"))
+    except InvalidOperation:
+        return None
+    if not 0 < fraction < 1:
+        return None
+    return f"{format_amount(format(fraction.scaleb(2).normalize(), 'f'))}%"
 
 
 @cache

@@ -309,7 +309,8 @@ def text_patterns(label: str, tense: str = "present", kind: str = "thing"
     m = re.fullmatch(r"(member|part|capital|citizen|subsidiary|student|fan|participant|"
                      r"competitor|candidate) (of|in)", label)
     if m:  # a bare role: "capital of" -> "Mannheim is the capital of what"
-        said = f"{'the ' if m.group(1) == 'capital' else ROLE_ARTICLES.get(m.group(1), 'a ')}{label}"
+        article = "the " if m.group(1) == "capital" else ROLE_ARTICLES.get(m.group(1), "a ")
+        said = f"{article}{label}"
         if tense == "past":
             return (f"{{S}} was {said}", f"{{S}} was {said} {wh}", f"{{S}} formerly {said}")
         return (f"{{S}} is {said}", f"{{S}} is {said} {wh}", f"{{S}} {label} {wh}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,3 +64,25 @@ def test_amounts_keep_their_value(whole, frac):
     assert float(out.replace(",", "")) == float(text)
     assert all(len(group) == 3 for group in out.lstrip("-").split(".")[0].split(",")[1:])
 
+
+
+def test_a_share_is_said_as_a_percentage_and_kept_exact():
+    """A rater's find: "What share of applicants does the University of Oxford admit? -
+    0.175". Wikidata stores the admission rate as a fraction with unit 1."""
+    rate = Value("quantity", "+0.175")
+    assert render(rate, "What share of applicants does the University of Oxford admit?") \
+        == "17.5%"
+    assert render(rate, "University of Oxford acceptance rate") == "17.5%"
+    assert machine(rate) == {"amount": "0.175", "unit": None}  # the gold value stays exact
+    # not a share: a count, a fraction asked otherwise, an amount that is no fraction
+    assert render(rate, "What is its density?") == "0.175"
+    assert render(Value("quantity", "+1.8"), "What share ...?") == "1.8"
+    assert render(Value("quantity", "+0.5", unit_id="Q11573", unit_label="metre"),
+                  "What share ...?") == "0.5 metres"
+
+
+@given(st.decimals(min_value="0.0001", max_value="0.9999", places=4))
+def test_a_percentage_is_the_fraction_times_a_hundred(fraction):
+    said = render(Value("quantity", f"+{fraction}"), "What percentage ...?")
+    assert said.endswith("%")
+    assert Decimal(said[:-1].replace(",", "")) == fraction * 100

@@ -213,7 +213,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P945": ("allegiance", "loyalty", "served"),
     "P2124": ("members", "membership", "member count"),
     "P2196": ("number of students", "students", "enrolment"),
-    "P5822": ("admission rate", "acceptance rate", "admissions"),
+    "P5822": ("admission rate", "acceptance rate", "percentage admitted"),
     "P5894": ("tuition", "tuition fee", "fees"),
     "P115": ("stadium", "home ground", "home venue"),
     "P286": ("head coach", "coach", "manager"),
