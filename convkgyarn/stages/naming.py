@@ -61,6 +61,17 @@ referendum crisis rebellion uprising massacre expedition region metro chamber pa
 states reich court hebrides
 """.split())
 
+# Currencies named by a people or place and a common noun take "the" ("the Algerian dinar",
+# "the Australian dollar", "the Lao kip"), as the common noun alone does ("the euro").
+CURRENCY_HEADS = frozenset("""
+dollar peso dinar franc pound euro rupee yen yuan renminbi kip somoni shekel krone krona
+kroner kronor mark lira real rand ruble rouble won dirham riyal rial baht dong ringgit rupiah
+forint zloty lev leu kuna lek dram lari manat tenge som afghani taka ngultrum kyat riel
+pataca escudo guilder gulden florin schilling drachma peseta shilling birr naira cedi kwacha
+dalasi ariary ouguiya colón córdoba lempira quetzal balboa bolívar sol guaraní boliviano
+hryvnia denar marka tugrik vatu tala paʻanga kina dobra loti lilangeni pula nakfa
+""".split())
+
 # Names of one word, or fixed names, that take "the" in English.
 DEFINITE_WORDS = frozenset("""
 netherlands philippines bahamas gambia maldives comoros seychelles balkans caribbean
@@ -123,6 +134,8 @@ def takes_the(label: str) -> bool:
     if POSSESSIVE_HEAD.search(label):
         return False
     last = re.sub(r"[^\w-]", "", words[-1]).lower()
+    if words[-1].islower() and last in CURRENCY_HEADS:
+        return True  # "Is the Algerian dinar its currency?", "the West African CFA franc"
     if last in LAST_HEADS:
         # "Harvard Business School", "Oxford Street": heads not listed stay bare; a
         # one-word name before the head that is itself a place keeps the head ("Rhine

@@ -157,3 +157,15 @@ def test_two_family_names_are_not_guessed_from_one_word():
 def test_a_guessed_family_name_is_the_last_word_of_the_name(name):
     family = guessed_surname(name)
     assert family is None or (name.split()[-1] == family and len(name.split()) >= 2)
+
+
+@pytest.mark.parametrize("label, said", [
+    ("Algerian dinar", "the Algerian dinar"), ("West African CFA franc",
+                                               "the West African CFA franc"),
+    ("Lao kip", "the Lao kip"), ("Hong Kong dollar", "the Hong Kong dollar"),
+    ("new shekel", "the new shekel"), ("euro", "the euro"),
+    # a capitalised name whose last word is no currency keeps none
+    ("American football", "American football"), ("Ancient Greek", "Ancient Greek")])
+def test_a_currency_in_a_question_takes_the(label, said):
+    """A reader's find with --kinds verify: "Is Algerian dinar its currency?"."""
+    assert with_article(label, "Is ", False) == said
