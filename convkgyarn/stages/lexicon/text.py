@@ -43,7 +43,7 @@ TEXT: dict[str, tuple[str, str, str]] = {
 TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P27": ("nationality", "citizenship", "country of citizenship"),
     "P106": ("occupation", "profession", "job"),
-    "P463": ("memberships", "organisations", "groups"),
+    "P463": ("memberships", "member organisations", "groups"),
     "P800": ("best known works", "notable works", "famous works"),
     "P136": ("genre", "genres", "style"),
     "P2031": ("career start", "start of career", "first active year"),
@@ -274,7 +274,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P30": ("continent", "continent", "part of the world"),
     "P413": ("position", "playing position", "role"),
     "P1344": ("participated in", "events", "took part in"),
-    "P607": ("wars", "conflicts", "battles"),
+    "P607": ("wars", "conflicts", "military conflicts"),
     "P119": ("burial place", "grave", "buried at"),
     "P112": ("founder", "founders", "founded by"),
     "P170": ("creator", "artist", "made by"),
@@ -295,7 +295,8 @@ TEXT.update({
     "P161": ("{S} cast", "cast members of {S:o}", "{S} actors"),
     "P26": ("{S} spouse", "husband or wife of {S:o}", "{S} marriage"),
     "P40": ("{S} children", "kids of {S:o}", "{S} sons and daughters"),
-    "P36": ("{S} capital", "capital city of {S:o}", "{S} seat of government"),
+    # never "seat of government": not always the capital (Amsterdam, The Hague)
+    "P36": ("{S} capital", "capital city of {S:o}", "capital of {S:o}"),
     "P38": ("{S} currency", "official currency of {S:o}", "{S} money"),
     "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} inhabitants"),
     "P527": ("{S} members", "parts of {S:o}", "{S} components"),
