@@ -216,8 +216,8 @@ def render(value: Value, question: str = "") -> str:
     return value.label or ""
 
 
-def as_percent(amount: str) -> str | None:
-    """A fraction strictly between 0 and 1 as a percentage ("0.175" -> "17.5%"), exactly
+def percent_amount(amount: str) -> str | None:
+    """A fraction strictly between 0 and 1 in hundredths ("0.175" -> "17.5"), exactly
     (decimal arithmetic, no float digits); None for any other amount."""
     try:
         fraction = Decimal(amount.strip().lstrip("+"))
@@ -225,7 +225,13 @@ def as_percent(amount: str) -> str | None:
         return None
     if not 0 < fraction < 1:
         return None
-    return f"{format_amount(format(fraction.scaleb(2).normalize(), 'f'))}%"
+    return format(fraction.scaleb(2).normalize(), "f")
+
+
+def as_percent(amount: str) -> str | None:
+    """A fraction strictly between 0 and 1 as a percentage ("0.175" -> "17.5%")."""
+    hundredths = percent_amount(amount)
+    return None if hundredths is None else f"{format_amount(hundredths)}%"
 
 
 @cache

@@ -160,6 +160,9 @@ class Language:
     transitions: ClassVar[tuple[str, ...]]
     fillers: ClassVar[tuple[str, ...]]
     year_words: ClassVar[re.Pattern]
+    # words of a question that asks for a share: a unitless fraction answers it as a
+    # percentage ("Zulassungsquote": 17,5 %, never 0,175); None: the language has none
+    share_words: ClassVar[re.Pattern | None] = None
     # words a question uses for the kind of its answer, and the kind every value must be
     # for them to be true ("In welcher Stadt": "settlement"; ``answer_kinds``)
     answer_kind_words: ClassVar[tuple[tuple[re.Pattern, str], ...]] = ()

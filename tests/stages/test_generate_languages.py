@@ -228,3 +228,19 @@ def test_a_question_calls_its_answer_a_city_only_where_the_kg_types_it(multiling
                 if words.search(re.sub(r"\[[^\]]*\]", " ", t["question"])):
                     assert set(t["answer_ids"]) <= typed, (t["question"], t["answer"])
     assert checked >= 20
+
+
+def test_a_share_is_a_percentage_in_every_language(shared_data, tmp_path):
+    """Oxford's admission rate is stored as the fraction 0.175: every language says 17.5
+    per cent in its own way (never "0,175" in German)."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"],
+               languages=["de", "ja", "zh"])
+        result = p.generate([GenerateConfig(interaction="voice", deixis=True,
+                                            entities=["Q34433"], conversations=4,
+                                            languages=LANGUAGES)])
+        said = {r["language"]: t["answer"] for r in p.records(result.runs)
+                for t in r["turns"] if t["property_id"] == "P5822"}
+    assert said == {"en": ["17.5%"], "de": ["17,5 %"], "ja": ["17.5%"], "zh": ["17.5%"]}

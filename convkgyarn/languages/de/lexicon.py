@@ -353,9 +353,9 @@ VOICE.update({
              "Zu welcher Branche {gehört|gehörte} [S:nom]?"),
     "P1037": ("Wer {leitet|leitete} [S:akk]?", "Wer {ist|war} [S's:m.nom:Direktor]?",
               "Wer {steht|stand} an [S's:f.dat:Spitze]?"),
-    "P5822": ("Wie hoch {ist|war} [S's:f.nom:Zulassungsquote]?", "Wie viele Bewerber "
-              "{nimmt|nahm} [S:nom] auf?", "Wie schwer {ist|war} es, [an:S] angenommen zu "
-              "werden?"),
+    "P5822": ("Wie hoch {ist|war} [S's:f.nom:Zulassungsquote]?", "Wie viel Prozent der "
+              "Bewerber {nimmt|nahm} [S:nom] auf?", "Welcher Anteil der Bewerber {wird|wurde} "
+              "[an:S] angenommen?"),
     "P84": ("Wer hat [S:akk] entworfen?", "Wer {ist|war} [S's:m.nom:Architekt]?",
             "Von welchem Architekten {stammt|stammte} [S:nom]?"),
     "P85": ("Was {ist|war} [S's:f.nom:Nationalhymne]?", "Wie {heißt|hieß} "
