@@ -382,3 +382,12 @@ def test_follow_ups_fill_completely_and_once(case):
     if re.search(r"\[(a\b|a:|\w+:a\])", form):
         assert any(value.label.split()[-1][:3] in filled.text[a:b]
                    for a, b in filled.protected), (form, filled)
+
+
+@pytest.mark.parametrize("code, said", [("de", "Straße"), ("ja", "通り"), ("zh", "这条街")])
+def test_a_street_is_referred_to_as_a_street(code, said):
+    """Oxford Street's follow-ups once called it "das Gebäude" (its broad kind, building)."""
+    street = Subject("Oxford Street", False, None, "building", "street")
+    lang = language(code)
+    noun = lang._noun(street) if code == "de" else lang.noun(street)
+    assert (noun.nominative if code == "de" else noun) == said

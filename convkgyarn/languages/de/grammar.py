@@ -262,6 +262,9 @@ TYPE_NOUNS: dict[str, Noun] = {
                                                                 "Mannschaft"),
     "song": Noun("n", "Lied", "Liedes"), "single": Noun("f", "Single", "Single"),
     "town": Noun("f", "Stadt", "Stadt"), "state": Noun("m", "Staat", "Staates"),
+    # a street is no building ("In welchem Teil ... liegt das Gebäude?" for Oxford Street)
+    "street": Noun("f", "Straße", "Straße"), "road": Noun("f", "Straße", "Straße"),
+    "avenue": Noun("f", "Straße", "Straße"), "square": Noun("m", "Platz", "Platzes"),
 }
 
 

@@ -21,7 +21,8 @@ TYPE_NOUNS = {"village": "村", "town": "町", "river": "川", "mountain": "山"
               "church": "教会", "station": "駅", "stadium": "スタジアム", "bridge": "橋",
               "castle": "城", "war": "戦争", "battle": "戦い", "election": "選挙",
               "party": "政党", "school": "学校", "college": "カレッジ", "novel": "小説",
-              "song": "曲", "single": "曲", "team": "チーム"}
+              "song": "曲", "single": "曲", "team": "チーム", "street": "通り", "road": "道路",
+              "avenue": "通り", "square": "広場"}
 # the particles a subject or value placeholder may carry
 PARTICLES = frozenset("は が の を に で と も へ から まで より には では とは にも での への "
                       "からの として としての について".split())

@@ -23,7 +23,8 @@ TYPE_NOUNS = {"village": "这个村子", "town": "这座小镇", "river": "这�
               "stadium": "这座体育场", "bridge": "这座桥", "castle": "这座城堡",
               "war": "这场战争", "battle": "这场战役", "election": "这次选举",
               "party": "这个政党", "school": "这所学校", "college": "这所学院",
-              "novel": "这部小说", "song": "这首歌", "single": "这首单曲", "team": "这支球队"}
+              "novel": "这部小说", "song": "这首歌", "single": "这首单曲", "team": "这支球队",
+              "street": "这条街", "road": "这条路", "avenue": "这条大街", "square": "这个广场"}
 PRONOUNS = {"m": "他", "f": "她"}
 
 
