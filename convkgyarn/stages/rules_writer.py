@@ -67,6 +67,9 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
                 pattern = "{S's} " + pattern[4:]
             # "date of {S} population figure" -> "date of [his] population figure"
             pattern = re.sub(r"\bof \{S\} (?=[a-z])", "of {S's} ", pattern)
+            # a noun of the subject inside a longer query: "[a] head of government of
+            # {S:o} since" -> "[a] [his] head of government since" (never "... of it since")
+            pattern = re.sub(r"\b([a-z][\w ,'-]*?) of \{S:o\}(?=[ ?]|$)", r"{S's} \1", pattern)
         else:
             # "the CEO of {S:o}" -> "[his] CEO" as "the spouse of ..." (never "the CEO of it")
             pattern = re.sub(r"\bthe ([A-Za-z][\w ,'-]*?) of \{S:o\}", r"{S's} \1", pattern)

@@ -174,6 +174,10 @@ def test_search_queries_about_verbs_stay_english(label, tense, kind, query):
     ("{S} founding date", "[his] founding date"),
     ("year {S} was formed", "year [he] was formed"),
     ("time zone of {S:o}", "[his] time zone"),
+    # inside a longer query (a --hops conversation typed "... head of government of it
+    # since" about the town it had left)
+    ("[a] head of government of {S:o} since", "[a] [his] head of government since"),
+    ("[a] head of government of {S:o}", "[a] [his] head of government"),
 ])
 def test_search_deixis_takes_the_possessive_only_before_a_noun(pattern, expected):
     from convkgyarn.stages.rules_writer import render_pattern
