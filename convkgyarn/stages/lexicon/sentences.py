@@ -67,7 +67,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "P1412": ("{S} speaks {V}.", "{S} spoke {V}."),
     "P6886": ("{S} wrote in {V}.", "{S} wrote in {V}."),
     "P1344": ("{S} took part in {V}.", "{S} took part in {V}."),
-    "P607": ("{S} fought in {V}.", "{S} fought in {V}."),
+    "P607": ("{S} took part in {V}.", "{S} took part in {V}."),
     "P166": ("{S} has received {V}.", "{S} received {V}."),
     "P1411": ("{S} has been nominated for {V}.", "{S} was nominated for {V}."),
     "P39": ("{S} has served as {V}.", "{S} served as {V}."),

@@ -113,8 +113,10 @@ VOICE: dict[str, tuple[str, str, str]] = {
               "in what year was {S} first mentioned?"),
     "P1344": ("what did {S} take part in?", "what was {S} a participant in?",
               "which events did {S} take part in?"),
-    "P607": ("which conflicts did {S} take part in?", "what wars did {S} fight in?",
-             "which conflicts did {S} fight in?"),
+    # "served in", never "fought in": a physicist or a philosopher in uniform (Max Born,
+    # Quine) served in a war without fighting in it
+    "P607": ("which conflicts did {S} take part in?", "which wars did {S} serve in?",
+             "what wars did {S} take part in?"),
     "P119": ("where is {S} buried?", "what is {S's} burial place?",
              "where was {S} laid to rest?"),
     "P190": ("which cities are twinned with {S:o}?", "what are the twin towns of {S:o}?",
