@@ -104,6 +104,37 @@ def test_yes_no_questions_hold_exactly_when_the_kg_says_so(asked):
                 assert label[0] in t["question"], t  # another entity's value)
 
 
+PEER_VALUES = (  # values of a property held by the subject's peers, as the test reads them
+    "WITH mine AS (SELECT property_id, value_id FROM statements WHERE entity_id = $s AND "
+    "truthy AND property_id IN ('P17', 'P30', 'P27', 'P106', 'P641')), peers AS (SELECT "
+    "s.entity_id FROM statements s JOIN mine m USING (property_id, value_id) WHERE s.truthy "
+    "UNION SELECT value_id FROM statements WHERE entity_id = $s AND property_id = 'P47') "
+    "SELECT DISTINCT v.value_id FROM statements v JOIN peers USING (entity_id) WHERE "
+    "v.property_id = $p AND v.truthy AND v.value_id IS NOT NULL AND v.entity_id <> $s AND "
+    "v.value_id NOT IN (SELECT value_id FROM statements WHERE entity_id = $s AND "
+    "property_id = $p AND value_id IS NOT NULL)")
+
+
+def test_a_wrong_candidate_is_what_the_subjects_peers_hold(asked):
+    """"Was Windhoek the capital of the Soviet Union?" is no question anyone asks: a wrong
+    candidate is a value of the same property that a neighbour holds, or an entity sharing
+    the subject's country, continent, citizenship, occupation or sport, wherever the KG has
+    one (read here over the whole KG; the planner looks among the batch it assembles, so
+    a few may miss)."""
+    name, recs, tmp = asked
+    wrong = [t for t in _turns(recs, "verify") if t["answer"] == ["no"]]
+    assert len(wrong) >= 10, name
+    could = from_peers = 0
+    with project(tmp / "p.duckdb", write=False) as p:
+        for t in wrong:
+            held = {r[0] for r in p.con.execute(
+                PEER_VALUES, {"s": t["subject_id"], "p": t["property_id"]}).fetchall()}
+            if held:
+                could += 1
+                from_peers += _candidate(t) in held
+    assert could >= 5 and from_peers / could >= 0.8, (name, from_peers, could, len(wrong))
+
+
 def test_before_asks_for_the_holder_right_before(asked):
     name, recs, tmp = asked
     befores = _turns(recs, "before")

@@ -242,7 +242,7 @@ class Realiser:
                 st = current[int(rng.random() * len(current))]
                 return Answer((Value("string", "yes"),), st.statement_id, tense, st.value)
             held = {s.value.value_id for s in stmts}
-            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng)
+            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng, e.id)
             if false is None:
                 return None
             return Answer((Value("string", "no"),), "", tense, false)

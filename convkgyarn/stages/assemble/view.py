@@ -45,6 +45,10 @@ from convkgyarn.store import registered
 from convkgyarn.text import subject_placeholder, zipf
 
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
+# what makes another entity a peer of a yes/no question's subject, whose value for the
+# property is a believable wrong answer: the country, continent, citizenship, occupation
+# and sport they share (one each)
+PEER_PROPERTIES = ("P17", "P30", "P27", "P106", "P641")
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
 
@@ -345,6 +349,7 @@ class KGView:
         self.related: dict[str, str] = {}
         self.namesakes: dict[str, tuple[str, int]] = {}
         self._people: dict[str, bool] = {}
+        self._peer_values: dict[tuple[str, str], dict[str, int]] = {}
         self._kinds: dict[str, frozenset[str]] = {}
         self._genders: dict[str, str] = {}
         self._best: dict[str, tuple] = {}
@@ -817,16 +822,53 @@ class KGView:
         return self._genders.get(value.value_id)
 
     def false_candidate(self, property_id: str, held: set[str],
-                        rng: random.Random) -> Value | None:
+                        rng: random.Random, subject_id: str | None = None) -> Value | None:
         """A plausible wrong value for a yes/no question: a value other entities hold for the
-        same property (with an English label), not one the subject ever held."""
+        same property (with an English label), not one the subject ever held; first one its
+        peers hold (``peer_values``: "Is Bamako the capital of Algeria?", an African
+        capital, rather than Windhoek for the Soviet Union), else any."""
         pool, people = self.run.false_pool(property_id)
         choices = [v for v in pool if v.value_id not in held]
         if not choices:
             return None
+        if subject_id is not None:
+            near = self.peer_values(subject_id, property_id)
+            closer = [v for v in choices if v.value_id in near]
+            if closer:
+                best = max(near[v.value_id] for v in closer)
+                choices = [v for v in closer if near[v.value_id] == best]
         value = choices[int(rng.random() * len(choices))]
         self._people[value.value_id] = value.value_id in people
         return value
+
+    def peer_values(self, subject_id: str, property_id: str) -> dict[str, int]:
+        """Values of a property that the subject's peers among the batch's entities hold,
+        with how close the closest one is: a neighbour (P47) counts 3, another entity one
+        for each value it shares with the subject among ``PEER_PROPERTIES`` (country,
+        continent, citizenship, occupation, sport). The batch's entities only, so the cost
+        stays per batch on any size of KG."""
+        key = (subject_id, property_id)
+        found = self._peer_values.get(key)
+        if found is None:
+            found = self._peer_values[key] = {}
+            subject = self._facts.get(subject_id)
+            if subject is None:
+                return found
+            mine = {(pid, s.value.value_id) for pid in PEER_PROPERTIES
+                    for s in subject.properties.get(pid, ()) if s.value.value_id}
+            neighbours = {s.value.value_id for s in subject.properties.get("P47", ())}
+            for other in self._facts.values():
+                if other is None or other.id == subject_id or \
+                        property_id not in other.properties:
+                    continue
+                near = 3 if other.id in neighbours else sum(
+                    (pid, s.value.value_id) in mine for pid in PEER_PROPERTIES
+                    for s in other.properties.get(pid, ()))
+                if near:
+                    for s in other.properties[property_id]:
+                        if s.value.value_id:
+                            found[s.value.value_id] = max(near, found.get(s.value.value_id, 0))
+        return found
 
     def change(self, entity_id: str, property_id: str) -> FactChange | None:
         return self.changes.get((entity_id, property_id))
