@@ -49,6 +49,7 @@ FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candida
 # property is a believable wrong answer: the country, continent, citizenship, occupation
 # and sport they share (one each)
 PEER_PROPERTIES = ("P17", "P30", "P27", "P106", "P641")
+POOL_HOLDERS = 50  # entities a wrong candidate's holders are read for, by id
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
 
@@ -113,6 +114,7 @@ class RunLookups:
         self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
         self._cached = 0  # template variants held in _templates
         self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
+        self._holders: dict[str, dict[str, list[tuple[str, frozenset]]]] = {}
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
         self._surnames_made = False
@@ -305,6 +307,33 @@ class RunLookups:
             found = self._pools[property_id] = (
                 [Value("wikibase-item", label, vid) for vid, label, _ in rows],
                 frozenset(vid for vid, _, person in rows if person))
+        return found
+
+    def pool_holders(self, property_id: str) -> dict[str, list[tuple[str, frozenset]]]:
+        """Who holds each value of ``false_pool`` (at most ``POOL_HOLDERS`` entities a
+        value, by id) and their ``PEER_PROPERTIES`` values: what makes a wrong candidate
+        believable for a subject (``KGView.false_candidate``). Read once a run from the
+        whole KG, so a conversation never depends on the batch it is made in."""
+        found = self._holders.get(property_id)
+        if found is None:
+            pool, _ = self.false_pool(property_id)
+            found = self._holders[property_id] = {}
+            if pool:
+                rows = self.con.execute(
+                    "WITH held AS (SELECT value_id, entity_id FROM statements WHERE "
+                    "property_id = ? AND truthy AND list_contains(?, value_id) QUALIFY "
+                    "row_number() OVER (PARTITION BY value_id ORDER BY entity_id) <= ?) "
+                    "SELECT h.value_id, h.entity_id, list(DISTINCT (p.property_id, "
+                    "p.value_id)) FILTER (WHERE p.value_id IS NOT NULL) FROM held h LEFT JOIN "
+                    "statements p ON p.entity_id = h.entity_id AND p.truthy AND "
+                    "list_contains(?, p.property_id) GROUP BY h.value_id, h.entity_id "
+                    "ORDER BY h.value_id, h.entity_id",
+                    [property_id, [v.value_id for v in pool], POOL_HOLDERS,
+                     list(PEER_PROPERTIES)]).fetchall()
+                for vid, holder, context in rows:
+                    found.setdefault(vid, []).append((holder, frozenset(
+                        (c["1"], c["2"]) if isinstance(c, dict) else tuple(c)
+                        for c in context or ())))
         return found
 
 
@@ -842,11 +871,10 @@ class KGView:
         return value
 
     def peer_values(self, subject_id: str, property_id: str) -> dict[str, int]:
-        """Values of a property that the subject's peers among the batch's entities hold,
-        with how close the closest one is: a neighbour (P47) counts 3, another entity one
-        for each value it shares with the subject among ``PEER_PROPERTIES`` (country,
-        continent, citizenship, occupation, sport). The batch's entities only, so the cost
-        stays per batch on any size of KG."""
+        """How close to the subject each wrong candidate's closest holder is: a neighbour
+        of the subject (P47) counts 3, another holder one for each value it shares with the
+        subject among ``PEER_PROPERTIES`` (country, continent, citizenship, occupation,
+        sport); candidates no peer holds are left out."""
         key = (subject_id, property_id)
         found = self._peer_values.get(key)
         if found is None:
@@ -857,17 +885,12 @@ class KGView:
             mine = {(pid, s.value.value_id) for pid in PEER_PROPERTIES
                     for s in subject.properties.get(pid, ()) if s.value.value_id}
             neighbours = {s.value.value_id for s in subject.properties.get("P47", ())}
-            for other in self._facts.values():
-                if other is None or other.id == subject_id or \
-                        property_id not in other.properties:
-                    continue
-                near = 3 if other.id in neighbours else sum(
-                    (pid, s.value.value_id) in mine for pid in PEER_PROPERTIES
-                    for s in other.properties.get(pid, ()))
+            for vid, holders in self.run.pool_holders(property_id).items():
+                near = max((3 if holder in neighbours else len(context & mine)
+                            for holder, context in holders if holder != subject_id),
+                           default=0)
                 if near:
-                    for s in other.properties[property_id]:
-                        if s.value.value_id:
-                            found[s.value.value_id] = max(near, found.get(s.value.value_id, 0))
+                    found[vid] = near
         return found
 
     def change(self, entity_id: str, property_id: str) -> FactChange | None:
