@@ -47,6 +47,9 @@ WORK = REPO / "benchmarks" / ".work"
 RECORD = REPO / "benchmarks" / "ratings" / "ratings.jsonl"
 BRIEF = REPO / "benchmarks" / "ratings" / "brief.md"
 CONVERSATIONS, TURNS = 200, 5
+# generate options every rating sets itself: --options may not change them
+FIXED_OPTIONS = frozenset({"turns", "seed", "conversations", "entities", "interaction",
+                           "deixis", "disfluency", "typos", "same_facts", "languages"})
 # the property list and the preferred labels every rating loads with the dump
 LABEL_FILES = [SHARED / "data" / "wikidata" / "property-labels-en.json",
                SHARED / "data" / "labels" / "preferred-labels-en.json"]
@@ -66,6 +69,13 @@ def build(label: str, file: str, seed: int, min_sitelinks: int = 0,
     here = WORK / f"rating-{label}"
     if here.exists():
         sys.exit(f"{here} exists: pick another label")
+    if options is not None:
+        if not isinstance(options, dict):
+            sys.exit("--options: a JSON object of generate options, such as '{\"hops\": true}'")
+        fixed = sorted(set(options) & FIXED_OPTIONS)
+        if fixed:
+            sys.exit(f"--options: {', '.join(fixed)} are the rating's own (the paper's eight "
+                     "configurations, 200 conversations, 5 turns, English): give others")
     (here / "set").mkdir(parents=True)
     dump = SHARED / "data" / "wikidata" / file
     sample = {"conversations": CONVERSATIONS}
@@ -115,7 +125,8 @@ def score(label: str, rater: str, ratings: Path | None = None) -> None:
 
 
 def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) -> None:
-    """``build LABEL [--file F] [--seed N] [--min-sitelinks N]`` and ``score LABEL [--rater
+    """``build LABEL [--file F] [--seed N] [--min-sitelinks N] [--options JSON]`` and
+    ``score LABEL [--rater
     WHO] [--ratings FILE]`` (also the per-language rating's command line, which builds a
     set per language and so takes neither --min-sitelinks nor --ratings: ``single_set``)."""
     ap = argparse.ArgumentParser(description=doc,
@@ -142,7 +153,7 @@ def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) 
     # the single set's options, passed only where given (the per-language build and score
     # take none)
     given = {k: v for k, v in vars(args).items() if k in ("min_sitelinks", "options", "ratings")
-             and v}
+             and v is not None and v != 0}
     if args.command == "build":
         build(args.label, args.file, args.seed, **given)
     else:

@@ -206,13 +206,21 @@ def _checked(year: int, month: str | None, day: str | None) -> tuple | None:
     return (year, mo, d)
 
 
+_PERCENT = re.compile(r"%|％|\bper ?cent\b|\bProzent\b|パーセント|百分", re.I)
+
+
+def is_percent(text: str) -> bool:
+    """Whether a reply or a gold answer states a percentage ("17.5%", "17,5 Prozent")."""
+    return _PERCENT.search(text) is not None
+
+
 def as_number(text: str, language: str = "en") -> float | None:
     """The number a reply or a gold answer states, a unit after it aside. Besides English:
     the language's separators (German 5.707.251 and 1,83; an English 5,707,251 or 1.83 that
     cannot be German is read as English), spaces or apostrophes between groups of three,
     full-width digits, and Japanese and Chinese myriads (570万, 1億2000万, 5.7万)."""
     if language == "en":
-        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
+        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z %]*)\s*", text.lower())
         if not m:
             return None
         try:
@@ -283,6 +291,11 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                 elif cn is not None and gn is not None and not (cd or gd):
                     cand_decidable = True
                     if abs(cn - gn) <= 1e-9 * max(1, abs(gn)):
+                        return 1
+                    # a share said either way: "17.5%" (the gold) and 0.175 (as stored)
+                    scale = {(True, False): 100, (False, True): 0.01}.get(
+                        (is_percent(gold), is_percent(cand)))
+                    if scale and abs(cn * scale - gn) <= 1e-9 * max(1, abs(gn)):
                         return 1
         decided_zero &= cand_decidable
     return 0 if decided_zero else None

@@ -306,3 +306,14 @@ def test_the_judge_is_told_the_language_and_english_is_judged_as_before():
     assert german.startswith("The conversation you grade here is in German")
     assert german.endswith(judge_prompt(template, items))
     assert "$" not in language_note(note_template, "ja")
+
+
+@pytest.mark.parametrize("reply, gold, language, score", [
+    ("0.175", "17.5%", "en", 1), ("17.5 percent", "17.5%", "en", 1), ("17.5%", "17.5%", "en", 1),
+    ("0,175", "17,5 %", "de", 1), ("17,5 Prozent", "17,5 %", "de", 1),
+    ("0.175", "17.5%", "ja", 1), ("17.5%", "0.175", "en", 1),
+    ("20%", "17.5%", "en", 0), ("0.2", "17.5%", "en", 0)])
+def test_a_share_matches_said_as_a_fraction_or_a_percentage(reply, gold, language, score):
+    """An admission rate's gold answer is said "17.5%"; Wikidata stores 0.175: a model that
+    answers either way is right."""
+    assert match([reply], [[gold]], language) == score

@@ -16,7 +16,7 @@ value, and assembly leaves out a fact with one rather than answer it.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -223,9 +223,11 @@ def percent_amount(amount: str) -> str | None:
         fraction = Decimal(amount.strip().lstrip("+"))
     except InvalidOperation:
         return None
-    if not 0 < fraction < 1:
-        return None
-    return format(fraction.scaleb(2).normalize(), "f")
+    if not fraction.is_finite() or not 0 < fraction < 1:
+        return None  # never raises: "NaN" is no share
+    with localcontext() as ctx:  # exact: as many digits as stored (scaleb rounds to prec)
+        ctx.prec = len(fraction.as_tuple().digits) + 4
+        return format(fraction.scaleb(2), "f")
 
 
 def as_percent(amount: str) -> str | None:

@@ -70,7 +70,12 @@ forint zloty lev leu kuna lek dram lari manat tenge som afghani taka ngultrum ky
 pataca escudo guilder gulden florin schilling drachma peseta shilling birr naira cedi kwacha
 dalasi ariary ouguiya colón córdoba lempira quetzal balboa bolívar sol guaraní boliviano
 hryvnia denar marka tugrik vatu tala paʻanga kina dobra loti lilangeni pula nakfa
+złoty króna krónur đồng tögrög tālā soʻm koruna metical kwanza leone gourde rufiyaa kroon
+lats litas tolar markka
 """.split())
+# currencies whose own name is capitalised ("Reichsmark", "Deutsche Mark")
+CURRENCY_NAMES = frozenset({"reichsmark", "rentenmark", "papiermark", "goldmark",
+                            "deutsche mark", "mark der ddr", "ostmark"})
 
 # Names of one word, or fixed names, that take "the" in English.
 DEFINITE_WORDS = frozenset("""
@@ -113,7 +118,7 @@ def takes_the(label: str) -> bool:
         return False  # already has it, or a common noun (``with_article`` handles those)
     if COURT_CASE.search(label) or NO_ARTICLE.match(label):
         return False  # "United States v. Eichman"
-    if DEFINITE_START.match(label):
+    if DEFINITE_START.match(label) or label.lower() in CURRENCY_NAMES:
         return True
     words = label.split()
     if len(words) == 1:

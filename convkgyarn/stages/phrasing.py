@@ -242,14 +242,15 @@ def _third_person(participle: str) -> str | None:
 # What a label says that no question built from its shape can say: a choice ("discoverer or
 # inventor", "dissolved, abolished or demolished"), a slash left after ``simplify``, or a
 # participle phrase inside a noun ("organization directed by the office or position").
-UNSAYABLE = re.compile(r" or |,|/|\band/or\b|\b\w+ed by (the|a|an)\b")
+UNSAYABLE = re.compile(r" or |,|/|\b\w+ed by (the|a|an)\b")
 
 
 def sayable(label: str) -> bool:
     """Whether a label can be turned into a question by its shape at all. An unsayable one
     read as a label pasted in ("what is the organization directed by the office or position
-    of Abbot of Cluny?"): the rules writer writes nothing for it, and the fact is left out
-    with its reason, unless the lexicon has curated words for it."""
+    of Abbot of Cluny?", P2389's label in the preferred-labels file): the rules writer
+    writes nothing for it, and the fact is left out with its reason, unless the lexicon
+    has curated words for it."""
     return not UNSAYABLE.search(simplify(label))
 
 

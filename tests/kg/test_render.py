@@ -77,6 +77,10 @@ def test_a_share_is_said_as_a_percentage_and_kept_exact():
     # not a share: a count, a fraction asked otherwise, an amount that is no fraction
     assert render(rate, "What is its density?") == "0.175"
     assert render(Value("quantity", "+1.8"), "What share ...?") == "1.8"
+    assert render(Value("quantity", "NaN"), "What share ...?") == "NaN"  # never raises
+    # exact, however many digits are stored
+    assert render(Value("quantity", "+0." + "3" * 40), "What share ...?") == \
+        "33." + "3" * 38 + "%"
     assert render(Value("quantity", "+0.5", unit_id="Q11573", unit_label="metre"),
                   "What share ...?") == "0.5 metres"
 

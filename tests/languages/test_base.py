@@ -391,3 +391,14 @@ def test_a_street_is_referred_to_as_a_street(code, said):
     lang = language(code)
     noun = lang._noun(street) if code == "de" else lang.noun(street)
     assert (noun.nominative if code == "de" else noun) == said
+
+
+@pytest.mark.parametrize("code, share, other", [
+    ("de", "Wie hoch ist die Zulassungsquote der Universität?", "Wie hoch ist die Geburtenquote?"),
+    ("ja", "その大学の合格率はどのくらいですか？", "日本の出生率は？"),
+    ("zh", "这所大学的录取率是多少？", "韩国的总和生育率是多少？")])
+def test_only_a_question_that_asks_for_a_share_takes_a_percentage(code, share, other):
+    """A fraction is said as a percentage for an admission rate, never for any rate (a
+    fertility rate of 0.72 is no 72%)."""
+    words = language(code).share_words
+    assert words.search(share) and not words.search(other)

@@ -57,7 +57,8 @@ class German(Language):
     transitions = ("Okay, und ", "Gut, ", "Und ", "Also, ")
     fillers = ("ähm", "äh", "also", "hm", "na ja")
     year_words = re.compile(r"\b(welchem|welches) Jahr\b", re.I)
-    share_words = re.compile(r"quote\b|\bProzent\b|\bAnteil\b", re.I)
+    share_words = re.compile(r"(Zulassungs|Annahme|Aufnahme)quote|\bProzent\b|\bAnteil\b",
+                             re.I)
     answer_kind_words = ((re.compile(r"\b(Stadt|Städte|Städten)\b"), "settlement"),
                          (re.compile(r"\b(Firma|Unternehmen|Muttergesellschaft|"
                                      r"Mutterkonzern)\b"), "company"),

@@ -40,7 +40,7 @@ class Japanese(Language):
     transitions = ("では、", "じゃあ、", "次に、", "ところで、")
     fillers = ("えっと", "あの", "えー", "うーん", "あのー")
     year_words = re.compile(r"何年(?!間)")
-    share_words = re.compile(r"率|割合")
+    share_words = re.compile(r"合格率|入学許可率|割合|パーセント")  # never any 率 (出生率)
     answer_kind_words = ((re.compile(r"町|都市"), "settlement"),
                          (re.compile(r"親会社|どの会社"), "company"),
                          (re.compile(r"地域|地方"), "region"))

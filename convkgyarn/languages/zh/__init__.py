@@ -37,7 +37,7 @@ class Chinese(Language):
     transitions = ("那么，", "好的，", "另外，", "接下来，")
     fillers = ("嗯", "那个", "呃", "就是")
     year_words = re.compile(r"哪一年|哪年|什么年份")
-    share_words = re.compile(r"率|比例|百分之")
+    share_words = re.compile(r"录取率|录取比例|百分之|百分比")  # never any 率 (生育率)
     answer_kind_words = ((re.compile(r"城市|城镇"), "settlement"),
                          (re.compile(r"母公司|哪家公司"), "company"),
                          (re.compile(r"地区"), "region"))

@@ -190,8 +190,10 @@ class Turn:
                 "question": self.question, "question_before_typo": self.question_before_typo,
                 "answer": list(self.said), "answer_ids": list(self.answer_ids),
                 "answer_values": machine_json(ans.values), "query_id": self.query_id,
-                # the values that held before are said for the question as finally asked
-                "outdated_answer": [render(v, self.question) for v in ans.outdated],
+                # the values that held before are said as the answer is: for the question
+                # before its typo ("admision rate" still asks for a share)
+                "outdated_answer": [render(v, self.question_before_typo or self.question)
+                                    for v in ans.outdated],
                 "outdated_values": machine_json(ans.outdated) if ans.outdated else None,
                 "change": self.change_json() if self.change else None,
                 "subject_id": self.subject.id, "property_id": self.planned.property_id,

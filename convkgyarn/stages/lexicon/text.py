@@ -43,7 +43,7 @@ TEXT: dict[str, tuple[str, str, str]] = {
 TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P27": ("nationality", "citizenship", "country of citizenship"),
     "P106": ("occupation", "profession", "job"),
-    "P463": ("memberships", "member organisations", "groups"),
+    "P463": ("memberships", "organisations joined", "groups"),
     "P800": ("best known works", "notable works", "famous works"),
     "P136": ("genre", "genres", "style"),
     "P2031": ("career start", "start of career", "first active year"),

@@ -459,7 +459,7 @@ VOICE.update({
     "P2196": ("how many students does {S} have?", "how many students go to {S:o}?",
               "how many students are at {S:o}?"),
     "P5822": ("what is {S's} admission rate?", "what share of applicants does {S} admit?",
-              "what percentage of applicants get into {S:o}?"),
+              "what percentage of applicants does {S} accept?"),
     "P5894": ("how much does {S} cost to attend?", "what are the tuition fees at {S:o}?",
               "what is {S's} tuition fee?"),
     "P115": ("where does {S} play?", "what is {S's} home ground?", "which stadium does {S} "
