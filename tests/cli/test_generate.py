@@ -232,3 +232,22 @@ def test_little_known_stock_profiles_are_left_out_and_the_user_told_how_to_keep_
     assert r.exit_code == 0, r.output
     assert bibb in {rec["entity"]["id"] for rec in _lines(tmp_path / "again" /
                                                            "conversations.jsonl")}
+
+
+def test_a_kg_too_small_for_any_type_says_which_setting_to_lower(tmp_path, shared_data):
+    """A newcomer's try: three entities from a wbgetentities response. No type has the three
+    entities predicates are picked from, so nothing is asked; the error used to end in an
+    empty "left out: " and now names the setting, which then works."""
+    db = tmp_path / "p.duckdb"
+    response = shared_data / "wikidata" / "wbgetentities-response.json"
+    labels = shared_data / "wikidata" / "property-labels-en.json"
+    assert cli("kg", "load", response, "--labels", labels, "--db", db).exit_code == 0
+    r = cli("generate", "--db", db, "--out", tmp_path / "o")
+    assert r.exit_code != 0
+    said = " ".join(r.output.split())
+    assert "[predicates] min_type_entities = 1" in said and "left out: (" not in said
+    small = tmp_path / "small.toml"
+    small.write_text("[predicates]\nmin_type_entities = 1\n")
+    r = cli("generate", "--db", db, "--out", tmp_path / "o", "--config", small)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "o" / "conversations.jsonl").read_text().strip()

@@ -536,10 +536,21 @@ class AssembleConversations(Stage):
                     "to ask about (see `convkgyarn predicates show TYPE`)")
         top = "; ".join(f"{n:,} x {reason}" for reason, n in
                         sorted(log.reasons.items(), key=lambda x: -x[1])[:3])
+        if not top and not self.con.execute(
+                "SELECT count(*) FROM templates WHERE interaction = ?",
+                [cfg.interaction]).fetchone()[0]:
+            # nothing reached the planner: no type had the entities to pick predicates from
+            return ("no conversations: no type has predicates to ask: a type needs "
+                    "predicates.min_type_entities entities (3 by default) and none has as "
+                    "many; for a KG this small set `[predicates] min_type_entities = 1` in "
+                    "convkgyarn.toml")
         hint = (" (give --labels with English labels of the values)"
                 if any("English label" in r for r in log.reasons) else "")
         if profiles:  # a KG of little-known people: the rule, not the facts, left them out
             return (f"no conversations: left out: {top}{hint}; --profiles keeps little-known "
                     "people and places with a stock profile (see `convkgyarn drops`)")
+        if not top:
+            return (f"no conversations: no entity has {cfg.min_turns} askable facts (see "
+                    "`convkgyarn drops`)")
         return (f"no conversations: no entity has {cfg.min_turns} askable facts; left out: "
                 f"{top}{hint} (see `convkgyarn drops`)")
