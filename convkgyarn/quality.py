@@ -26,8 +26,12 @@ def quality(con: duckdb.DuckDBPyConnection, runs: list[str]) -> dict[str, Any]:
             "SELECT count(*), count(short_reason), coalesce(avg(turns_asked), 0) FROM "
             "conversations WHERE run_id = ?", [run_id]).fetchone()
         reasons = dict(con.execute(
-            "SELECT regexp_replace(short_reason, '^[0-9]+ ', 'N '), count(*) FROM conversations "
-            "WHERE run_id = ? AND short_reason IS NOT NULL GROUP BY 1 ORDER BY 2 DESC",
+            # grouped by kind, the counts apart: "fewer askable facts than turns", not "N
+            # askable facts" (a newcomer read the N as a figure left out)
+            "SELECT CASE WHEN short_reason LIKE '%askable facts' THEN 'fewer askable facts "
+            "than turns' ELSE regexp_replace(short_reason, '^[0-9]+ ', 'some ') END, "
+            "count(*) FROM conversations WHERE run_id = ? AND short_reason IS NOT NULL "
+            "GROUP BY 1 ORDER BY 2 DESC",
             [run_id]).fetchall())
         kinds: Counter = Counter()
         turns = past = left_out = 0

@@ -214,13 +214,22 @@ def is_percent(text: str) -> bool:
     return _PERCENT.search(text) is not None
 
 
+def _amount(text: str, language: str) -> float | None:
+    """``as_number``, and a percentage's number ("17.5%": 17.5), which English reading
+    leaves alone (``as_number`` reads English exactly as it always did)."""
+    number = as_number(text, language)
+    if number is None and is_percent(text):
+        number = as_number(_PERCENT.sub(" ", text).strip(), language)
+    return number
+
+
 def as_number(text: str, language: str = "en") -> float | None:
     """The number a reply or a gold answer states, a unit after it aside. Besides English:
     the language's separators (German 5.707.251 and 1,83; an English 5,707,251 or 1.83 that
     cannot be German is read as English), spaces or apostrophes between groups of three,
     full-width digits, and Japanese and Chinese myriads (570万, 1億2000万, 5.7万)."""
     if language == "en":
-        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z %]*)\s*", text.lower())
+        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
         if not m:
             return None
         try:
@@ -275,13 +284,13 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
     decided_zero = bool(candidates)
     for cand in candidates:
         nc = normalise(cand, language)
-        cd, cn = as_date(cand, language), as_number(cand, language)
+        cd, cn = as_date(cand, language), _amount(cand, language)
         cand_decidable = False
         for variants in golds:
             for gold in variants:
                 if nc and nc == normalise(gold, language):
                     return 1
-                gd, gn = as_date(gold, language), as_number(gold, language)
+                gd, gn = as_date(gold, language), _amount(gold, language)
                 if cd and gd:
                     cand_decidable = True
                     if all(a == b for a, b in zip(cd, gd) if a is not None and b is not None) \

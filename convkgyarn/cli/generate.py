@@ -284,13 +284,24 @@ def print_summary(info: dict) -> None:
         say(note)
 
 
+# the stages that record drops, as --stage names them
+DROP_STAGES = ("kg.load", "kg.load.sparql", "types.select", "predicates.extract",
+               "predicates.select", "templates.generate", "templates.localise",
+               "related.build", "assemble", "evaluate", "refresh.snapshot")
+
+
 @command
 def drops(
-    stage: Annotated[Optional[str], typer.Option(help="Only this stage.")] = None,
+    stage: Annotated[Optional[str], typer.Option(
+        help="Only this stage: " + ", ".join(DROP_STAGES) + ".")] = None,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
     """What every stage left out, and why (bad dump lines included): counts per reason."""
     with open_project(project_config(config, db), write=False, name="drops") as project:
+        if stage is not None and stage not in DROP_STAGES and \
+                stage not in {r[0] for r in project.drops()}:
+            raise UserError(f"--stage {stage}: no such stage; the stages are "
+                            f"{', '.join(DROP_STAGES)}")
         rows = project.drops(stage)
     out.print(table("stage", "reason", "count", "example", rows=rows))
 

@@ -101,7 +101,8 @@ def kg_load(
             note += f" ({f.skipped[LABEL_ONLY]:,} entities kept as id, label and types only)"
         say(f"{f.path}: {note}")
         if (f.rejects or f.rejected_values) and f.status == "loaded":
-            say("  see rejects: convkgyarn kg rejects")
+            # the database the user named, so the line works as printed
+            say("  see rejects: convkgyarn kg rejects" + (f" --db {cfg.db}" if db else ""))
     if stage.labels_loaded:
         say(f"{stage.labels_loaded:,} labels from {len(labels or [])} file(s)")
     if by_language:

@@ -241,7 +241,10 @@ def test_a_kg_too_small_for_any_type_says_which_setting_to_lower(tmp_path, share
     db = tmp_path / "p.duckdb"
     response = shared_data / "wikidata" / "wbgetentities-response.json"
     labels = shared_data / "wikidata" / "property-labels-en.json"
-    assert cli("kg", "load", response, "--labels", labels, "--db", db).exit_code == 0
+    r = cli("kg", "load", response, "--labels", labels, "--db", db)
+    assert r.exit_code == 0, r.output
+    # the reply marks one entity missing: a reject, and the hint works as printed
+    assert f"see rejects: convkgyarn kg rejects --db {db}" in " ".join(r.output.split())
     r = cli("generate", "--db", db, "--out", tmp_path / "o")
     assert r.exit_code != 0
     said = " ".join(r.output.split())
@@ -251,3 +254,14 @@ def test_a_kg_too_small_for_any_type_says_which_setting_to_lower(tmp_path, share
     r = cli("generate", "--db", db, "--out", tmp_path / "o", "--config", small)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "o" / "conversations.jsonl").read_text().strip()
+
+
+def test_drops_names_its_stages_and_refuses_one_that_is_none(tmp_path):
+    """`drops --stage bogus` printed an empty table and exited 0; --help named no stage."""
+    db = tmp_path / "p.duckdb"
+    assert cli("generate", "--db", db, "--out", tmp_path / "o").exit_code == 0
+    r = cli("drops", "--db", db, "--stage", "bogus")
+    assert r.exit_code == 2 and "no such stage" in r.output and "assemble" in r.output
+    r = cli("drops", "--db", db, "--stage", "assemble")
+    assert r.exit_code == 0 and "assemble" in r.output
+    assert "templates.generate" in " ".join(cli("drops", "--help").output.split())

@@ -72,6 +72,42 @@ def test_conversations_move_as_the_issue_asks(flow, shared_data):
     assert rate >= 0.90, (name, rate)
 
 
+def test_a_hop_comes_back_to_the_subject_before_moving_on(flow):
+    """A newcomer's find: "Where is University College?" "Oxford." then the town, then its
+    country, then back to the college: a hop from a hop while the subject's own facts
+    waited. A move from an item the conversation moved to comes only once the subject has
+    nothing planned left (so nothing about the subject follows it). 17 such on
+    real-entities-dev before."""
+    name, recs, _, _ = flow
+    chained_then_back = []
+    for r in recs:
+        turns = {t["turn"]: t for t in r["turns"]}
+        for t in r["turns"]:
+            came = turns.get(t["hop_from"]) if t["hop_from"] is not None else None
+            if came is not None and came["hop_from"] is not None and any(
+                    u["turn"] > t["turn"] and u["subject_id"] == r["entity"]["id"]
+                    for u in r["turns"]):
+                chained_then_back.append([u["question"] for u in r["turns"]])
+    assert not chained_then_back, (name, chained_then_back[:3])
+
+
+def test_no_continent_once_something_narrower_was_asked(flow):
+    """"Which country is Omsk in?" ... "Which continent is it on?": a conversation that
+    runs out of planned facts fills with the subject's others, never the continent its
+    country, region or capital already said."""
+    name, recs, _, _ = flow
+    said = []
+    for r in recs:
+        asked: dict[str, set] = {}
+        for t in r["turns"]:
+            mine = asked.setdefault(t["subject_id"], set())
+            if t["property_id"] == "P30" and t["qualifier_property_id"] is None and \
+                    mine & {"P17", "P131", "P36", "P1376"}:
+                said.append([u["question"] for u in r["turns"]])
+            mine.add(t["property_id"])
+    assert not said, (name, said[:3])
+
+
 def test_every_answer_is_a_fact_of_the_kg(flow):
     _, recs, _, db = flow
     with project(db, write=False) as p:

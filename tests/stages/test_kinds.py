@@ -135,6 +135,23 @@ def test_a_wrong_candidate_is_what_the_subjects_peers_hold(asked):
     assert could >= 5 and from_peers / could >= 0.8, (name, from_peers, could, len(wrong))
 
 
+def test_a_kind_a_fact_cannot_take_leaves_the_fact_asked_plainly(asked):
+    """A newcomer's find with --kind before: where no holder came before, the fact was lost
+    and only its date question stayed, naming the answer ("When did Nathalie Appéré take
+    over its government?" with no "Who is Rennes' mayor?"), even as an opener. Every date
+    question follows the question of its fact about the same subject."""
+    name, recs, _ = asked
+    alone = []
+    for r in recs:
+        for i, t in enumerate(r["turns"]):
+            if t["qualifier_property_id"] and not any(
+                    u["property_id"] == t["property_id"] and u["subject_id"] ==
+                    t["subject_id"] and u["qualifier_property_id"] is None
+                    for u in r["turns"][:i]):
+                alone.append(t["question"])
+    assert not alone, (name, alone[:5])
+
+
 def test_before_asks_for_the_holder_right_before(asked):
     name, recs, tmp = asked
     befores = _turns(recs, "before")

@@ -144,6 +144,20 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
 NONE_OF_IT = {"P3075": frozenset({"Q859563"})}  # official religion: secular state
 
 
+# Measures of which a thing has one at a time and in whole: several best-rank amounts are
+# each of another year or part ("How many people lived in the Polish-Lithuanian
+# Commonwealth?" "7,500,000, 11,000,000, 12,300,000"; Cluny's elevation "226 metres, 574
+# metres", its lowest and highest point), which the question cannot say: not asked. An
+# amount a later census superseded is already left out (``superseded``); a set of amounts
+# (oxidation states) is asked.
+ONE_MEASURE = frozenset({
+    "P1082", "P2046", "P2044", "P2048", "P2043", "P2049", "P2067", "P2386", "P2120",
+    "P2131", "P2139", "P2295", "P2403", "P1128", "P2196", "P1174", "P2250", "P1081",
+    "P4010", "P2219", "P3529", "P2052", "P2047", "P2660", "P1198", "P5822", "P2927",
+    "P2573", "P1083", "P1101", "P1092", "P2130", "P2142", "P2218", "P2226", "P2299",
+    "P6125", "P4841", "P2997", "P1539", "P1540", "P6343", "P6344"})
+
+
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             ) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
@@ -178,6 +192,10 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
                            "incomplete)", next(s.value.value_id or s.statement_id
                                                for s in chosen if s.unsayable))
     n = len({s.value for s in chosen})
+    if n > 1 and pid in ONE_MEASURE and all(s.value.kind == "quantity" for s in chosen):
+        return False, Drop(f"{e.id}/{pid}", "not asked: several amounts of one measure, "
+                           "each of another time or part the question cannot say",
+                           ", ".join(sorted({s.value.label or "" for s in chosen})))
     if n > max_values:
         return False, Drop(f"{e.id}/{pid}", "too many values for one answer (generate."
                            "max_answer_values)", f"{n} values")

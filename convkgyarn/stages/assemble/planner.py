@@ -752,6 +752,7 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id)
             if fact in asked:
                 continue
+            plain = pt
             if cfg.kinds and pt.qualifier_id is None and rng_hops.random() < cfg.kind_share:
                 fits = [k for k in cfg.kinds if kinds.pattern(k, pt.property_id, "voice",
                                                               "present")]
@@ -760,6 +761,12 @@ class Planner:
             asked.add(fact)  # tried: asked now, or never askable
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
                                 later=self._later(ent, turns))
+            if turn is None and pt is not plain:
+                # a kind the fact cannot take ("before" with no holder before): the fact
+                # as it was planned, never its own date question left alone ("When did
+                # Nathalie Appéré take over ...?" without "Who is Rennes' mayor?")
+                turn = self.realise(ent, tid, plain, previous, rng_style, len(turns) + 1,
+                                    hop_from, later=self._later(ent, turns))
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
@@ -771,6 +778,9 @@ class Planner:
             left = cfg.turns - len(turns)
             if not cfg.hops or len(topics) >= max_topics or left < 2:
                 continue
+            if hop_from is not None and any(q[0].id != ent.id for q in queue):
+                continue  # a hop comes back to the subject before the next one: never from
+                # the town to its country while the college's own facts wait
             target = self.hop_target(turn, topics, rng_hops)
             if target is None or rng_hops.random() >= cfg.hop_share:
                 continue
@@ -1129,6 +1139,9 @@ class Planner:
             ent = self.view.entity(turn.subject.id)
             t_type, t_facts = self.view.best_type(ent)
             rest = [f for f in t_facts if (ent.id, *f) not in asked]
+            if any((ent.id, pid, None) in asked for pid in SAYS_CONTINENT):
+                # "Which country is Omsk in?" said the continent: never asked to fill
+                rest = [f for f in rest if f[0] != CONTINENT]
             if rest:  # the end of a conversation: a data date rather than nothing
                 return [(ent, t_type, p, came_from.get(ent.id))
                         for p in self.plan(ent, rest, left, rng, cached=False, least=left)]

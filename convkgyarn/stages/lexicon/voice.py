@@ -109,7 +109,7 @@ VOICE: dict[str, tuple[str, str, str]] = {
               "in what year did {S} stop working?"),
     "P413": ("what position does {S} play?", "what is {S's} playing position?",
              "which position does {S} play in?"),  # never "on the team": none is named
-    "P1249": ("when was {S} first mentioned?", "when is {S} first mentioned in writing?",
+    "P1249": ("when was {S} first mentioned?", "when was {S} first mentioned in writing?",
               "in what year was {S} first mentioned?"),
     "P1344": ("what did {S} take part in?", "what was {S} a participant in?",
               "which events did {S} take part in?"),
@@ -395,7 +395,7 @@ VOICE.update({
     "P206": ("which body of water is {S} on?", "what water is {S} next to?",
              "which body of water is {S} near?"),
     "P1249": ("when was {S} first mentioned?", "when does {S} first appear in writing?",
-              "when is {S} first mentioned in writing?"),
+              "when was {S} first mentioned in writing?"),
     "P138": ("what is {S} named after?", "where does the name of {S:o} come from?",
              "how did {S} get its name?"),
     "P740": ("where was {S} formed?", "in which city was {S} founded?",
