@@ -46,9 +46,10 @@ from convkgyarn.text import subject_placeholder, zipf
 
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
 # what makes another entity a peer of a yes/no question's subject, whose value for the
-# property is a believable wrong answer: the country, continent, citizenship, occupation
-# and sport they share (one each)
-PEER_PROPERTIES = ("P17", "P30", "P27", "P106", "P641")
+# property is a believable wrong answer: the type, country, continent, citizenship,
+# occupation and sport they share (one each: "Is Paris the capital of Malta?", a European
+# country's, before York, a European county's)
+PEER_PROPERTIES = ("P31", "P17", "P30", "P27", "P106", "P641")
 POOL_HOLDERS = 50  # entities a wrong candidate's holders are read for, by id
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
@@ -873,8 +874,8 @@ class KGView:
     def peer_values(self, subject_id: str, property_id: str) -> dict[str, int]:
         """How close to the subject each wrong candidate's closest holder is: a neighbour
         of the subject (P47) counts 3, another holder one for each value it shares with the
-        subject among ``PEER_PROPERTIES`` (country, continent, citizenship, occupation,
-        sport); candidates no peer holds are left out."""
+        subject among ``PEER_PROPERTIES`` (type, country, continent, citizenship,
+        occupation, sport); candidates no peer holds are left out."""
         key = (subject_id, property_id)
         found = self._peer_values.get(key)
         if found is None:
@@ -884,6 +885,7 @@ class KGView:
                 return found
             mine = {(pid, s.value.value_id) for pid in PEER_PROPERTIES
                     for s in subject.properties.get(pid, ()) if s.value.value_id}
+            mine |= {("P31", t) for t in subject.types}  # its types, asked about or not
             neighbours = {s.value.value_id for s in subject.properties.get("P47", ())}
             for vid, holders in self.run.pool_holders(property_id).items():
                 near = max((3 if holder in neighbours else len(context & mine)
