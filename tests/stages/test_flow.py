@@ -91,6 +91,16 @@ def test_a_hop_comes_back_to_the_subject_before_moving_on(flow):
     assert not chained_then_back, (name, chained_then_back[:3])
 
 
+def test_a_conversation_that_moves_is_still_about_its_subject(flow):
+    """"In which country is the Transport Studies Unit based?" then four questions about the
+    United Kingdom (a newcomer's find): a subject with one askable fact is left out with
+    its reason rather than lent a conversation about its country."""
+    name, recs, _, _ = flow
+    thin = [[t["question"] for t in r["turns"]] for r in recs
+            if sum(t["subject_id"] == r["entity"]["id"] for t in r["turns"]) < 2]
+    assert not thin, (name, thin[:3])
+
+
 def test_no_continent_once_something_narrower_was_asked(flow):
     """"Which country is Omsk in?" ... "Which continent is it on?": a conversation that
     runs out of planned facts fills with the subject's others, never the continent its

@@ -326,6 +326,14 @@ class Planner:
             else:
                 self.left_out(entity_id, f"{PROFILE_REASON} (generate.profiles)", detail)
             return None
+        own_turns = sum(t.subject.id == e.id for t in turns)
+        if cfg.hops and not cfg.entities and own_turns < min(2, least) and len(turns) > 1:
+            # "In which country is the Transport Studies Unit based?" then four questions
+            # about the United Kingdom: a conversation about its country, not about it
+            self.left_out(entity_id, "a conversation that moves would be about what it "
+                          "moved to, not the subject (one turn of its own)",
+                          f"{own_turns} of {len(turns)} turns")
+            return None
         if view.refreshes is None and not cfg.entities and all(
                 t.planned.property_id in LOCATION_LEVEL for t in turns):
             # "Which country is it in?" "Which part of France?" "Which continent?": nothing
