@@ -309,6 +309,17 @@ def _document_blocks(path: Path, block_bytes: int) -> Iterator[Block]:
             for item in items:
                 entity = item[1] if prefix == "entities" else item
                 n += 1
+                if isinstance(entity, dict) and "missing" in entity and "type" not in entity:
+                    # a wbgetentities reply's {"id": "Q789", "missing": ""}: no such entity,
+                    # said so (not "missing required field `type`")
+                    if lines:
+                        yield Block(first, b"\n".join(lines) + b"\n")
+                        lines, size = [], 0
+                    yield Block(n, b"", ((n, f"the reply marks {entity.get('id', 'it')} "
+                                          "missing: no such entity",
+                                          orjson.dumps(entity, default=str)[:200]),))
+                    first = n + 1
+                    continue
                 line = orjson.dumps(entity, default=str)
                 lines.append(line)
                 size += len(line)

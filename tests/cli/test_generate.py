@@ -245,6 +245,9 @@ def test_a_kg_too_small_for_any_type_says_which_setting_to_lower(tmp_path, share
     assert r.exit_code == 0, r.output
     # the reply marks one entity missing: a reject, and the hint works as printed
     assert f"see rejects: convkgyarn kg rejects --db {db}" in " ".join(r.output.split())
+    with project(db, write=False) as p:  # said as the reply says it, not "missing `type`"
+        reasons = [r[0] for r in p.con.execute("SELECT reason FROM load_rejects").fetchall()]
+    assert reasons == ["the reply marks Q789 missing: no such entity"]
     r = cli("generate", "--db", db, "--out", tmp_path / "o")
     assert r.exit_code != 0
     said = " ".join(r.output.split())
