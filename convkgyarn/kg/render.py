@@ -24,7 +24,8 @@ from convkgyarn.kg.values import AMOUNT, MONTH_DAYS, is_blank
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
-PERCENT = {"Q11229"}
+PERCENT_UNIT = "Q11229"  # per cent
+PERCENT = {PERCENT_UNIT}
 # Units whose plural is not the regular one, or that do not change.
 UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz": "hertz",
                 "lux": "lux", "siemens": "siemens", "person": "people",
@@ -209,9 +210,7 @@ def render(value: Value, question: str = "") -> str:
         return _time(value.label or "", value.precision, bool(YEAR_WORDS.search(question)))
     if value.kind == "quantity":
         if not value.unit_id and SHARE_WORDS.search(question):
-            share = as_percent(value.label or "")
-            if share is not None:
-                return share
+            value = share_in_percent(value) or value
         return render_quantity(value.label or "", value.unit_id, value.unit_label)
     return value.label or ""
 
@@ -230,10 +229,15 @@ def percent_amount(amount: str) -> str | None:
         return format(fraction.scaleb(2), "f")
 
 
-def as_percent(amount: str) -> str | None:
-    """A fraction strictly between 0 and 1 as a percentage ("0.175" -> "17.5%")."""
-    hundredths = percent_amount(amount)
-    return None if hundredths is None else f"{format_amount(hundredths)}%"
+def share_in_percent(value: Value) -> Value | None:
+    """A unitless fraction strictly between 0 and 1 as the amount in per cent it is (0.175
+    -> 17.5 %), for a question that asks for a share (``SHARE_WORDS`` here, a language's
+    ``share_words`` in ``Localiser.say``); None for any other value."""
+    if value.kind != "quantity" or value.unit_id:
+        return None
+    hundredths = percent_amount(value.label or "")
+    return None if hundredths is None else Value("quantity", hundredths,
+                                                 unit_id=PERCENT_UNIT)
 
 
 @cache

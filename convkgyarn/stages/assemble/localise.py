@@ -25,8 +25,7 @@ import random
 from functools import lru_cache
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.kg.render import Value, percent_amount, year_question_fits
-from convkgyarn.languages.units import PERCENT
+from convkgyarn.kg.render import Value, share_in_percent, year_question_fits
 from convkgyarn.languages import Subject, language as language_of
 from convkgyarn.stages.assemble.realiser import (
     follows_its_count, follows_its_statement, where_in)
@@ -127,11 +126,8 @@ class Localiser:
                 return None
         elif value.unit_id:
             label = self.label(value.unit_id)
-        elif value.kind == "quantity" and self.lang.share_words is not None and \
-                self.lang.share_words.search(question):
-            hundredths = percent_amount(value.label or "")
-            if hundredths is not None:  # "Zulassungsquote?" "17,5 %"
-                value = Value("quantity", hundredths, unit_id=PERCENT)
+        elif self.lang.share_words is not None and self.lang.share_words.search(question):
+            value = share_in_percent(value) or value  # "Zulassungsquote?" "17,5 %"
         year = self.lang.asks_year(question) and year_question_fits(value)
         return self.lang.render(value, label, year_only=year)
 

@@ -105,8 +105,8 @@ PROFILE = frozenset({"P106", "P569", "P19", "P570", "P20", "P27", "P1412", "P103
                      "P1532", "P2031", "P2032", "P108", "P69"})
 # ... and a place's: a gazetteer line ("How many inhabitants does Ochota have?" "Which
 # country is it in?" "Where is it in Poland?" "How large is it?"), for a place as little
-# known (Planner._stock_profile_only). Its mayor, founding, namesake or twin towns are outside it; a
-# mountain or a lake (salience's "natural") is no such place.
+# known (Planner._stock_profile_only). Its mayor, founding, namesake or twin towns are
+# outside it; a mountain or a lake (salience's "natural") is no such place.
 PLACE_PROFILE = frozenset({"P17", "P131", "P276", "P1082", "P2046", "P2044", "P625", "P30",
                            "P706", "P281", "P421", "P206", "P47", "P150", "P4614", "P1376"})
 PROFILE_KNOWN = 50

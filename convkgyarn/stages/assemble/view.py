@@ -331,10 +331,8 @@ class RunLookups:
                     "ORDER BY h.value_id, h.entity_id",
                     [property_id, [v.value_id for v in pool], POOL_HOLDERS,
                      list(PEER_PROPERTIES)]).fetchall()
-                for vid, holder, context in rows:
-                    found.setdefault(vid, []).append((holder, frozenset(
-                        (c["1"], c["2"]) if isinstance(c, dict) else tuple(c)
-                        for c in context or ())))
+                for vid, holder, context in rows:  # context: (property, value) tuples
+                    found.setdefault(vid, []).append((holder, frozenset(context or ())))
         return found
 
 
