@@ -126,9 +126,9 @@ def score(label: str, rater: str, ratings: Path | None = None) -> None:
 
 def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) -> None:
     """``build LABEL [--file F] [--seed N] [--min-sitelinks N] [--options JSON]`` and
-    ``score LABEL [--rater
-    WHO] [--ratings FILE]`` (also the per-language rating's command line, which builds a
-    set per language and so takes neither --min-sitelinks nor --ratings: ``single_set``)."""
+    ``score LABEL [--rater WHO] [--ratings FILE]`` (also the per-language rating's command
+    line, which builds a set per language and so takes neither --min-sitelinks, --options
+    nor --ratings: ``single_set``)."""
     ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
