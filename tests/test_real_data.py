@@ -141,6 +141,34 @@ def test_present_tense_asks_only_what_holds_now(exported):
     assert present > 500 and wrong == 0, (present, wrong)
 
 
+def test_a_detail_is_asked_of_a_value_one_statement_holds(exported):
+    """A qualifier question names its statement's value ("When was Max Born nominated for
+    the Nobel Prize in Physics?"): its gold answer is complete only when no other statement
+    of the fact holds that value (he was nominated twelve times). And a detail of what has
+    ended is never asked as if it held ("Since when has Kurt von Schleicher led ...?")."""
+    _, _, export, db = exported
+    con = duckdb.connect(str(db), read_only=True)
+    holders = {sid: (every, now) for sid, every, now in con.execute(
+        "WITH s AS (SELECT s.*, NOT EXISTS (SELECT 1 FROM qualifiers q WHERE q.statement_id "
+        "= s.statement_id AND q.qualifier_property_id = 'P582') AS holds FROM statements s "
+        "WHERE s.truthy) SELECT statement_id, count(*) OVER w, count(*) FILTER (WHERE holds) "
+        "OVER w FROM s WINDOW w AS (PARTITION BY entity_id, property_id, "
+        "coalesce(value_id, value_text))").fetchall()}
+    con.close()
+    asked = 0
+    for line in export.read_text().splitlines():
+        for t in json.loads(line)["turns"]:
+            if t["qualifier_property_id"] is None or t["question_kind"] != "fact":
+                continue
+            asked += 1
+            every, now = holders[t["statement_ids"][0]]
+            # a term held again: only "Since when?" of the one that holds now
+            assert every == 1 or (t["tense"] == "present" and now == 1), t
+            if t["tense"] == "past":
+                assert not re.search(r"\bsince when (has|have)\b", t["question"], re.I), t
+    assert asked > 0
+
+
 def test_no_subject_is_named_like_a_better_known_entity(exported):
     """Every subject is the best known (most sitelinks) of the entities bearing its name, so
     the first question about it cannot be read as about another."""

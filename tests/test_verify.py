@@ -41,7 +41,9 @@ def test_every_turn_query_returns_its_gold_answer(sample_run):
     tmp, url = sample_run
     recs = export_lines(tmp / "out" / "conversations.jsonl")
     turns = [t for rec in recs for t in rec["turns"]]
-    assert len({rec["config"]["name"] for rec in recs}) == 8 and len(turns) >= 2900
+    # 2,864 since 0.8.11 leaves out a detail of a value several statements hold ("When did
+    # Sean Penn win the Academy Award for Best Actor?" has two answers)
+    assert len({rec["config"]["name"] for rec in recs}) == 8 and len(turns) >= 2800
     for t in turns:
         assert t["sparql"].startswith("PREFIX") and "?answer" in t["sparql"]
         assert t["statement_ids"] and all("$" in s for s in t["statement_ids"])

@@ -281,6 +281,11 @@ ROLE_NOUNS = re.compile(r"^(member|deputy|representative|senator|judge|justice|o
                         r"delegate|minister|ambassador|councillor|trustee|fellow|professor)\b")
 
 
+# Words whose "'s" is "is" or "has", not a possessive ("what's [a]", "it's [a]")
+CONTRACTED = frozenset({"it", "that", "what", "who", "where", "when", "there", "here", "let",
+                        "he", "she", "how", "why", "which", "this"})
+
+
 def with_article(label: str, before: str, person: bool) -> str:
     """A value in running text: a common noun ("euro", "mayor of Paris") takes "the", a role
     one of many ("member of the Bundestag") "a"; a proper name takes "the" where English
@@ -290,8 +295,10 @@ def with_article(label: str, before: str, person: bool) -> str:
         return label
     if re.search(r"\b(the|a|an)$", before.rstrip(), re.I):
         return label[4:] if label.lower().startswith("the ") else label
-    if re.search(r"\b(his|her|its|their|my|your|our)$", before.rstrip(), re.I):
-        return label  # "his [a]" keeps the bare name
+    owner = re.search(r"(\w+)(['’]s|s['’])$", before.rstrip())
+    if re.search(r"\b(his|her|its|their|my|your|our)$", before.rstrip(), re.I) or (
+            owner and owner.group(1).lower() not in CONTRACTED):
+        return label  # "his [a]", "the organisation's [a]" keep the bare name
     if label[0].islower() and not label[:2].isupper() and not label.lower().startswith("the "):
         return ("a " if ROLE_NOUNS.match(label) else "the ") + label
     return spoken_name(label, False)

@@ -32,8 +32,26 @@ def _verb_follows(rest: str) -> bool:
     """Whether the subject is followed by its verb ("founded", "was born in", "shares"),
     not by a noun it modifies ("population", "[a] start date")."""
     word = rest.split(" ")[0]
-    return (word in ("was", "is", "has", "had", "born", "died", "won", "became", "left")
-            or word in phrasing.THIRD_PERSON or re.fullmatch(r"[a-z]+ed", word) is not None)
+    return (word in IRREGULAR_VERBS or word in phrasing.THIRD_PERSON
+            or re.fullmatch(r"[a-z]+ed", word) is not None)
+
+
+# Words after a query's subject that make it the subject of a verb, not an owner: verbs
+# that do not end in -ed ("[he] took office as [a]"), and "and" ("[he] and [a] split when")
+IRREGULAR_VERBS = frozenset({"was", "is", "has", "had", "born", "died", "won", "became", "left",
+                             "took", "began", "got", "held", "lost", "went", "came", "split",
+                             "broke", "made", "ran", "stopped", "and"})
+
+
+def _possessive_of(match: re.Match) -> str:
+    """ "became head of state of {S:o}" -> "became {S's} head of state": the verbs before
+    the noun stay before the possessive ("year [a] stopped being [his] capital", never
+    "year [a] [his] stopped being capital")."""
+    words = match.group(1).split(" ")
+    verbs = 0
+    while verbs < len(words) and (_verb_follows(words[verbs]) or words[verbs] == "being"):
+        verbs += 1
+    return " ".join([*words[:verbs], "{S's}", *words[verbs:]])
 
 
 def ellipsis_noun(fact: Fact) -> str | None:
@@ -62,14 +80,19 @@ def render_pattern(pattern: str, subject: str, deixis: bool, interaction: str = 
                 pattern = "{S's} " + (m.group(1) or "") + m.group(2)  # "[his] former spouse"
             elif m:
                 pattern = "{S} " + m.group(2)
-            if pattern.startswith("{S} ") and noun and not _verb_follows(pattern[4:]) \
-                    and not _ENDS_IN_PREPOSITION.search(pattern):  # "[he] part of"
+            if pattern.startswith("{S} [a] "):  # "[his] [a] start date", "[he] [a] nominated when"
+                if not _verb_follows(pattern[8:]):
+                    pattern = "{S's} " + pattern[4:]
+            elif pattern.startswith("{S} ") and noun and not _verb_follows(pattern[4:]) \
+                    and not _ENDS_IN_PREPOSITION.search(pattern) \
+                    and not re.match(r"\{S\} [a-z]+ of \[a\]", pattern):
+                # "[he] part of", "[he] citizen of [a] since" (what it is, not what it has)
                 pattern = "{S's} " + pattern[4:]
             # "date of {S} population figure" -> "date of [his] population figure"
             pattern = re.sub(r"\bof \{S\} (?=[a-z])", "of {S's} ", pattern)
             # a noun of the subject inside a longer query: "[a] head of government of
             # {S:o} since" -> "[a] [his] head of government since" (never "... of it since")
-            pattern = re.sub(r"\b([a-z][\w ,'-]*?) of \{S:o\}(?=[ ?]|$)", r"{S's} \1", pattern)
+            pattern = re.sub(r"\b([a-z][\w ,'-]*?) of \{S:o\}(?=[ ?]|$)", _possessive_of, pattern)
         else:
             # "the CEO of {S:o}" -> "[his] CEO" as "the spouse of ..." (never "the CEO of it")
             pattern = re.sub(r"\bthe ([A-Za-z][\w ,'-]*?) of \{S:o\}", r"{S's} \1", pattern)

@@ -422,6 +422,84 @@ def test_a_fact_is_asked_with_every_value_or_not_at_all(tmp_path, sample_path):
     assert "a value without an English label" in drops
 
 
+def _award(ents: list[dict], statement_id: str, award: str, year: int | None) -> None:
+    """Give Obama (Q76) one more "award received" statement, dated ``year`` (P585)."""
+    obama = next(e for e in ents if e["id"] == "Q76")
+    extra = json.loads(json.dumps(obama["claims"]["P166"][0]))
+    extra["id"] = statement_id
+    extra["mainsnak"]["datavalue"]["value"] = {"entity-type": "item", "id": award}
+    if year is None:
+        extra.pop("qualifiers", None)
+        extra.pop("qualifiers-order", None)
+    else:
+        extra["qualifiers"]["P585"][0]["datavalue"]["value"]["time"] = \
+            f"+{year}-00-00T00:00:00Z"
+    obama["claims"]["P166"].append(extra)
+
+
+def test_a_detail_of_a_value_held_twice_is_not_asked(tmp_path, sample_path):
+    """Max Born was nominated for the Nobel Prize in Physics twelve times: "When was he
+    nominated for it?" answered with one statement's year was an incomplete gold answer.
+    A question about one statement's detail is asked only when no other statement holds its
+    value; the award itself is still asked, named once."""
+    ents = sample_entities(sample_path)
+    _award(ents, "Q76$SECOND-NOBEL", "Q35637", 2012)  # the Nobel Peace Prize again
+    load_entities(tmp_path, ents)
+    recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
+    turns = [t for r in recs for t in r["turns"] if t["subject_id"] == "Q76"]
+    awards = [t for t in turns if t["property_id"] == "P166"]
+    assert awards and all(t["qualifier_property_id"] is None for t in awards), awards
+    assert all(t["answer"] == ["Nobel Peace Prize"] for t in awards), awards
+    drops = CliRunner().invoke(app, ["drops", "--db", str(tmp_path / "p.duckdb"), "--stage",
+                                     "assemble"]).output
+    assert "qualifier not asked: several statements" in drops, drops
+
+
+def test_a_term_held_again_is_asked_about_the_current_one_only(tmp_path, sample_path):
+    """Held twice, an office's start has two answers, unless the question says which term:
+    "Which offices does he hold?" "President of the United States." "Since when?" asks of
+    the term that holds now; "When did he become President?" is not asked."""
+    ents = sample_entities(sample_path)
+    obama = next(e for e in ents if e["id"] == "Q76")
+    again = json.loads(json.dumps(obama["claims"]["P39"][0]))
+    again["id"] = "Q76$SECOND-TERM"
+    again["qualifiers"] = {"P580": [json.loads(json.dumps(again["qualifiers"]["P580"][0]))]}
+    again["qualifiers"]["P580"][0]["datavalue"]["value"]["time"] = "+2030-00-00T00:00:00Z"
+    again["qualifiers"]["P580"][0]["datavalue"]["value"]["precision"] = 9
+    again.pop("qualifiers-order", None)
+    obama["claims"]["P39"].append(again)
+    load_entities(tmp_path, ents)
+    recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
+    asked = 0
+    for r in recs:
+        for before, t in zip(r["turns"], r["turns"][1:]):
+            if t["property_id"] == "P39" and t["qualifier_property_id"] is not None:
+                asked += 1
+                assert t["answer"] == ["2030"] and t["tense"] == "present", t
+                assert before["property_id"] == "P39" and before["tense"] == "present", before
+        assert not (r["turns"][0]["property_id"] == "P39" and
+                    r["turns"][0]["qualifier_property_id"] is not None)
+    assert asked, [t["question"] for r in recs for t in r["turns"]]
+
+
+def test_a_detail_is_asked_naming_its_value_where_the_fact_cannot_be(tmp_path, sample_path):
+    """Meryl Streep's awards include some with no English label, so "Which awards did she
+    receive?" is not asked; "When was she awarded the National Medal of Arts?" still can
+    be, and is: the question names the one award, the answer is its year."""
+    ents = sample_entities(sample_path)
+    _award(ents, "Q76$UNLABELLED-AWARD", "Q99000002", None)  # no label anywhere
+    load_entities(tmp_path, ents)
+    recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
+    turns = [t for r in recs for t in r["turns"] if t["subject_id"] == "Q76"]
+    awards = [t for t in turns if t["property_id"] == "P166"]
+    assert awards and all(t["qualifier_property_id"] == "P585" for t in awards), awards
+    for t in awards:
+        assert t["answer"] == ["2009"], t
+        if t["phenomenon"] != "typos":
+            assert "nobel peace prize" in t["question"].lower(), t
+    assert all(r["turns"][0]["qualifier_property_id"] is None for r in recs)  # never opens
+
+
 def test_counts_in_the_present_count_what_holds_now(tmp_path, sample_path):
     """A count in the present counts what holds now: of two children statements, one with
     an end time, "How many children does he have?" is 1, and its query says the same."""

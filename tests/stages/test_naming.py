@@ -84,6 +84,10 @@ def test_short_names_stay(label, human):
     ("United Nations", "When did it join the ", "United Nations"),
     ("Paris", "When did he move to ", "Paris"),
     ("Michelle Obama", "When did he marry ", "Michelle Obama"),
+    # after a possessive the bare name ("the organisation's the Silver Anvil Awards year")
+    ("Silver Anvil Awards", "the organisation's ", "Silver Anvil Awards"),
+    ("euro", "France's ", "euro"),
+    ("euro", "What's ", "the euro"),  # "'s" of "is" is no owner
 ])
 def test_values_in_running_text(label, before, expected):
     person = label == "Michelle Obama"

@@ -178,6 +178,16 @@ def test_search_queries_about_verbs_stay_english(label, tense, kind, query):
     # since" about the town it had left)
     ("[a] head of government of {S:o} since", "[a] [his] head of government since"),
     ("[a] head of government of {S:o}", "[a] [his] head of government"),
+    # a detail of one statement, asked naming its value: verbs stay before the possessive
+    # ("year Karl Dönitz its became head of state" was typed)
+    ("year [a] became head of state of {S:o}", "year [a] became [his] head of state"),
+    ("year [a] stopped being capital of {S:o}", "year [a] stopped being [his] capital"),
+    ("year [a] became chairperson of {S:o}", "year [a] became [his] chairperson"),
+    ("{S} [a] start date", "[his] [a] start date"),  # not "he St John's College start date"
+    ("{S} [a] nomination year", "[his] [a] nomination year"),
+    ("{S} took office as [a]", "[he] took office as [a]"),  # not "his took office as"
+    ("{S} and [a] together since", "[he] and [a] together since"),
+    ("{S} citizen of [a] since when", "[he] citizen of [a] since when"),
 ])
 def test_search_deixis_takes_the_possessive_only_before_a_noun(pattern, expected):
     from convkgyarn.stages.rules_writer import render_pattern

@@ -158,20 +158,37 @@ ONE_MEASURE = frozenset({
     "P6125", "P4841", "P2997", "P1539", "P1540", "P6343", "P6344"})
 
 
+def shares_value(stmts: tuple[Statement, ...] | list[Statement], st: Statement,
+                 current_only: bool = False) -> bool:
+    """Whether another statement of the property holds the statement's value: Max Born was
+    nominated for the Nobel Prize in Physics twelve times and worked at Göttingen twice, so
+    "When was he nominated for it?" or "When did he start working there?" has several
+    answers, and one statement's qualifier would be an incomplete gold answer. A question
+    about such a statement's qualifiers is not asked. With ``current_only``, only
+    statements that hold now count: "Which offices does he hold?" "President." "Since
+    when?" asks about the current term alone, whatever terms ended before."""
+    return sum(1 for o in stmts if o.value == st.value and (o.current or not current_only)) > 1
+
+
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
             ) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
     it can be said, and there are at most ``max_values`` of them (a fact is never
-    truncated). A qualifier fact needs a statement whose value can be said (the question
-    names it) holding the qualifier. What a subject is named after, works on or is about is
-    not asked when its name says it (``name_says``). A fact left out for its values comes
-    with its drop."""
+    truncated). A qualifier fact needs a statement holding the qualifier whose value can be
+    said (the question names it) and that no other statement holds (``shares_value``).
+    What a subject is named after, works on or is about is not asked when its name says it
+    (``name_says``). A fact left out for its values comes with its drop."""
     pid, qid = fact
     stmts = e.properties.get(pid)
     if not stmts:
         return False, None
     if qid is not None:
-        return any(qid in s.qualifiers and s.unsayable is None for s in stmts), None
+        holders = [s for s in stmts if qid in s.qualifiers and s.unsayable is None]
+        if holders and all(shares_value(stmts, s, s.current and not e.gone) for s in holders):
+            return False, Drop(f"{e.id}/{pid}/{qid}", "qualifier not asked: several "
+                               "statements hold the value the question names",
+                               holders[0].value.value_id or holders[0].statement_id)
+        return bool(holders), None
     chosen, _ = answer_statements(e, stmts)
     if pid in NAME_SAYS and chosen and all(
             s.value.label and name_says(e.label, s.value.label, pid in DEMONYM_SAYS)

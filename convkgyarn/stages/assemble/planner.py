@@ -25,7 +25,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages import kinds, salience
 from convkgyarn.kg.render import first_year, render
 from convkgyarn.stages.assemble import transforms
-from convkgyarn.stages.assemble.facts import SPORT, answer_statements
+from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_value
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
@@ -445,7 +445,8 @@ class Planner:
     def _block_shapes(self, e: EntityFacts, facts: list[Fact]) -> list[tuple]:
         """(main properties, qualified property, its statements with qualifiers, qualifiers).
         A qualifier is asked only of a statement the main question answers: "Since when?"
-        is about the spouse just named, not an earlier one."""
+        is about the spouse just named, not an earlier one. Where the main fact is not
+        asked, a block of a statement's natural qualifiers alone names its value."""
         mains = [p for p, q in facts if q is None]
         quals: dict[str, list[str]] = defaultdict(list)
         for p, q in facts:
@@ -470,8 +471,21 @@ class Planner:
             answered = {id(st) for st in answered_stmts}
             stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
                      and id(st) in answered
+                     and not shares_value(e.properties[p], st, tense == "present")
                      and any(q in st.qualifiers for q in quals.get(p, ()))]
             shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
+        for p in sorted(set(quals) - set(mains)):
+            # the main fact is not asked (a value without a label: Meryl Streep's awards; too
+            # many values; or, in a refill, asked already), but a question naming one value
+            # can be: "When was she awarded the National Medal of Arts?" (only qualifiers a
+            # person asks of their own, NATURAL_QUALIFIERS; of a value no other statement
+            # holds, ever)
+            natural = [q for q in sorted(quals[p]) if (p, q) in NATURAL_QUALIFIERS]
+            stmts = [i for i, st in enumerate(e.properties.get(p, ())) if st.unsayable is None
+                     and not shares_value(e.properties[p], st)
+                     and any(q in st.qualifiers for q in natural)]
+            if stmts:
+                shapes.append(([], p, stmts, natural))
         return shapes
 
     def _salience(self, e: EntityFacts, property_id: str) -> tuple[int, bool]:
@@ -608,11 +622,13 @@ class Planner:
                 spare += block  # asked only to reach min_turns (a continent: the country,
                 continue        # the region or the capital asked says it)
             score, opener = self._salience(e, block[0].property_id)
+            opener = opener and block[0].qualifier_id is None  # not "When did he marry X?"
             seen = any((t.property_id, t.qualifier_id) in avoid for t in block)
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
                            block))
         scored.sort(key=lambda x: x[:4])
-        openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]]
+        openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]] or \
+            [x for x in scored if x[5][0].qualifier_id is None]  # a plain fact, if any
         if openers:  # the best opener first, whatever else is chosen
             scored.remove(openers[0])
             scored.insert(0, openers[0])

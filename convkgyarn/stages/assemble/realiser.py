@@ -23,7 +23,7 @@ from convkgyarn.kg.queries import (
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
 from convkgyarn.stages import kinds, lexicon, phrasing
-from convkgyarn.stages.assemble.facts import answer_statements, start
+from convkgyarn.stages.assemble.facts import answer_statements, shares_value, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
@@ -252,6 +252,7 @@ class Realiser:
         dated = [(begin, s) for s in stmts if s.value.value_id
                  for begin in [start(s)] if begin is not None]
         refs = [(begin, s) for begin, s in dated if s.unsayable is None
+                and not shares_value(stmts, s)  # "before Trump": his first term or second?
                 and any(other < begin and o.value != s.value for other, o in dated)]
         if not refs:
             return None
@@ -349,11 +350,22 @@ class Realiser:
                 option = options[ctx.rng.randrange(len(options))]
                 return self._phrased(turn, option, option.text, tuple(
                     render(v, option.text) for v in ans.values), False)
+        if pt.qualifier_id is not None and pt.kind == "fact" and shares_value(
+                e.properties[pt.property_id], e.properties[pt.property_id][pt.statement_index]):
+            # "Since when?" right after "Which offices does he hold?" "President." asks of
+            # the current term; "When did he become President?" also of an earlier one
+            return Drop(f"{e.id}/{pt.property_id}/{pt.qualifier_id}", "qualifier not asked: "
+                        "several statements hold the value the question names",
+                        ans.slot_value.value_id if ans.slot_value else ans.statement_id)
         options = self.view.ellipsis(type_id, pt.property_id, pt.qualifier_id, ans.tense,
                                      with_reference=self.cfg.deixis) if phen == "ellipsis" \
             else self.view.options(type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
         if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
+        if ans.tense == "past" and pt.qualifier_id is not None:
+            # a statement that ended is not asked "Since when has Schleicher led the
+            # government of the Weimar Republic?" (qualifier templates are present only)
+            options = [o for o in options if not STILL_HOLDS.search(o.text)]
         first = ctx.rng.randrange(len(options)) if options else 0
         options = options[first:] + options[:first]
         if ctx.previous is not None and len(options) > 1:

@@ -267,9 +267,12 @@ TEXT_QUALIFIED.update({
     ("P38", "P580"): ("year {S} adopted [a]", "{S} [a] currency since", "{S} uses [a] since"),
     ("P38", "P582"): ("year {S} stopped using [a]", "{S} [a] currency until",
                       "{S} used [a] until"),
-    ("P6", "P580"): ("year [a] took office in {S:o}", "{S} [a] start of term",
+    # "year [a] became {S's} leader", not "... took office in {S:o}": typed with deixis a
+    # place after "in" reads "in it" ("year [a] became [his] leader"); and within ten words
+    # ("year Donald Trump became head of government of United States of America" is not)
+    ("P6", "P580"): ("year [a] became {S's} leader", "{S} [a] start of term",
                      "[a] head of government of {S:o} since"),
-    ("P6", "P582"): ("year [a] left office in {S:o}", "{S} [a] end of term",
+    ("P6", "P582"): ("year [a] stopped being {S's} leader", "{S} [a] end of term",
                      "[a] head of government of {S:o} until"),
     ("P35", "P580"): ("year [a] became head of state of {S:o}", "{S} [a] start of reign or term",
                       "[a] head of state of {S:o} since"),
@@ -279,7 +282,7 @@ TEXT_QUALIFIED.update({
                         "{S} [a] inhabitants year"),
     ("P166", "P585"): ("year {S} won [a]", "{S} [a] year", "date {S} received [a]"),
     ("P1411", "P585"): ("year {S} nominated for [a]", "{S} [a] nomination year",
-                        "{S} [a] nominated when"),
+                        "{S} [a] nomination date"),
     ("P451", "P580"): ("year {S} started dating [a]", "{S} [a] relationship start",
                        "{S} and [a] together since"),
     ("P451", "P582"): ("year {S} and [a] broke up", "{S} [a] breakup date",
