@@ -170,6 +170,12 @@ class RulesWriter:
                               for p in patterns], interaction)
         deixis = distinct([render_pattern(p, fact.subject, True, interaction, noun)
                            for p in patterns], interaction)
+        if interaction == "text" and not fact.qualifier_id:
+            # typed, a noun of its own reads as a query ("its predecessor", "its twin
+            # towns"), a pronoun before a verb or a preposition does not ("it replaced", "it
+            # twinned with", "it part of"): the latter only where no noun says the fact
+            if any(d.startswith("[his] ") for d in deixis):
+                deixis = [d for d in deixis if not d.startswith("[he] ")]
         out["original"], out["deixis"] = originals, deixis
         # a curated noun only: "And what's the institute's students count?" read as a
         # label pasted in (a rater's example)

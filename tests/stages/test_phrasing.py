@@ -194,6 +194,20 @@ def test_search_deixis_takes_the_possessive_only_before_a_noun(pattern, expected
     assert render_pattern(pattern, "Gera", True, "text") == expected
 
 
+@pytest.mark.parametrize("pid,label,expected", [
+    ("P1365", "replaces", ["[his] predecessor"]),  # not "it replaced", "it preceded by"
+    ("P190", "twinned administrative body", ["[his] twin towns", "[his] sister cities"]),
+    ("P361", "part of", None),  # no noun of its own: "[he] part of" stays
+])
+def test_typed_deixis_prefers_a_noun_of_the_subjects(pid, label, expected):
+    fact = Fact("Q1", "city", pid, label, "wikibase-item", value_kind="thing")
+    deixis = RulesWriter().write(fact, "text")["deixis"]
+    if expected is None:
+        assert deixis and any(d.startswith("[he] ") for d in deixis), deixis
+    else:
+        assert deixis == expected
+
+
 @pytest.mark.parametrize("label", [
     "organization directed by the office or position",  # a rater's example, via --hops
     "partner in business or sport", "applies to part, aspect, or form",
