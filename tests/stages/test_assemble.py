@@ -437,6 +437,17 @@ def _award(ents: list[dict], statement_id: str, award: str, year: int | None) ->
     obama["claims"]["P166"].append(extra)
 
 
+def test_a_holder_just_named_is_said_as_an_object_after_before(tmp_path):
+    """"And who held the office before he?" was asked of the bundled sample (seed 2): the
+    holder just named, said as a pronoun after a preposition, is "him" or "her"."""
+    recs = generate(tmp_path, "--interaction", "voice", "--deixis", "--seed", "2",
+                    "--conversations", "100")
+    asked = [t["question"] for r in recs for t in r["turns"]]
+    assert any(re.search(r"\bbefore (him|her)\?", q) for q in asked), asked
+    assert not any(re.search(r"\b(before|after|to|with|for|of) (he|she)\b", q)
+                   for q in asked)
+
+
 def test_a_detail_of_a_value_held_twice_is_not_asked(tmp_path, sample_path):
     """Max Born was nominated for the Nobel Prize in Physics twelve times: "When was he
     nominated for it?" answered with one statement's year was an incomplete gold answer.

@@ -51,6 +51,9 @@ PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", 
 PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their|"
                             r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
+# the value just named, said as a pronoun after a preposition takes its object form
+OBJECT_PRONOUN = {"he": "him", "she": "her"}
+AFTER_PREPOSITION = re.compile(r"\b(before|after|than|to|with|for|of|by|from) \[v\]")
 # "Do you know when ...?" reads as a template after the first turn (a critique of our spoken
 # conversations): such a variant goes last there
 DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
@@ -529,6 +532,9 @@ class Realiser:
                              slot_person, noun=turn.reference_noun,
                              later=turn.later_mention)
         if refer_back and back:
+            if back in OBJECT_PRONOUN:  # "Who was he married to before her?", never "before
+                question = AFTER_PREPOSITION.sub(  # she"
+                    lambda m: f"{m.group(1)} {OBJECT_PRONOUN[back]}", question)
             question = question.replace("[v]", back)  # a label, never a pattern
         if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
