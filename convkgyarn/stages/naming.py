@@ -293,10 +293,11 @@ def with_article(label: str, before: str, person: bool) -> str:
     never "the the" (after "the", "a" or "an" a leading "the" of the label goes)."""
     if person or not label:
         return label
-    if re.search(r"\b(the|a|an)$", before.rstrip(), re.I):
+    before = before.rstrip()
+    if re.search(r"\b(the|a|an)$", before, re.I):
         return label[4:] if label.lower().startswith("the ") else label
-    owner = re.search(r"(\w+)(['’]s|s['’])$", before.rstrip())
-    if re.search(r"\b(his|her|its|their|my|your|our)$", before.rstrip(), re.I) or (
+    owner = re.search(r"(\w+)(['’]s|s['’])$", before)
+    if re.search(r"\b(his|her|its|their|my|your|our)$", before, re.I) or (
             owner and owner.group(1).lower() not in CONTRACTED):
         return label  # "his [a]", "the organisation's [a]" keep the bare name
     if label[0].islower() and not label[:2].isupper() and not label.lower().startswith("the "):

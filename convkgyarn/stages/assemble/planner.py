@@ -481,8 +481,9 @@ class Planner:
             # person asks of their own, NATURAL_QUALIFIERS; of a value no other statement
             # holds, ever)
             natural = [q for q in sorted(quals[p]) if (p, q) in NATURAL_QUALIFIERS]
-            stmts = [i for i, st in enumerate(e.properties.get(p, ())) if st.unsayable is None
-                     and not shares_value(e.properties[p], st)
+            held = e.properties[p]  # quals come from askable facts: the property is there
+            stmts = [i for i, st in enumerate(held) if st.unsayable is None
+                     and not shares_value(held, st)
                      and any(q in st.qualifiers for q in natural)]
             if stmts:
                 shapes.append(([], p, stmts, natural))

@@ -28,7 +28,7 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
+    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
     with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
@@ -41,6 +41,14 @@ PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # follow-ups that say a statement still holds ("since when?", "since when has it been ...")
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
+
+
+def said_as_holding_then(options: list[TemplateOption], tense: str) -> list[TemplateOption]:
+    """The forms that fit a statement in its tense: of one that has ended, none that says it
+    still holds ("Since when?", "Since when has Schleicher led ...?": qualifier templates
+    are present only)."""
+    return options if tense != "past" else \
+        [o for o in options if not STILL_HOLDS.search(o.text)]
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
 # a question that says there are several ("who are the heads of state", "what were the
@@ -52,7 +60,7 @@ PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their
                             r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
 MAX_TEXT_WORDS = 10
 # the value just named, said as a pronoun after a preposition takes its object form
-OBJECT_PRONOUN = {"he": "him", "she": "her"}
+OBJECT_PRONOUN = {subject: object_ for subject, object_, _ in GENDER.values()}
 AFTER_PREPOSITION = re.compile(r"\b(before|after|than|to|with|for|of|by|from) \[v\]")
 # "Do you know when ...?" reads as a template after the first turn (a critique of our spoken
 # conversations): such a variant goes last there
@@ -365,10 +373,8 @@ class Realiser:
             else self.view.options(type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
         if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
-        if ans.tense == "past" and pt.qualifier_id is not None:
-            # a statement that ended is not asked "Since when has Schleicher led the
-            # government of the Weimar Republic?" (qualifier templates are present only)
-            options = [o for o in options if not STILL_HOLDS.search(o.text)]
+        if pt.qualifier_id is not None:
+            options = said_as_holding_then(options, ans.tense)
         first = ctx.rng.randrange(len(options)) if options else 0
         options = options[first:] + options[:first]
         if ctx.previous is not None and len(options) > 1:
@@ -423,8 +429,7 @@ class Realiser:
         options = self.view.ellipsis(turn.type_id, pt.property_id, pt.qualifier_id,
                                      ans.tense, with_reference=False)
         options = options or self._anaphoric_forms(pt.property_id, pt.qualifier_id, ans.tense)
-        if ans.tense == "past":  # forms that say it still holds ("since when?"): not these
-            options = [o for o in options if not STILL_HOLDS.search(o.text)]
+        options = said_as_holding_then(options, ans.tense)
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
                    or all(year_question_fits(v) for v in ans.values)]
         if not phen.endswith("disfluencies"):
