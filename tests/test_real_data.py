@@ -145,7 +145,8 @@ def test_a_detail_is_asked_of_a_value_one_statement_holds(exported):
     """A qualifier question names its statement's value ("When was Max Born nominated for
     the Nobel Prize in Physics?"): its gold answer is complete only when no other statement
     of the fact holds that value (he was nominated twelve times). And a detail of what has
-    ended is never asked as if it held ("Since when has Kurt von Schleicher led ...?")."""
+    ended is never asked as if it held ("Since when has Kurt von Schleicher led ...?",
+    typed "Kurt von Schleicher head of government of Weimar Republic since")."""
     _, _, export, db = exported
     con = duckdb.connect(str(db), read_only=True)
     holders = {sid: (every, now) for sid, every, now in con.execute(
@@ -164,8 +165,10 @@ def test_a_detail_is_asked_of_a_value_one_statement_holds(exported):
             every, now = holders[t["statement_ids"][0]]
             # a term held again: only "Since when?" of the one that holds now
             assert every == 1 or (t["tense"] == "present" and now == 1), t
-            if t["tense"] == "past":
-                assert not re.search(r"\bsince when (has|have)\b", t["question"], re.I), t
+            if t["tense"] == "past":  # nor typed so: "Karl Dönitz head of state of Nazi
+                # Germany since" (0.8.11 typed it of real-entities-dev's ended reigns)
+                assert not re.search(r"\bsince when (has|have)\b|\bsince\W*$",
+                                     t["question"], re.I), t
     assert asked > 0
 
 

@@ -781,7 +781,8 @@ class Planner:
             if cfg.kinds and pt.qualifier_id is None and rng_hops.random() < cfg.kind_share:
                 fits = [k for k in cfg.kinds if kinds.pattern(k, pt.property_id, "voice",
                                                               "present")]
-                if fits:
+                if fits and turns:  # never the opener: "Is Nordhausen in the Soviet
+                    # Union?" as a first question (salience.good_opener: a plain fact)
                     pt = replace(pt, kind=fits[int(rng_hops.random() * len(fits))])
             asked.add(fact)  # tried: asked now, or never askable
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,

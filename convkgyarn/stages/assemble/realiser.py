@@ -39,8 +39,10 @@ if TYPE_CHECKING:
 
 PLACEHOLDER_SPLIT = re.compile(r"(\[[^\[\]]+\])")
 YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
-# follow-ups that say a statement still holds ("since when?", "since when has it been ...")
-STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b", re.I)
+# follow-ups that say a statement still holds ("since when?", "since when has it been ...",
+# a typed "Karl Dönitz head of state of Nazi Germany since" of a reign that ended)
+STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b|"
+                         r"\bsince\W*$", re.I)
 
 
 def said_as_holding_then(options: list[TemplateOption], tense: str) -> list[TemplateOption]:
@@ -253,7 +255,8 @@ class Realiser:
                 st = current[int(rng.random() * len(current))]
                 return Answer((Value("string", "yes"),), st.statement_id, tense, st.value)
             held = {s.value.value_id for s in stmts}
-            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng, e.id)
+            false = self.view.false_candidate(pt.property_id, held | {e.id}, rng, e.id,
+                                                tense)
             if false is None:
                 return None
             return Answer((Value("string", "no"),), "", tense, false)

@@ -47,10 +47,18 @@ from convkgyarn.text import subject_placeholder, zipf
 FALSE_CANDIDATES = 5000  # values per property a yes/no question's wrong candidate comes from
 # what makes another entity a peer of a yes/no question's subject, whose value for the
 # property is a believable wrong answer: the type, country, continent, citizenship,
-# occupation and sport they share (one each: "Is Paris the capital of Malta?", a European
-# country's, before York, a European county's)
+# occupation and sport they share, weighed by ``PEER_WEIGHTS`` ("Is Paris the capital of
+# Malta?", a European country's, before York, a European county's)
 PEER_PROPERTIES = ("P31", "P17", "P30", "P27", "P106", "P641")
 POOL_HOLDERS = 50  # entities a wrong candidate's holders are read for, by id
+# how much a wrong candidate's holder sharing one of the subject's values counts toward its
+# closeness (``KGView.peer_values``): a neighbour first, then what someone is known for (an
+# occupation, a sport: "Has Paris Jackson received AAAS Fellow?" came of a citizenship
+# alone), then each other shared value; the types shared count once, as a country is a
+# "sovereign state", a "country" and a "landlocked country" at once (Tajikistan's Dushanbe
+# outranked Algeria's Algiers for Mali by three shared types)
+NEIGHBOUR_WEIGHT, TYPE_WEIGHT = 10, 1
+PEER_WEIGHTS = {"P17": 1, "P30": 1, "P27": 1, "P106": 2, "P641": 2}
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
 
@@ -114,7 +122,7 @@ class RunLookups:
         self._kinds_read = False  # the templated types' labels, inferred ones too
         self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
         self._cached = 0  # template variants held in _templates
-        self._pools: dict[str, tuple[list[Value], frozenset[str]]] = {}
+        self._pools: dict[str, tuple[list[Value], frozenset[str], frozenset[str]]] = {}
         self._holders: dict[str, dict[str, list[tuple[str, frozenset]]]] = {}
         self._property_labels: dict[str, str] | None = None
         self._namesakes_made = False
@@ -294,20 +302,25 @@ class RunLookups:
                 "SELECT id, label FROM property_info WHERE label IS NOT NULL").fetchall())
         return self._property_labels
 
-    def false_pool(self, property_id: str) -> tuple[list[Value], frozenset[str]]:
-        """Values other entities hold for a property (with a short English label), and
-        which of them are people."""
+    def false_pool(self, property_id: str) -> tuple[list[Value], frozenset[str], frozenset[str]]:
+        """Values other entities hold for a property (with a short English label), which
+        of them are people, and which are gone (the KG gives a dissolution or a death:
+        ``facts.GONE``), so a present-tense question never asks "Is Nordhausen in the
+        Soviet Union?" (a trick, not a question)."""
         found = self._pools.get(property_id)
         if found is None:
             rows = self.con.execute(
                 "SELECT DISTINCT value_id, value_label, value_id IN (SELECT entity_id FROM "
-                "entity_types WHERE type_id = 'Q5') FROM statement_values WHERE "
-                "property_id = ? AND truthy AND value_id IS NOT NULL AND value_label IS NOT "
-                "NULL AND length(value_label) <= ? ORDER BY value_id LIMIT ?",
-                [property_id, self.max_label, FALSE_CANDIDATES]).fetchall()
+                "entity_types WHERE type_id = 'Q5'), value_id IN (SELECT entity_id FROM "
+                "statements WHERE list_contains(?, property_id) AND rank <> 'deprecated') "
+                "FROM statement_values WHERE property_id = ? AND truthy AND value_id IS NOT "
+                "NULL AND value_label IS NOT NULL AND length(value_label) <= ? "
+                "ORDER BY value_id LIMIT ?",
+                [list(GONE), property_id, self.max_label, FALSE_CANDIDATES]).fetchall()
             found = self._pools[property_id] = (
-                [Value("wikibase-item", label, vid) for vid, label, _ in rows],
-                frozenset(vid for vid, _, person in rows if person))
+                [Value("wikibase-item", label, vid) for vid, label, _, _ in rows],
+                frozenset(vid for vid, _, person, _ in rows if person),
+                frozenset(vid for vid, _, _, gone in rows if gone))
         return found
 
     def pool_holders(self, property_id: str) -> dict[str, list[tuple[str, frozenset]]]:
@@ -317,7 +330,7 @@ class RunLookups:
         whole KG, so a conversation never depends on the batch it is made in."""
         found = self._holders.get(property_id)
         if found is None:
-            pool, _ = self.false_pool(property_id)
+            pool, _, _ = self.false_pool(property_id)
             found = self._holders[property_id] = {}
             if pool:
                 rows = self.con.execute(
@@ -850,13 +863,16 @@ class KGView:
         return self._genders.get(value.value_id)
 
     def false_candidate(self, property_id: str, held: set[str],
-                        rng: random.Random, subject_id: str | None = None) -> Value | None:
+                        rng: random.Random, subject_id: str | None = None,
+                        tense: str = "past") -> Value | None:
         """A plausible wrong value for a yes/no question: a value other entities hold for the
-        same property (with an English label), not one the subject ever held; first one its
-        peers hold (``peer_values``: "Is Bamako the capital of Algeria?", an African
-        capital, rather than Windhoek for the Soviet Union), else any."""
-        pool, people = self.run.false_pool(property_id)
-        choices = [v for v in pool if v.value_id not in held]
+        same property (with an English label), not one the subject ever held, and in the
+        present tense not one that is gone (``facts.GONE``); first one its closest peers hold
+        (``peer_values``: "Is Algiers the capital of Mali?", a neighbour's, rather than
+        Dushanbe or Windhoek for the Soviet Union), else any."""
+        pool, people, gone = self.run.false_pool(property_id)
+        choices = [v for v in pool if v.value_id not in held and
+                   (tense == "past" or v.value_id not in gone)]
         if not choices:
             return None
         if subject_id is not None:
@@ -871,9 +887,10 @@ class KGView:
 
     def peer_values(self, subject_id: str, property_id: str) -> dict[str, int]:
         """How close to the subject each wrong candidate's closest holder is: a neighbour
-        of the subject (P47) counts 3, another holder one for each value it shares with the
-        subject among ``PEER_PROPERTIES`` (type, country, continent, citizenship,
-        occupation, sport); candidates no peer holds are left out."""
+        of the subject (P47) counts ``NEIGHBOUR_WEIGHT``, another holder the weights
+        (``PEER_WEIGHTS``) of the values it shares with the subject among
+        ``PEER_PROPERTIES`` (country, continent, citizenship, occupation, sport), and
+        ``TYPE_WEIGHT`` once if it shares a type; candidates no peer holds are left out."""
         key = (subject_id, property_id)
         found = self._peer_values.get(key)
         if found is None:
@@ -885,10 +902,17 @@ class KGView:
                     for s in subject.properties.get(pid, ()) if s.value.value_id}
             mine |= {("P31", t) for t in subject.types}  # its types, asked about or not
             neighbours = {s.value.value_id for s in subject.properties.get("P47", ())}
+
+            def closeness(holder: str, context: frozenset) -> int:
+                if holder in neighbours:
+                    return NEIGHBOUR_WEIGHT
+                shared = context & mine
+                return sum(PEER_WEIGHTS.get(pid, 0) for pid, _ in shared) + \
+                    (TYPE_WEIGHT if any(pid == "P31" for pid, _ in shared) else 0)
+
             for vid, holders in self.run.pool_holders(property_id).items():
-                near = max((3 if holder in neighbours else len(context & mine)
-                            for holder, context in holders if holder != subject_id),
-                           default=0)
+                near = max((closeness(holder, context) for holder, context in holders
+                            if holder != subject_id), default=0)
                 if near:
                     found[vid] = near
         return found
