@@ -19,8 +19,10 @@ answer prompt and that language's paragraph after it (``answer_system``), judged
 note naming its language (``language_note``), and matched with the language's ways of
 writing (``language``: dates such as "11. März 1952" and "1952年3月11日", numbers such as
 "5.707.251" and "570万", names compared without German articles or the spaces Japanese and
-Chinese do not write). English is read exactly as before: every function here takes
-``language="en"`` by default and its English path is unchanged.
+Chinese do not write). English is read as before: every function here takes
+``language="en"`` by default and its English path is unchanged, but for two fixes in
+0.8.12 (a comma between digits groups them, "465,292" being no year; a number said to
+fewer decimal places matches, ``said_rounded``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from string import Template
 from typing import Any
 
@@ -131,8 +134,10 @@ def as_date(text: str, language: str = "en") -> tuple | None:
     English: German and English month names (11. März 1952, 11 March 1952), German numeric
     dates (11.03.1952), year-first ones (1952/3/11) and Japanese and Chinese ones
     (1952年3月11日, 1952年3月, 昭和27年: Japanese eras are read as their years)."""
-    if language == "en":
-        t = text.strip().lower().replace(",", " ")
+    if language == "en":  # as the other languages, a comma between digits groups them
+        # (since 0.8.12: "465,292" was read as the year 292 and "242,495.4" as 242, so a
+        # reply "242,495 square kilometres" was scored as a wrong date)
+        t = re.sub(r",(?!\d)|(?<!\d),", " ", text.strip().lower())
         return _iso_date(t) or _written_date(t, _MONTHS)
     t = text.translate(_WIDTH).strip().lower()
     if _BEFORE_COMMON_ERA.search(t):
@@ -276,9 +281,35 @@ def _plain_number(s: str, language: str) -> float | None:
     return None
 
 
+ROUNDED_MIN_DIGITS = 3  # a rounded number keeps at least this many significant digits
+
+
+def _decimals(number: Decimal) -> int:
+    """Decimal places a number is said to (765.0 and 765: none; 1.01: two)."""
+    return max(0, -number.normalize().as_tuple().exponent)
+
+
+def said_rounded(candidate: float, gold: float) -> bool:
+    """Whether ``candidate`` is ``gold`` said to fewer decimal places: rounded (half up or
+    half to even) to the candidate's places, keeping every digit of the whole part and at
+    least ``ROUNDED_MIN_DIGITS`` significant ones. Bahrain's area is stored as 765.004788
+    square kilometres; a model that answers "765 square kilometres" is right, and so is
+    "47.87" for titanium's 47.867, but not "770", "48" or "0.18" for a gold 0.175."""
+    said, exact = Decimal(repr(candidate)), Decimal(repr(gold))
+    places = _decimals(said)
+    if places >= _decimals(exact):
+        return False
+    step = Decimal(1).scaleb(-places)
+    if said not in (exact.quantize(step, ROUND_HALF_UP), exact.quantize(step, ROUND_HALF_EVEN)):
+        return False
+    digits = "".join(map(str, abs(said).quantize(step).as_tuple().digits)).lstrip("0")
+    return len(digits) >= ROUNDED_MIN_DIGITS
+
+
 def match(candidates: list[str], golds: list[list[str]], language: str = "en") -> int | None:
-    """1: a candidate equals a gold answer (label or alias, dates and numbers normalised);
-    0: every candidate is a date or number that differs from every gold one; else None.
+    """1: a candidate equals a gold answer (label or alias, dates and numbers normalised; a
+    number may be said with fewer decimal places, ``said_rounded``); 0: every candidate is
+    a date or number that differs from every gold one; else None.
     ``language``: the conversation's, which decides how names, dates and numbers are read
     (both the candidates and the golds)."""
     decided_zero = bool(candidates)
@@ -299,7 +330,7 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                             return 1
                 elif cn is not None and gn is not None and not (cd or gd):
                     cand_decidable = True
-                    if abs(cn - gn) <= 1e-9 * max(1, abs(gn)):
+                    if abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or said_rounded(cn, gn):
                         return 1
                     # a share said either way: "17.5%" (the gold) and 0.175 (as stored)
                     scale = {(True, False): 100, (False, True): 0.01}.get(
