@@ -9,6 +9,7 @@ import math
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,7 +17,7 @@ import pytest
 
 from convkgyarn.config import GenerateConfig, paper_configs
 from convkgyarn.stages import salience
-from convkgyarn.stages.assemble.realiser import Realiser
+from convkgyarn.stages.assemble.realiser import Realiser, lead_word
 from convkgyarn.stages.assemble.records import EntityFacts
 from convkgyarn.stages.assemble import facts as fact_rules
 from convkgyarn.stages.assemble import wording
@@ -97,6 +98,28 @@ def sample_export(tmp_path_factory):
         p.write_outputs(result.runs, tmp)
     return [json.loads(line) for line in (tmp / "conversations.jsonl").read_text()
             .splitlines()]
+
+
+@pytest.mark.parametrize("question, word", [
+    ("And what's its population?", "what"), ("Okay, how many people live there?", "how"),
+    ("Um, who is its mayor?", "who"), ("Alright, and when was it founded?", "when"),
+    ("In which country is it?", "in"), ("", "")])
+def test_a_question_opens_with_its_first_word_past_fillers_and_and(question, word):
+    assert lead_word(question) == word
+
+
+def test_a_conversation_varies_how_its_questions_open(sample_export):
+    """A reader marks a conversation down for "repeating one pattern": three of five
+    questions opening with "What" were 24-34% of the sample's spoken conversations (37% of
+    real-entities-dev's voice-deixis ones; ConvQuestions': 21%). Where a fact has a
+    variant opening otherwise, it is chosen once two questions opened with a word."""
+    for name in ("voice", "voice-deixis"):
+        full = [r for r in sample_export if r["config"]["name"] == name and
+                len(r["turns"]) >= 5]
+        repeated = [[t["question"] for t in r["turns"]] for r in full
+                    if Counter(lead_word(t["question"]) for t in r["turns"])
+                    .most_common(1)[0][1] >= 3]
+        assert len(full) >= 40 and len(repeated) / len(full) <= 0.15, (name, repeated[:3])
 
 
 def test_no_two_turns_have_the_same_answer(sample_export):

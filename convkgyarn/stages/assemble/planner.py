@@ -19,6 +19,7 @@ import math
 import random
 import re
 from collections import Counter, defaultdict, deque
+from collections.abc import Sequence
 from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
@@ -29,7 +30,7 @@ from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_va
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
-from convkgyarn.stages.assemble.realiser import Realiser, seeded
+from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded
 from convkgyarn.stages.assemble.view import KGView
 
 # Predicates asked one after the other when an entity has both.
@@ -786,13 +787,13 @@ class Planner:
                     pt = replace(pt, kind=fits[int(rng_hops.random() * len(fits))])
             asked.add(fact)  # tried: asked now, or never askable
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
-                                later=self._later(ent, turns))
+                                later=self._later(ent, turns), earlier=turns)
             if turn is None and pt is not plain:
                 # a kind the fact cannot take ("before" with no holder before): the fact
                 # as it was planned, never its own date question left alone ("When did
                 # Nathalie Appéré take over ...?" without "Who is Rennes' mayor?")
                 turn = self.realise(ent, tid, plain, previous, rng_style, len(turns) + 1,
-                                    hop_from, later=self._later(ent, turns))
+                                    hop_from, later=self._later(ent, turns), earlier=turns)
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics:
@@ -829,7 +830,7 @@ class Planner:
             if len(turns) == self.cfg.turns:
                 break
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1,
-                                later=self._later(ent, turns))
+                                later=self._later(ent, turns), earlier=turns)
             if turn is not None and not self._said_before(turn, turns) and \
                     not self._implied(turn, turns):
                 turns.append(turn)
@@ -868,7 +869,7 @@ class Planner:
                 continue
             asked.add(fact)
             turn = self.realise(ent, tid, pt, previous, rng_style, len(turns) + 1, hop_from,
-                                later=self._later(ent, turns))
+                                later=self._later(ent, turns), earlier=turns)
             if turn is None:
                 continue
             if hop_from is not None and set(turn.answer_ids) <= topics | {
@@ -1125,10 +1126,12 @@ class Planner:
 
     def realise(self, e: EntityFacts, type_id: str, pt: PlannedTurn, previous: Turn | None,
                 rng: random.Random, number: int, hop_from: int | None = None,
-                later: bool = False) -> Turn | None:
+                later: bool = False, earlier: Sequence[Turn] = ()) -> Turn | None:
         """One planned turn through the realiser and the transforms (None: dropped);
-        ``later``: an earlier turn named its subject."""
-        ctx = transforms.TurnContext(self.cfg, self.view, self.realiser, previous, rng)
+        ``later``: an earlier turn named its subject; ``earlier``: the conversation's turns
+        so far (a variant opening as two of them did goes after the others)."""
+        ctx = transforms.TurnContext(self.cfg, self.view, self.realiser, previous, rng,
+                                     Counter(lead_word(t.question) for t in earlier))
         started = self.realiser.start(e, type_id, pt, number, hop_from)
         if later and isinstance(started, Turn):
             started = replace(started, later_mention=True)

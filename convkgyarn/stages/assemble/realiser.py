@@ -94,6 +94,21 @@ def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
     return parsed[0], parsed[1], parsed[2], value.precision or 0
 
 
+LEAD_WORD_MAX = 2  # questions of a conversation opening with one word before others go first
+SPOKEN_LEADS = {"what's": "what", "who's": "who", "where's": "where", "when's": "when",
+                "how's": "how"}
+
+
+def lead_word(question: str) -> str:
+    """The word a question opens with once its fillers and its "and" are set aside ("And
+    what's its population?": "what"), as a reader hears a conversation repeat one pattern
+    (issue #33: three questions in five opening with "What" in 37% of voice-deixis
+    conversations on real-entities-dev, 21% of ConvQuestions')."""
+    words = [w for w in re.findall(r"[a-z']+", question.lower())
+             if w not in ("okay", "alright", "um", "uh", "uhm", "so", "and", "well")]
+    return SPOKEN_LEADS.get(words[0], words[0]) if words else ""
+
+
 def opening(question: str) -> tuple[str, ...]:
     """The first two words of a question, as a reader hears its frame ("and what's",
     "what is", "when was")."""
@@ -382,10 +397,12 @@ class Realiser:
         options = options[first:] + options[:first]
         if ctx.previous is not None and len(options) > 1:
             # "And what's its population?" "And what's its official language?": a variant
-            # that opens as the question before did goes last, and "Do you know ...?" after it
+            # that opens as the question before did goes last, and "Do you know ...?" after
+            # it; then one opening with a word LEAD_WORD_MAX earlier questions opened with
             frame = opening(ctx.previous.question)
-            options = sorted(options, key=lambda o: (bool(DO_YOU_KNOW.search(o.text)),
-                                                     opening(o.text) == frame))
+            options = sorted(options, key=lambda o: (
+                bool(DO_YOU_KNOW.search(o.text)), opening(o.text) == frame,
+                ctx.lead_words.get(lead_word(o.text), 0) >= LEAD_WORD_MAX))
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
         plural = None  # "Who are the heads of state of Mali?" for one: another if there is

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
@@ -31,13 +31,16 @@ from convkgyarn.stages.typos import content_words, typo_in
 @dataclass(frozen=True)
 class TurnContext:
     """What a transform may read besides the turn: the configuration, the batch's view, the
-    realiser (to fill a template again), the turn before and the style generator."""
+    realiser (to fill a template again), the turn before, the style generator and the words
+    the earlier questions opened with."""
 
     cfg: GenerateConfig
     view: KGView
     realiser: Realiser
     previous: Turn | None
     rng: random.Random
+    # how many of the conversation's earlier questions open with each word ("what": 2)
+    lead_words: Mapping[str, int] = field(default_factory=dict)
 
 
 Transform = Callable[[Turn, TurnContext], "Turn | Drop"]
