@@ -21,14 +21,15 @@ writing (``language``: dates such as "11. März 1952" and "1952年3月11日", nu
 "5.707.251" and "570万", names compared without German articles or the spaces Japanese and
 Chinese do not write). English is read as before: every function here takes
 ``language="en"`` by default and its English path is unchanged, but for two fixes in
-0.8.12 (a comma between digits groups them, "465,292" being no year; a number said to
-fewer decimal places matches, ``said_rounded``).
+0.8.12 (a comma between a digit and three more groups them, "465,292" being no year; a
+number said to fewer decimal places matches, ``said_rounded``).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -134,10 +135,11 @@ def as_date(text: str, language: str = "en") -> tuple | None:
     English: German and English month names (11. März 1952, 11 March 1952), German numeric
     dates (11.03.1952), year-first ones (1952/3/11) and Japanese and Chinese ones
     (1952年3月11日, 1952年3月, 昭和27年: Japanese eras are read as their years)."""
-    if language == "en":  # as the other languages, a comma between digits groups them
-        # (since 0.8.12: "465,292" was read as the year 292 and "242,495.4" as 242, so a
-        # reply "242,495 square kilometres" was scored as a wrong date)
-        t = re.sub(r",(?!\d)|(?<!\d),", " ", text.strip().lower())
+    if language == "en":  # a digit, a comma, three digits: grouped (since 0.8.12:
+        # "465,292" was read as the year 292 and "242,495.4" as 242, so a reply "242,495
+        # square kilometres" was scored as a wrong date); any other parts words, as in
+        # "March 11,1952"
+        t = re.sub(r"(?<!\d),|,(?!\d{3}(?!\d))", " ", text.strip().lower())
         return _iso_date(t) or _written_date(t, _MONTHS)
     t = text.translate(_WIDTH).strip().lower()
     if _BEFORE_COMMON_ERA.search(t):
@@ -293,8 +295,12 @@ def said_rounded(candidate: float, gold: float) -> bool:
     """Whether ``candidate`` is ``gold`` said to fewer decimal places: rounded (half up or
     half to even) to the candidate's places, keeping every digit of the whole part and at
     least ``ROUNDED_MIN_DIGITS`` significant ones. Bahrain's area is stored as 765.004788
-    square kilometres; a model that answers "765 square kilometres" is right, and so is
-    "47.87" for titanium's 47.867, but not "770", "48" or "0.18" for a gold 0.175."""
+    square kilometres; a model that answers "765.0" is right, and so is "47.87" for
+    titanium's 47.867, but not "770", "48" or "0.18" for a gold 0.175. (A reply of three or
+    four digits alone, "765 square kilometres", reads as a year too: ``match`` leaves it
+    to the judge.)"""
+    if not (math.isfinite(candidate) and math.isfinite(gold)):
+        return False  # a reply of 400 digits reads as infinity: no number to round
     said, exact = Decimal(repr(candidate)), Decimal(repr(gold))
     places = _decimals(said)
     if places >= _decimals(exact):
@@ -330,12 +336,14 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                             return 1
                 elif cn is not None and gn is not None and not (cd or gd):
                     cand_decidable = True
-                    if abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or said_rounded(cn, gn):
+                    if math.isfinite(gn) and (abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or
+                                              said_rounded(cn, gn)):
                         return 1
                     # a share said either way: "17.5%" (the gold) and 0.175 (as stored)
                     scale = {(True, False): 100, (False, True): 0.01}.get(
                         (is_percent(gold), is_percent(cand)))
-                    if scale and abs(cn * scale - gn) <= 1e-9 * max(1, abs(gn)):
+                    if scale and math.isfinite(gn) and \
+                            abs(cn * scale - gn) <= 1e-9 * max(1, abs(gn)):
                         return 1
         decided_zero &= cand_decidable
     return 0 if decided_zero else None

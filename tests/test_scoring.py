@@ -79,9 +79,9 @@ ANSWERISH = st.lists(st.sampled_from(
 @given(st.one_of(ANSWERISH, st.text(max_size=24)))
 def test_english_is_read_exactly_as_before(text):
     """English as before the other languages came, but for one fix: a comma between two
-    digits groups them (0.8.12), so no date is read out of "465,292"."""
+    digits before three more groups them (0.8.12), so no date is read out of "465,292"."""
     assert normalise(text) == old_normalise(text)
-    if not re.search(r"\d,\d", text):
+    if not re.search(r"\d,\d{3}(?!\d)", text):
         assert as_date(text) == old_as_date(text)
     assert as_number(text) == old_as_number(text)
 
@@ -108,6 +108,20 @@ def test_a_number_said_to_fewer_decimal_places_is_right(reply, gold, score):
     242,495.406794 square kilometres): a model that says the number to fewer places,
     rounded, keeping its whole part and three significant digits, is right."""
     assert match([reply], [[gold]]) == score
+
+
+@pytest.mark.parametrize("reply, gold", [("March 11,1952", "11 March 1952"),
+                                         ("11 March, 1952", "11 March 1952"),
+                                         ("March 11, 1952", "1952-03-11")])
+def test_a_comma_before_a_year_still_parts_a_date(reply, gold):
+    assert match([reply], [[gold]]) == 1
+
+
+def test_a_reply_too_long_for_a_number_is_scored_not_a_crash():
+    """A degenerate reply of 400 nines reads as infinity: it is a wrong number, and the
+    evaluation goes on."""
+    assert match(["9" * 400], [["12"]]) == 0
+    assert match(["12"], [["9" * 400]]) == 0
 
 
 # -- dates ----------------------------------------------------------------------------------

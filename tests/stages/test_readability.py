@@ -103,7 +103,8 @@ def sample_export(tmp_path_factory):
 @pytest.mark.parametrize("question, word", [
     ("And what's its population?", "what"), ("Okay, how many people live there?", "how"),
     ("Um, who is its mayor?", "who"), ("Alright, and when was it founded?", "when"),
-    ("In which country is it?", "in"), ("", "")])
+    ("In which country is it?", "in"), ("Er, what is her date of birth?", "what"),
+    ("Sorry, when was he born?", "when"), ("Hmm, who founded it?", "who"), ("", "")])
 def test_a_question_opens_with_its_first_word_past_fillers_and_and(question, word):
     assert lead_word(question) == word
 

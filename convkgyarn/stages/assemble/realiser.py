@@ -95,6 +95,10 @@ def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
 
 
 LEAD_WORD_MAX = 2  # questions of a conversation opening with one word before others go first
+# words before a question's own first word: transitions, the disfluent openers and repairs
+# (``phrasing.OPENERS``, ``REPAIRS``: "Er, what is ...", "Sorry, what ...") and "and"
+LEAD_FILLERS = frozenset({"okay", "alright", "and", "so", "well", "um", "uh", "uhm", "hmm",
+                          "er", "oh", "sorry"})
 SPOKEN_LEADS = {"what's": "what", "who's": "who", "where's": "where", "when's": "when",
                 "how's": "how"}
 
@@ -104,8 +108,7 @@ def lead_word(question: str) -> str:
     what's its population?": "what"), as a reader hears a conversation repeat one pattern
     (issue #33: three questions in five opening with "What" in 37% of voice-deixis
     conversations on real-entities-dev, 21% of ConvQuestions')."""
-    words = [w for w in re.findall(r"[a-z']+", question.lower())
-             if w not in ("okay", "alright", "um", "uh", "uhm", "so", "and", "well")]
+    words = [w for w in re.findall(r"[a-z']+", question.lower()) if w not in LEAD_FILLERS]
     return SPOKEN_LEADS.get(words[0], words[0]) if words else ""
 
 

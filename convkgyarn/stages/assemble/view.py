@@ -58,6 +58,11 @@ POOL_HOLDERS = 50  # entities a wrong candidate's holders are read for, by id
 # "sovereign state", a "country" and a "landlocked country" at once (Tajikistan's Dushanbe
 # outranked Algeria's Algiers for Mali by three shared types)
 NEIGHBOUR_WEIGHT, TYPE_WEIGHT = 10, 1
+# properties whose present-tense yes/no needs a wrong candidate that still exists (a country,
+# a continent, a citizenship, a party, a spouse, a capital, a currency): "Is Nordhausen in
+# the Soviet Union?" is a trick; a father, a director or a film's country of origin may
+# be gone ("Is John Lennon her father?", "Is the film from the Soviet Union?")
+NEEDS_EXISTING = frozenset({"P17", "P30", "P27", "P102", "P26", "P36", "P38", "P131"})
 PEER_WEIGHTS = {"P17": 1, "P30": 1, "P27": 1, "P106": 2, "P641": 2}
 TEMPLATE_CACHE = 200_000  # template variants kept between batches (about 60 MB)
 BATCH_TABLES = ("_batch_facts", "_batch_statements", "_batch_qualifiers", "_batch_labels")
@@ -867,12 +872,14 @@ class KGView:
                         tense: str = "past") -> Value | None:
         """A plausible wrong value for a yes/no question: a value other entities hold for the
         same property (with an English label), not one the subject ever held, and in the
-        present tense not one that is gone (``facts.GONE``); first one its closest peers hold
+        present tense of a property that needs it (``NEEDS_EXISTING``) not one that is gone
+        (``facts.GONE``); first one its closest peers hold
         (``peer_values``: "Is Algiers the capital of Mali?", a neighbour's, rather than
         Dushanbe or Windhoek for the Soviet Union), else any."""
         pool, people, gone = self.run.false_pool(property_id)
+        now = tense != "past" and property_id in NEEDS_EXISTING
         choices = [v for v in pool if v.value_id not in held and
-                   (tense == "past" or v.value_id not in gone)]
+                   not (now and v.value_id in gone)]
         if not choices:
             return None
         if subject_id is not None:
