@@ -43,14 +43,6 @@ YEAR_QUESTION = re.compile(r"\byears?\b", re.I)
 # a typed "Karl Dönitz head of state of Nazi Germany since" of a reign that ended)
 STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b|"
                          r"\bsince\W*$", re.I)
-
-
-def said_as_holding_then(options: list[TemplateOption], tense: str) -> list[TemplateOption]:
-    """The forms that fit a statement in its tense: of one that has ended, none that says it
-    still holds ("Since when?", "Since when has Schleicher led ...?": qualifier templates
-    are present only)."""
-    return options if tense != "past" else \
-        [o for o in options if not STILL_HOLDS.search(o.text)]
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
 # a question that says there are several ("who are the heads of state", "what were the
@@ -85,6 +77,14 @@ def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
             and len(previous.answer.values) == 1)
 
 
+def said_as_holding_then(options: list[TemplateOption], tense: str) -> list[TemplateOption]:
+    """The forms that fit a statement in its tense: of one that has ended, none that says it
+    still holds ("Since when?", "Since when has Schleicher led ...?": qualifier templates
+    are present only)."""
+    return options if tense != "past" else \
+        [o for o in options if not STILL_HOLDS.search(o.text)]
+
+
 def dated(value: Value) -> tuple[int, int | None, int | None, int] | None:
     """A time value as (year, month, day, precision), None before the common era or when
     its text is not a date."""
@@ -103,21 +103,27 @@ SPOKEN_LEADS = {"what's": "what", "who's": "who", "where's": "where", "when's": 
                 "how's": "how"}
 
 
+OPENING_FILLERS = frozenset({"okay", "alright", "um", "uh", "so"})  # not a frame's words
+
+
+def _words(question: str, fillers: frozenset[str]) -> list[str]:
+    """A question's words, lower-cased, without the fillers given."""
+    return [w for w in re.findall(r"[a-z']+", question.lower()) if w not in fillers]
+
+
 def lead_word(question: str) -> str:
     """The word a question opens with once its fillers and its "and" are set aside ("And
     what's its population?": "what"), as a reader hears a conversation repeat one pattern
     (issue #33: three questions in five opening with "What" in 37% of voice-deixis
     conversations on real-entities-dev, 21% of ConvQuestions')."""
-    words = [w for w in re.findall(r"[a-z']+", question.lower()) if w not in LEAD_FILLERS]
+    words = _words(question, LEAD_FILLERS)
     return SPOKEN_LEADS.get(words[0], words[0]) if words else ""
 
 
 def opening(question: str) -> tuple[str, ...]:
     """The first two words of a question, as a reader hears its frame ("and what's",
     "what is", "when was")."""
-    words = re.findall(r"[a-z']+", question.lower())
-    words = [w for w in words if w not in ("okay", "alright", "um", "uh", "so")]
-    return tuple(words[:2])
+    return tuple(_words(question, OPENING_FILLERS)[:2])
 
 
 # Places no country is divided into: a sea or a range is where a thing lies, never "which

@@ -317,7 +317,7 @@ class RunLookups:
             rows = self.con.execute(
                 "SELECT DISTINCT value_id, value_label, value_id IN (SELECT entity_id FROM "
                 "entity_types WHERE type_id = 'Q5'), value_id IN (SELECT entity_id FROM "
-                "statements WHERE list_contains(?, property_id) AND rank <> 'deprecated') "
+                "statements WHERE list_contains(?, property_id)) "
                 "FROM statement_values WHERE property_id = ? AND truthy AND value_id IS NOT "
                 "NULL AND value_label IS NOT NULL AND length(value_label) <= ? "
                 "ORDER BY value_id LIMIT ?",
