@@ -153,6 +153,19 @@ _BEFORE_COMMON_ERA = re.compile(r"v\.\s*chr|vor christus|v\.\s*u\.\s*z|vor unser
                                 r"|\bb\.?c\.?(?:e\.?)?(?!\w)")
 
 
+_ERA_WORDS = re.compile(r"\b(b\.?c\.?(e\.?)?|c\.?e\.?|a\.?d\.?)(?!\w)", re.I)
+
+
+def _measured(text: str) -> bool:
+    """Whether a number is said with a unit ("765 square kilometres"; an era is none)."""
+    return re.search(r"[^\W\d_]", _ERA_WORDS.sub(" ", text)) is not None
+
+
+def _bce(text: str) -> bool:
+    """Whether a date or a year is said before the common era ("427 BCE", "44 v. Chr.")."""
+    return _BEFORE_COMMON_ERA.search(text.lower()) is not None
+
+
 def _iso_date(t: str) -> tuple | None:
     m = re.fullmatch(r"(\d{3,4})(?:-(\d\d))?(?:-(\d\d))?", t)
     if m:
@@ -297,8 +310,8 @@ def said_rounded(candidate: float, gold: float) -> bool:
     least ``ROUNDED_MIN_DIGITS`` significant ones. Bahrain's area is stored as 765.004788
     square kilometres; a model that answers "765.0" is right, and so is "47.87" for
     titanium's 47.867, but not "770", "48" or "0.18" for a gold 0.175. (A reply of three or
-    four digits alone, "765 square kilometres", reads as a year too: ``match`` leaves it
-    to the judge.)"""
+    four digits alone, "765 square kilometres", is read as a number where the gold is no
+    date: ``match``.)"""
     if not (math.isfinite(candidate) and math.isfinite(gold)):
         return False  # a reply of 400 digits reads as infinity: no number to round
     said, exact = Decimal(repr(candidate)), Decimal(repr(gold))
@@ -328,23 +341,36 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                 if nc and nc == normalise(gold, language):
                     return 1
                 gd, gn = as_date(gold, language), _amount(gold, language)
+                if gd and gn is not None and _measured(gold):
+                    gd = None  # "765 square kilometres" is an area, not the year 765
+                if (cd or cn is not None) and (gd or gn is not None) and \
+                        _bce(cand) != _bce(gold):
+                    cand_decidable = True  # "43 BCE" is not the year 43 CE, nor "427" 427 BCE
+                    continue
                 if cd and gd:
                     cand_decidable = True
                     if all(a == b for a, b in zip(cd, gd) if a is not None and b is not None) \
                             and cd[0] == gd[0] and (cd[1:] == gd[1:] or None in cd or None in gd):
                         if sum(x is not None for x in cd) >= sum(x is not None for x in gd):
                             return 1
-                elif cn is not None and gn is not None and not (cd or gd):
+                elif cn is not None and gn is not None and not gd:
+                    # a gold that is no date reads a reply's number as a number, though
+                    # three or four digits alone could be a year ("765 square kilometres")
                     cand_decidable = True
+                    # either may be the rounded one: a measure stored to a conversion's
+                    # places is said to two ("765" for 765.004788: ``render.said_amount``)
                     if math.isfinite(gn) and (abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or
-                                              said_rounded(cn, gn)):
+                                              said_rounded(cn, gn) or said_rounded(gn, cn)):
                         return 1
-                    # a share said either way: "17.5%" (the gold) and 0.175 (as stored)
+                    # a share said either way: "17.5%" (the gold) and 0.175 (as stored),
+                    # and rounded either way ("0.175" for "17.53%")
                     scale = {(True, False): 100, (False, True): 0.01}.get(
                         (is_percent(gold), is_percent(cand)))
-                    if scale and math.isfinite(gn) and \
-                            abs(cn * scale - gn) <= 1e-9 * max(1, abs(gn)):
-                        return 1
+                    if scale and math.isfinite(gn) and math.isfinite(cn):
+                        scaled = float(Decimal(repr(cn)) * Decimal(repr(scale)))
+                        if abs(scaled - gn) <= 1e-9 * max(1, abs(gn)) or \
+                                said_rounded(scaled, gn):
+                            return 1
         decided_zero &= cand_decidable
     return 0 if decided_zero else None
 

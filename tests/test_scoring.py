@@ -102,7 +102,14 @@ def test_an_english_number_with_its_thousands_grouped_is_no_date(text):
     ("242,500", "242,495.406794", 0),   # rounded into the whole part: not the number
     ("48", "47.867", 0), ("1", "1.008", 0), ("0.18", "0.175", 0),  # too few digits left
     ("765.01", "765.004788", 0),        # more places than it rounds to
-    ("17.5%", "17.5%", 1), ("8,416,534", "8,416,535", 0)])
+    ("17.5%", "17.5%", 1), ("8,416,534", "8,416,535", 0),
+    # three or four digits alone could be a year; the gold is no date, so they are a number
+    ("765 square kilometres", "765.004788 square kilometres", 1), ("1975", "1,975 metres", 1),
+    ("770 square kilometres", "765.004788 square kilometres", 0),
+    # the gold said to two places where the KG stores a conversion's six: the stored value
+    # is right too
+    ("765.004788 square kilometres", "765 square kilometres", 1),
+    ("242,495.406794", "242,495.41", 1), ("766.2", "765 square kilometres", 0)])
 def test_a_number_said_to_fewer_decimal_places_is_right(reply, gold, score):
     """Wikidata stores areas and masses to many places (the United Kingdom's area is
     242,495.406794 square kilometres): a model that says the number to fewer places,
@@ -353,8 +360,21 @@ def test_the_judge_is_told_the_language_and_english_is_judged_as_before():
     ("0.175", "17.5%", "en", 1), ("17.5 percent", "17.5%", "en", 1), ("17.5%", "17.5%", "en", 1),
     ("0,175", "17,5 %", "de", 1), ("17,5 Prozent", "17,5 %", "de", 1),
     ("0.175", "17.5%", "ja", 1), ("17.5%", "0.175", "en", 1),
-    ("20%", "17.5%", "en", 0), ("0.2", "17.5%", "en", 0)])
+    ("20%", "17.5%", "en", 0), ("0.2", "17.5%", "en", 0),
+    # rounded either way: 0.1753 said "0.175" or "17.5%"
+    ("0.175", "17.53%", "en", 1), ("17.5%", "0.1753", "en", 1), ("5.17%", "0.05172", "en", 1),
+    ("0.18", "17.53%", "en", 0), ("0.17", "17.53%", "en", 0)])
 def test_a_share_matches_said_as_a_fraction_or_a_percentage(reply, gold, language, score):
     """An admission rate's gold answer is said "17.5%"; Wikidata stores 0.175: a model that
     answers either way is right."""
     assert match([reply], [[gold]], language) == score
+
+
+@pytest.mark.parametrize("reply, gold, score", [
+    ("43", "43 CE", 1), ("43 AD", "43 CE", 1), ("44", "43 CE", 0), ("43 BCE", "43 CE", 0),
+    ("427 BC", "427 BCE", 1), ("427", "427 BCE", 0), ("7 May 427", "7 May 427 BCE", 0),
+    ("7 May 427 BC", "7 May 427 BCE", 1)])
+def test_a_year_before_the_common_era_is_not_the_same_year_after_it(reply, gold, score):
+    """Plato was born in 427 BCE: a reply "427" is another year, and "43 BCE" is not
+    London's founding in 43 CE ("43 AD" is)."""
+    assert match([reply], [[gold]]) == score

@@ -16,7 +16,7 @@ value, and assembly leaves out a fact with one rather than answer it.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation, localcontext
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -122,7 +122,9 @@ def render_time(text: str, precision: int | None, year_only: bool = False) -> st
     year, month, day, bce = parsed
     era = " BCE" if bce else ""
     if year_only or precision <= 9 or not month or month > 12:  # no month to say
-        return f"{year}{era}"
+        # a year of the common era said alone under 1000 says its era: "When was London
+        # founded?" "43 CE", not "43" (a reader took it for a number of something)
+        return f"{year}{era or (' CE' if year < 1000 else '')}"
     if precision == 10 or not day:
         return f"{MONTHS[month - 1]} {year}{era}"
     return f"{day} {MONTHS[month - 1]} {year}{era}"
@@ -193,7 +195,26 @@ def plural(unit: str) -> str:
     return " ".join(words)
 
 
+# decimals a measure is stored to beyond which they are a conversion's, not a measurement's
+# (Bahrain's area, 765.004788 square kilometres, from square miles): said to two places
+CONVERTED_PLACES = 5
+
+
+def said_amount(amount: str, unit_id: str | None) -> str:
+    """A measure stored to ``CONVERTED_PLACES`` decimals or more (and a whole part) said to
+    two places, trailing zeros dropped ("765.004788" -> "765", "242495.406794" ->
+    "242495.41"); any other amount as stored. The stored value stays the gold's."""
+    text = amount.strip()
+    whole, _, frac = text.lstrip("+-").partition(".")
+    if not unit_id or unit_id in PERCENT or len(frac) < CONVERTED_PLACES or \
+            not whole.isdigit() or int(whole) == 0 or not frac.isdigit():
+        return amount
+    said = Decimal(text).quantize(Decimal("0.01"), ROUND_HALF_EVEN).normalize()
+    return f"{said:f}"
+
+
 def render_quantity(amount: str, unit_id: str | None, unit_label: str | None) -> str:
+    amount = said_amount(amount, unit_id)
     number = format_amount(amount)
     if not unit_id:
         return number

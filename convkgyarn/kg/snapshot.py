@@ -50,6 +50,13 @@ KIND_SIGNS: tuple[tuple[tuple[str, ...], str], ...] = (
 # A sign counts only when at least this many of the type's items (and half of them) have it:
 # one item of a two-item type decides nothing.
 SIGN_MIN_ITEMS = 2
+# A place people live in, told by a population and a postal code both (a museum has a postal
+# code, a country or a district a population, not the two: dump-sample-100 names none of
+# "municipality of Germany", "big city", "commune of France", so Bamberg was asked "Who is
+# its head of government?" and named in every turn): a "city" where half its items have
+# SETTLEMENT_CITY people or more, else a "town" (a reader says "the town" of a village too).
+SETTLEMENT_SIGN = ("P1082", "P281")
+SETTLEMENT_CITY = 100_000
 
 
 def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
@@ -95,7 +102,31 @@ def inferred_type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str]) ->
             if any((t, p) in signed for p in props):
                 out[t] = noun
                 break
+    out.update(_settlements(con, [t for t in type_ids if t not in out]))
     return out
+
+
+def _settlements(con: duckdb.DuckDBPyConnection, type_ids: list[str]) -> dict[str, str]:
+    """"city" or "town" for each type (of ``type_ids``, none with a label or a sign) at
+    least half of whose items, and ``SIGN_MIN_ITEMS`` of them, have both a population and a
+    postal code (``SETTLEMENT_SIGN``): "city" where the median population is
+    ``SETTLEMENT_CITY`` or more."""
+    if not type_ids:
+        return {}
+    population, postcode = SETTLEMENT_SIGN
+    rows = con.execute(
+        "WITH items AS (SELECT DISTINCT type_id, entity_id FROM entity_types "
+        "  WHERE via = 'P31' AND list_contains(?, type_id)), "
+        "people AS (SELECT entity_id, max(TRY_CAST(value_text AS DOUBLE)) AS n FROM statements "
+        "  WHERE property_id = ? AND truthy GROUP BY entity_id), "
+        "coded AS (SELECT DISTINCT entity_id FROM statements WHERE property_id = ?) "
+        "SELECT i.type_id, count(*) AS items, count(c.entity_id) FILTER (WHERE p.n IS NOT NULL) "
+        "  AS settled, median(p.n) FILTER (WHERE c.entity_id IS NOT NULL) AS people "
+        "FROM items i LEFT JOIN people p USING (entity_id) LEFT JOIN coded c USING (entity_id) "
+        "GROUP BY i.type_id", [list(type_ids), population, postcode]).fetchall()
+    return {t: "city" if people is not None and people >= SETTLEMENT_CITY else "town"
+            for t, items, settled, people in rows
+            if settled >= SIGN_MIN_ITEMS and settled * 2 >= items}
 
 
 def sources(con: duckdb.DuckDBPyConnection) -> list[dict]:

@@ -329,8 +329,10 @@ def text_patterns(label: str, tense: str = "present", kind: str = "thing"
 
 def text_past(patterns: tuple[str, str, str], label: str,
               kind: str = "thing") -> tuple[str, str, str]:
-    """Past-tense queries: no possessive of the subject (it reads as the present)."""
-    out = [p for p in patterns if "{S's}" not in p]
+    """Past-tense queries: no possessive of the subject (it reads as the present), and a
+    curated query's "is" said "was" ("Bonn was the seat of what": West Germany)."""
+    out = [re.sub(r"\bare\b", "were", re.sub(r"\bis\b", "was", p))
+           for p in patterns if "{S's}" not in p]
     if out:  # curated queries stay curated: fewer, never padded with label-shaped ones
         return tuple(out[:3])
     return text_patterns(label, "past", kind)
@@ -437,8 +439,11 @@ def to_past(pattern: str) -> str:
     about events come back unchanged."""
     out = re.sub(r"\bis\b", "was", pattern)
     out = re.sub(r"\bare\b", "were", out)
-    out = re.sub(r"^(who|what) (\w+) (\{S:o\}|\[him\])",
-                 lambda m: f"{m.group(1)} {_PAST_OF[m.group(2)]} {m.group(3)}"
+    # "what borders {S:o}?", "who leads the government of {S:o}?", "which body makes {S's}
+    # laws?": the verb after the question word (of a state long gone, "Which body makes its
+    # laws?" was a reader's find)
+    out = re.sub(r"^(who|what|which \w+) (\w+) (?=\{S:o\}|\[him\]|\{S's\}|\[his\]|the )",
+                 lambda m: f"{m.group(1)} {_PAST_OF[m.group(2)]} "
                  if m.group(2) in _PAST_OF else m.group(0), out)
     out = re.sub(r"\bdoes (\{S\}|\[he\])", r"did \1", out)
     out = re.sub(r"\bdo (\{S\}|\[he\])", r"did \1", out)
@@ -485,7 +490,8 @@ _PAST_OF = {"contains": "contained", "shares": "shared", "owns": "owned", "uses"
             "funds": "funded", "administers": "administered", "governs": "governed",
             "leads": "led", "runs": "ran", "hosts": "hosted", "coaches": "coached",
             "captains": "captained", "inhabits": "inhabited", "applies": "applied",
-            "refers": "referred", "flows": "flowed", "links": "linked", "competes": "competed"}
+            "refers": "referred", "flows": "flowed", "links": "linked", "competes": "competed",
+            "makes": "made", "heads": "headed", "forms": "formed"}
 
 
 # -- disfluencies ---------------------------------------------------------------------------
@@ -493,6 +499,8 @@ _PAST_OF = {"contains": "contained", "shares": "shared", "owns": "owned", "uses"
 FILLERS = ("um", "uh", "hmm", "er", "uhm")
 _FUNCTION_WORDS = {"or", "and", "of", "the", "a", "an", "in", "on", "at", "to", "for", "by",
                    "with", "from"}
+_AUXILIARIES = {"does", "did", "do", "is", "was", "are", "were", "has", "have", "had", "can",
+                "could", "will", "would"}
 OPENERS = ("Um", "Uh", "Hmm", "Er", "Well, um", "So, uh", "Okay, um", "Uh, so", "Oh, um")
 REPAIRS = ("sorry, I mean", "no, I mean", "sorry,", "I mean,", "no wait,", "uh, I mean")
 CLOSERS = (" Thanks.", " Thank you.", " Thanks!")
@@ -501,7 +509,7 @@ CLOSERS = (" Thanks.", " Thank you.", " Thanks!")
 def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -> str:
     """One spoken question as people say it: a filler, a restart, or (where another real
     question of the same kind starts differently) a repaired start; at most one repair,
-    and now and then an apology or thanks. ``alternatives`` are other questions that
+    and now and then thanks. ``alternatives`` are other questions that
     could have been asked instead (their first words make a believable false start)."""
     # a placeholder of several words ("[big city]") is one word here: nothing goes inside
     words = re.findall(r"\[[^\]]*\]\S*|\S+", question)
@@ -517,6 +525,10 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     elif kind == 1:
         cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS or \
             words[1].startswith("[") else rng.choice((1, 2))
+        if words[0].lower() == "how" and len(words) >= 4 and not words[1].startswith("["):
+            cut = 2  # "How many, er, people ...?", never "How, er, many people ...?"
+        elif cut == 2 and words[1].lower() in _AUXILIARIES:
+            cut = 1  # "What, um, does he ...?", never "What does, um, he ...?"
         out = " ".join(words[:cut]) + f", {filler}, " + " ".join(words[cut:])
     elif kind == 2:
         cut = 2 if len(words) >= 5 and words[1].lower() not in _FUNCTION_WORDS and \
@@ -529,8 +541,9 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
         wrong = rng.choice(starts).split(" ")
         head = " ".join(wrong[:2]).rstrip("?,")
         out = f"{_uc(head)}, {rng.choice(REPAIRS)} {_lc(question)}"
-    if rng.random() < 0.2:
-        out = out + rng.choice(CLOSERS) if rng.random() < 0.6 else "Sorry, " + _lc(out)
+    if rng.random() < 0.1:  # an apology where nothing went wrong read as a tic (a
+        # reader, issue #33): now and then thanks, never "Sorry," before a plain question
+        out = out + rng.choice(CLOSERS)
     return _uc(out)
 
 

@@ -23,6 +23,17 @@ def test_dates_at_their_precision_in_words():
     assert render_time("1993-06-11", 11, year_only=True) == "1993"
 
 
+def test_a_year_under_a_thousand_said_alone_says_its_era():
+    """"When was London founded?" "43" read as a number of something: a year of the common
+    era under 1000 said alone is "43 CE"; with its month and day, or from 1000, it needs
+    none."""
+    assert render_time("43", 9) == "43 CE"
+    assert render_time("0927-05-13", 11, year_only=True) == "927 CE"
+    assert render_time("0927-05-13", 11) == "13 May 927"
+    assert render_time("1000", 9) == "1000" and render_time("427 BCE", 9) == "427 BCE"
+    assert render(Value("time", "43", precision=9), "When was it founded?") == "43 CE"
+
+
 def test_the_first_year_a_stored_date_covers():
     """As the loader writes dates (kg/values.py): a day or a year, a decade, a century, a
     millennium, before the common era; text that is no date has none."""
@@ -90,3 +101,17 @@ def test_a_percentage_is_the_fraction_times_a_hundred(fraction):
     said = render(Value("quantity", f"+{fraction}"), "What percentage ...?")
     assert said.endswith("%")
     assert Decimal(said[:-1].replace(",", "")) == fraction * 100
+
+
+def test_a_measure_stored_to_a_conversions_places_is_said_to_two():
+    """Bahrain's area is stored as 765.004788 square kilometres (converted from square
+    miles): a person says "765 square kilometres"; a measurement's own places stay."""
+    assert render_quantity("765.004788", "Q712226", "square kilometre") == \
+        "765 square kilometres"
+    assert render_quantity("242495.406794", "Q712226", "square kilometre") == \
+        "242,495.41 square kilometres"
+    assert render_quantity("47.867", "Q483261", "dalton") == "47.867 daltons"
+    assert render_quantity("50.9415", "Q483261", "dalton") == "50.9415 daltons"
+    assert render_quantity("0.000012345", "Q11573", "metre") == "0.000012345 metres"
+    assert render_quantity("1.0000001", "Q11573", "metre") == "1 metre"
+    assert render_quantity("8804190", None, None) == "8,804,190"

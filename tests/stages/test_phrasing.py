@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from convkgyarn.stages.phrasing import (
-    disfluent, is_noun, past_patterns, qualifier_voice, value_kind, voice_patterns)
+    disfluent, is_noun, past_patterns, qualifier_voice, text_past, to_past, value_kind,
+    voice_patterns)
 from convkgyarn.stages.rules_writer import RulesWriter
 from convkgyarn.stages.templates import validate
 from convkgyarn.text import Fact, has_filler, has_repetition
@@ -127,6 +128,24 @@ def test_a_disfluent_question_keeps_the_question_and_has_one_repair_at_most(
         assert out.count(placeholder) == question.count(placeholder)
 
 
+@settings(max_examples=300, deadline=None)
+@given(question=st.sampled_from([
+    "how many people live in [city]?", "how big is [country]?", "what does [he] specialise in?",
+    "where does the name of [college] come from?", "what awards did [he] receive?",
+    "when was [person] born?"]), seed=st.integers(0, 10**9),
+    alternatives=st.lists(QUESTIONS, max_size=3))
+def test_a_filler_falls_where_people_hesitate(question, seed, alternatives):
+    """Never "How, er, many people ...?" nor "What does, um, he ...?" (a reader's finds):
+    a filler does not part "how" from its word, nor an auxiliary from its subject; and no
+    "Sorry," before a question with nothing to repair."""
+    out = disfluent(question, random.Random(seed), alternatives).lower()
+    asked = re.split(r"\bi mean\b|\bno wait,|, sorry,", out)[-1]  # after a false start
+    filler = r", (um|uh|hmm|er|uhm),"
+    assert not re.search(rf"\bhow{filler} (?!how\b)", asked), out  # "How, um, how ..." is fine
+    assert not re.search(rf"\b(does|did|is|was|are|were){filler} (?!\1\b)", asked), out
+    assert not out.startswith("sorry,"), out
+
+
 @settings(max_examples=200, deadline=None)
 @given(label=st.sampled_from(["spouse", "directed by", "located in time zone", "part of",
                               "number of children", "owned by", "shares border with",
@@ -227,3 +246,23 @@ def test_curated_words_still_say_a_label_that_offers_a_choice():
                 "time", value_kind="time")
     voice = RulesWriter().write(fact, "voice")["original"]
     assert voice and not any(" or " in q or "," in q for q in voice)
+
+
+@pytest.mark.parametrize("present, past", [
+    ("who leads the government of {S:o}?", "who led the government of {S:o}?"),
+    ("which body makes {S's} laws?", "which body made {S's} laws?"),
+    ("which body makes [his] laws?", "which body made [his] laws?"),
+    ("what borders {S:o}?", "what bordered {S:o}?"),
+    ("which faith is most followed in {S:o}?", "which faith was most followed in {S:o}?"),
+    ("what does {S} share a border with?", "what did {S} share a border with?")])
+def test_a_question_about_a_state_long_gone_is_asked_in_the_past(present, past):
+    """"Which body makes its laws?" of the German Democratic Republic (a reader's find): the
+    verb after the question word takes the past like the others."""
+    assert to_past(present) == past
+
+
+def test_a_typed_query_about_what_has_ended_says_was():
+    """"Bonn is the seat of what" "West Germany." (real_quality's ended_present on
+    dump-sample-100): a curated query in the past says "was"."""
+    from convkgyarn.stages.lexicon import TEXT
+    assert all(" was " in q and " is " not in q for q in text_past(TEXT["P1376"], "capital of"))

@@ -91,7 +91,11 @@ def comparable_time(text: str | None) -> str | None:
 # What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
 # van Gogh"), main subject ("A History of France" "France"), a state's executive body ("Who
 # forms Brazil's government?" "The Federal Government of Brazil"; "Australian Government")
-NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37"})
+NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37",
+                       # where a thing is, when its name says it: "Where is Siena in Italy?"
+                       # "Province of Siena."; "Which country was the German Navy based in?"
+                       # (a reader's finds, issue #33)
+                       "P131", "P159", "P276", "P740", "P17", "P361", "P1376"})
 # Words two names share without saying anything of each other: the kind of thing ("Van Gogh
 # Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
 COMMON_WORDS = frozenset("""
@@ -111,7 +115,7 @@ DEMONYM_ENDS = ("", "n", "an", "ian", "ese", "ish", "i")  # "" for Lao(s), Germa
 # "Estonian." asks what the name says; Malta's Maltese and English are still asked). Only
 # these: for a name in general an ending is no proof ("Julian" is not Julia Creek's,
 # "Martini" not Saint Martin's).
-DEMONYM_SAYS = frozenset({"P208", "P37"})
+DEMONYM_SAYS = frozenset({"P208", "P37", "P17"})
 # A club's name that says its sport (P641) is association football: "Oxford City F.C.",
 # "AFC Ajax", "Real Madrid CF" ("Which sport does it compete in?" "Association football.");
 # not "Port Adelaide FC"'s Australian rules football
@@ -133,9 +137,12 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
         return {w for w in re.findall(r"\w+", text.casefold())
                 if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
     named, said = words(subject), words(value)
-    if demonym:  # "australian" from "australia", "italian" from "ital(y)"
-        named |= {stem + end for n in named if len(n) >= 4 for stem in (n, n[:-1])
-                  for end in DEMONYM_ENDS}
+    if demonym:  # "australian" from "australia", "italian" from "ital(y)"; and the other
+        # way, a country the name says by its adjective ("German Navy": Germany)
+        def adjectives(names: set[str]) -> set[str]:
+            return names | {stem + end for n in names if len(n) >= 4 for stem in (n, n[:-1])
+                            for end in DEMONYM_ENDS}
+        return bool(adjectives(named) & said) or bool(named & adjectives(said))
     return bool(named & said)
 
 

@@ -22,7 +22,7 @@ from convkgyarn.kg.queries import (
     before_query, count_query, span_query, turn_query, verify_query)
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
-from convkgyarn.stages import kinds, lexicon, phrasing
+from convkgyarn.stages import kinds, lexicon, phrasing, salience
 from convkgyarn.stages.assemble.facts import answer_statements, shares_value, start
 from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
@@ -52,6 +52,9 @@ PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", 
 # neighbours?")
 PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their|"
                             r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
+# a question for a day ("What was his date of birth?"): a worse fit for a date known only
+# to its year or coarser ("1823") than "When was he born?"
+DAY_QUESTION = re.compile(r"\b(date|day|birthday)\b", re.I)
 MAX_TEXT_WORDS = 10
 # the value just named, said as a pronoun after a preposition takes its object form
 OBJECT_PRONOUN = {subject: object_ for subject, object_, _ in GENDER.values()}
@@ -439,7 +442,9 @@ class Realiser:
                 doubled = doubled or (option, question, said)
                 continue
             if (len(ans.values) == 1 and PLURAL_FOR_ONE.search(question)) or \
-                    (ended and PRESENT_LOOKING.search(question)):
+                    (ended and PRESENT_LOOKING.search(question)) or \
+                    (DAY_QUESTION.search(question) and all(
+                        v.kind == "time" and (v.precision or 11) < 11 for v in ans.values)):
                 plural = plural or (option, question, said)
                 continue
             return self._phrased(turn, option, question, said, slot_person)
@@ -697,6 +702,9 @@ class Realiser:
                     he = him = e.label
             slots = self._slots[key] = {self.view.placeholder(type_id): name,
                                         "[he]": he, "[him]": him, "[his]": his}
+            if self.cfg.interaction == "voice" and not e.human and salience.broad_kind(
+                    self.view.type_labels.get(type_id), False) in salience.PLACES:
+                slots["there"] = "there"  # a place said "it" after "in" is "there"
             if family:
                 self._in_full[key] = (re.compile(rf"\b{re.escape(family)}\b", re.I), full)
         in_full = self._in_full.get(key)
@@ -727,6 +735,10 @@ class Realiser:
             elif p == "[a]":
                 text = render(value) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
+            elif p == "[him]" and "there" in slots and slots[p] == "it" and out and \
+                    out[-1].endswith(" in "):
+                out[-1] = out[-1][:-3]  # "How many people live there?", not "live in it?"
+                out.append("there")
             else:
                 out.append(slots.get(p, p))
         return "".join(out)

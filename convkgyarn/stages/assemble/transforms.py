@@ -63,13 +63,25 @@ def ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     return False
 
 
+# Properties whose values are kinds, not things a question about a place, a body or a
+# work could be about: "What money is used in Malta?" "Euro." "Which languages are official
+# there?" (a reader found "in the country" three times over: the euro was taken for
+# something "it" could mean)
+NOT_A_THING_ANSWERS = frozenset({"P38", "P37", "P1412", "P103", "P2936", "P140", "P106",
+                                 "P136", "P2348", "P135", "P101", "P412", "P641", "P421",
+                                 "P122", "P1303", "P21"})
+
+
 def it_ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     """Would "it" point at a thing the previous turn answered rather than at the thing
     ``e``? ("Where is Oxford Brookes?" "Oxford." "When was it founded?": Oxford or the
-    university?) Only people, dates, numbers and ``e`` itself are safe answers."""
+    university?) Only people, dates, numbers, kinds (a currency, a language, a genre:
+    ``NOT_A_THING_ANSWERS``) and ``e`` itself are safe answers."""
     if e.human or previous is None:
         return False
     prop = previous.asked_property
+    if prop in NOT_A_THING_ANSWERS:
+        return False
     return any(v.value_id is not None and v.value_id != e.id and not view.is_person(v, prop)
                for v in previous.hop_values)
 

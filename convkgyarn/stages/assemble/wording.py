@@ -214,7 +214,7 @@ def with_offices(question: str, nouns: dict[str, str]) -> str:
         word = noun + ("s" if m.group(0).split()[0].lower().endswith("s") else "")
         return word[:1].upper() + word[1:] if m.group(0)[:1].isupper() else word
     for pid, noun in nouns.items():
-        question = OFFICE_WORDS[pid].sub(lambda m: said(m, noun), question)
+        question = OFFICE_WORDS[pid].sub(lambda m, noun=noun: said(m, noun), question)
     return question
 
 

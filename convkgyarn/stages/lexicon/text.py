@@ -52,7 +52,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P54": ("teams", "clubs", "team history"),
     "P1303": ("instrument", "instruments", "instruments played"),
     "P412": ("voice type", "vocal range", "singing voice"),
-    "P937": ("work location", "workplace", "city of work"),
+    "P937": ("workplace", "workplaces", "city of work"),
     "P551": ("residence", "home", "place of residence"),
     "P103": ("native language", "mother tongue", "first language"),
     "P6886": ("writing language", "language of writing", "languages written in"),
@@ -60,7 +60,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P411": ("sainthood", "canonization", "saint status"),
     "P611": ("religious order", "order", "monastic order"),
     "P101": ("field", "field of work", "research area"),
-    "P135": ("movement", "art movement", "artistic movement"),
+    "P135": ("movement", "movements", "movement"),
     "P737": ("influences", "influenced by", "inspirations"),
     "P1066": ("teacher", "teachers", "mentor"),
     "P802": ("students", "pupils", "disciples"),
@@ -132,7 +132,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P629": ("original work", "edition of", "work"),
     "P3301": ("broadcaster", "channel", "broadcast by"),
     # not "bordering countries": a town's neighbours are towns ("Nordhausen" "Gotha")
-    "P47": ("neighbours", "borders", "neighbouring places"),
+    "P47": ("neighbours", "borders", "neighbours"),
     "P421": ("time zone", "timezone", "local time"),
     "P150": ("subdivisions", "regions", "administrative divisions"),
     "P2046": ("area", "size", "total area"),
@@ -264,8 +264,8 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P364": ("original language", "language", "language spoken"),
     "P840": ("setting", "setting", "story location"),
     "P449": ("network", "original network", "channel"),
-    "P17": ("country", "country", "home country"),
-    "P131": ("region", "location", "administrative area"),
+    "P17": ("country", "country", "country"),
+    "P131": ("region", "location", "region"),
     "P37": ("official language", "official languages", "language"),
     # not "president or monarch", "prime minister or mayor": a hedge no one types (the
     # office's own title replaces "head of state" where the KG names it: "Mali president")
@@ -289,7 +289,7 @@ TEXT.update({
     "P19": ("{S} birthplace", "place of birth of {S:o}", "{S} hometown"),
     "P20": ("{S} place of death", "city {S} died in", "{S} death place"),
     "P570": ("{S} date of death", "{S} death date", "year {S} died"),
-    "P571": ("{S} founding date", "founding year of {S:o}", "{S} date of establishment"),
+    "P571": ("{S} founding date", "founding year of {S:o}", "{S} established"),
     "P577": ("{S} release date", "release year of {S:o}", "{S} year of release"),
     "P57": ("{S} director", "film director of {S:o}", "{S} directed by"),
     "P161": ("{S} cast", "cast members of {S:o}", "{S} actors"),
@@ -298,7 +298,7 @@ TEXT.update({
     # never "seat of government": not always the capital (Amsterdam, The Hague)
     "P36": ("{S} capital", "capital city of {S:o}", "capital of {S:o}"),
     "P38": ("{S} currency", "official currency of {S:o}", "{S} money"),
-    "P1082": ("{S} population", "number of inhabitants of {S:o}", "{S} inhabitants"),
+    "P1082": ("{S} population", "population of {S:o}", "{S} inhabitants"),
     "P527": ("{S} members", "parts of {S:o}", "{S} components"),
     # never "its capital status" (Oxford, answered "Oxfordshire": r27's lowest rating) nor
     # "it seat of" (Cluny): a statement with its blank, which reads the same with "it" for
