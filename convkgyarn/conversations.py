@@ -225,23 +225,34 @@ def run_exists(con: duckdb.DuckDBPyConnection, run_id: str) -> bool:
                        [run_id]).fetchone()[0] > 0
 
 
+def stored_amounts(answer_values: str | None) -> list[str | None]:
+    """The stored amount of each answer value (None for any other kind): a gold may be said
+    rounded ("765 square kilometres" for 765.004788), and a reply of the stored number is
+    right too (``scoring.gold_lists``)."""
+    values = json.loads(answer_values) if isinstance(answer_values, str) else \
+        (answer_values or [])
+    return [v.get("amount") if isinstance(v, dict) else None for v in values]
+
+
 def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[Conversation]:
     rows = con.execute(
         "SELECT c.run_id, c.conversation_id, c.config_name, t.turn, t.question, t.answer, "
-        "t.answer_ids, t.outdated_answer, t.outdated_values, coalesce(c.language, 'en') "
+        "t.answer_ids, t.outdated_answer, t.outdated_values, coalesce(c.language, 'en'), "
+        "t.answer_values "
         "FROM conversations c "
         "JOIN turns t USING (run_id, conversation_id) "
         "WHERE list_contains(?, c.run_id) ORDER BY c.config_name, c.run_id, c.ordinal, t.turn",
         [runs]).fetchall()
     convs: dict[tuple[str, str], Conversation] = {}
-    for run_id, cid, name, turn, q, ans, ids, outdated, outdated_values, language in rows:
+    for run_id, cid, name, turn, q, ans, ids, outdated, outdated_values, language, values \
+            in rows:
         conv = convs.setdefault((run_id, cid), Conversation(
             conversation_id=cid, config_name=name, run_id=run_id, turns=[],
             language=language))
         old_ids = [v.get("id") for v in json.loads(outdated_values)] if outdated_values else []
         conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
                            "answer_ids": list(ids or []), "outdated": list(outdated or []),
-                           "outdated_ids": old_ids})
+                           "outdated_ids": old_ids, "amounts": stored_amounts(values)})
     return list(convs.values())
 
 

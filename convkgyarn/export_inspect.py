@@ -77,7 +77,8 @@ def write_inspect_task(con: duckdb.DuckDBPyConnection, runs: list[str], folder: 
             "conversation_id": c.conversation_id,
             "run_id": c.run_id, "entity": (entities or {}).get(c.conversation_id),
             "turns": [{"turn": t["turn"], "question": t["question"], "answer": t["answer"],
-                       "golds": gold_lists(t["answer"], t["answer_ids"], v),
+                       "golds": gold_lists(t["answer"], t["answer_ids"], v,
+                                           t.get("amounts")),
                        "outdated_golds": gold_lists(t["outdated"], t["outdated_ids"], v)}
                       for t in c.turns]}))
     names = {**PROMPTS, **{f"answer_{code}": name

@@ -20,9 +20,13 @@ note naming its language (``language_note``), and matched with the language's wa
 writing (``language``: dates such as "11. März 1952" and "1952年3月11日", numbers such as
 "5.707.251" and "570万", names compared without German articles or the spaces Japanese and
 Chinese do not write). English is read as before: every function here takes
-``language="en"`` by default and its English path is unchanged, but for two fixes in
-0.8.12 (a comma between a digit and three more groups them, "465,292" being no year; a
-number said to fewer decimal places matches, ``said_rounded``).
+``language="en"`` by default and its English reading (``as_date``, ``as_number``) is
+unchanged, but for 0.8.12's comma between a digit and three more, which groups them
+("465,292" is no year). ``match`` has grown since: a number said to fewer decimal places
+matches (``said_rounded``, 0.8.12); since 0.8.13 a reply's three or four digits are a number
+where the gold is no date, a gold with a unit is no year ("765 square kilometres"), a
+decade or a century is no number (for the judge), shares round either way, and a date or
+number before the common era never matches one after it.
 """
 
 from __future__ import annotations
@@ -150,9 +154,13 @@ def as_date(text: str, language: str = "en") -> tuple | None:
 
 
 _BEFORE_COMMON_ERA = re.compile(r"v\.\s*chr|vor christus|v\.\s*u\.\s*z|vor unserer zeitrechnung"
-                                r"|\bb\.?c\.?(?:e\.?)?(?!\w)")
+                                r"|\bb\.?c\.?(?:e\.?)?(?!\w)|before (?:christ|the common era)"
+                                r"|紀元前|公元前")
 
 
+# a decade, a century or a millennium said in words (English, German, Japanese, Chinese)
+_SPAN_WORDS = re.compile(r"\d0s\b|\d0er\b|\bcentur|\bmillenni|jahrhundert|jahrtausend|"
+                         r"世紀|世纪|年代|千年紀|千年纪", re.I)
 _ERA_WORDS = re.compile(r"\b(b\.?c\.?(e\.?)?|c\.?e\.?|a\.?d\.?)(?!\w)", re.I)
 
 
@@ -341,11 +349,14 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                 if nc and nc == normalise(gold, language):
                     return 1
                 gd, gn = as_date(gold, language), _amount(gold, language)
-                if gd and gn is not None and _measured(gold):
+                if _SPAN_WORDS.search(gold):
+                    gn = None  # "1950s", "10th century": a span, for the judge
+                elif gd and gn is not None and _measured(gold):
                     gd = None  # "765 square kilometres" is an area, not the year 765
                 if (cd or cn is not None) and (gd or gn is not None) and \
                         _bce(cand) != _bce(gold):
-                    cand_decidable = True  # "43 BCE" is not the year 43 CE, nor "427" 427 BCE
+                    if (cn or 0) >= 0 and (gn or 0) >= 0:  # "-427": the judge reads it
+                        cand_decidable = True  # "43 BCE" is not 43 CE, nor "427" 427 BCE
                     continue
                 if cd and gd:
                     cand_decidable = True
@@ -357,10 +368,8 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                     # a gold that is no date reads a reply's number as a number, though
                     # three or four digits alone could be a year ("765 square kilometres")
                     cand_decidable = True
-                    # either may be the rounded one: a measure stored to a conversion's
-                    # places is said to two ("765" for 765.004788: ``render.said_amount``)
                     if math.isfinite(gn) and (abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or
-                                              said_rounded(cn, gn) or said_rounded(gn, cn)):
+                                              said_rounded(cn, gn)):
                         return 1
                     # a share said either way: "17.5%" (the gold) and 0.175 (as stored),
                     # and rounded either way ("0.175" for "17.53%")
@@ -376,15 +385,35 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
 
 
 def gold_lists(labels: list[str], ids: list[str | None] | None,
-               variants: dict[str, list[str]]) -> list[list[str]]:
+               variants: dict[str, list[str]],
+               amounts: list[str | None] | None = None) -> list[list[str]]:
     """Per gold value, every way to say it: its label, then (for an item) the labels and
     Wikidata aliases in ``variants`` (for a conversation in another language: the labels
-    and aliases in that language, then the English ones). Ids that do not line up with the
-    labels one to one are not used: each label is then its own only way."""
+    and aliases in that language, then the English ones), and (for an amount) the number
+    as stored, which the label may say rounded ("765 square kilometres": 765.004788). Ids
+    or amounts that do not line up with the labels one to one are not used: each label is
+    then its own only way."""
     ids = list(ids or [])
     if len(ids) != len(labels):
         ids = [None] * len(labels)
-    return [[label] + (variants.get(i, []) if i else []) for label, i in zip(labels, ids)]
+    stored = list(amounts or [])
+    if len(stored) != len(labels):
+        stored = [None] * len(labels)
+    return [[label] + (variants.get(i, []) if i else []) +
+            ([amount] if amount and _said_otherwise(label, amount) else [])
+            for label, i, amount in zip(labels, ids, stored)]
+
+
+def _said_otherwise(label: str, amount: str) -> bool:
+    """Whether a gold label says another number than the one stored (rounded, or as a
+    percentage): only then is the stored one another way to say it (golds, and the judge's
+    prompts, stay as they were for every other amount)."""
+    said = _amount(label, "en")
+    try:
+        exact = float(amount)
+    except ValueError:
+        return False
+    return said is None or not math.isfinite(exact) or abs(said - exact) > 1e-9 * max(1, abs(exact))
 
 
 def matcher_verdict(parsed: ParsedAnswer, golds: list[list[str]],

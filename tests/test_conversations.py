@@ -227,3 +227,23 @@ def test_drops_alone_are_held_no_more_than_a_flush(tmp_path, monkeypatch):
         staging.store_drops()
         assert p.con.execute("SELECT count(*) FROM dropped WHERE run_id = "
                              "'gen-x-000000000000'").fetchall()[0][0] == 12
+
+
+def test_an_amount_said_rounded_keeps_its_stored_number_as_a_gold(tmp_path, shared_data):
+    """Bahrain's area is stored as 765.004788 square kilometres and said "765 square
+    kilometres": the conversations `evaluate` reads carry the stored amount, and the golds
+    hold it beside the label, so the exact number is right and 765.01 is not."""
+    from convkgyarn.conversations import load_conversations
+    from convkgyarn.scoring import gold_lists, match
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "dump-sample-100.json.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        result = p.generate([GenerateConfig(interaction="voice", turns=8, conversations=1,
+                                            entities=["Q398"])])
+        convs = load_conversations(p.con, list(result.runs))
+    areas = [t for c in convs for t in c.turns if t["answer"] == ["765 square kilometres"]]
+    assert areas and areas[0]["amounts"] == ["765.004788"], [c.turns for c in convs]
+    golds = gold_lists(areas[0]["answer"], areas[0]["answer_ids"], {}, areas[0]["amounts"])
+    assert match(["765.004788 square kilometres"], golds) == 1
+    assert match(["765.01 square kilometres"], golds) == 0

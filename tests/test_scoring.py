@@ -105,11 +105,7 @@ def test_an_english_number_with_its_thousands_grouped_is_no_date(text):
     ("17.5%", "17.5%", 1), ("8,416,534", "8,416,535", 0),
     # three or four digits alone could be a year; the gold is no date, so they are a number
     ("765 square kilometres", "765.004788 square kilometres", 1), ("1975", "1,975 metres", 1),
-    ("770 square kilometres", "765.004788 square kilometres", 0),
-    # the gold said to two places where the KG stores a conversion's six: the stored value
-    # is right too
-    ("765.004788 square kilometres", "765 square kilometres", 1),
-    ("242,495.406794", "242,495.41", 1), ("766.2", "765 square kilometres", 0)])
+    ("770 square kilometres", "765.004788 square kilometres", 0)])
 def test_a_number_said_to_fewer_decimal_places_is_right(reply, gold, score):
     """Wikidata stores areas and masses to many places (the United Kingdom's area is
     242,495.406794 square kilometres): a model that says the number to fewer places,
@@ -378,3 +374,45 @@ def test_a_year_before_the_common_era_is_not_the_same_year_after_it(reply, gold,
     """Plato was born in 427 BCE: a reply "427" is another year, and "43 BCE" is not
     London's founding in 43 CE ("43 AD" is)."""
     assert match([reply], [[gold]]) == score
+
+
+@pytest.mark.parametrize("reply, label, stored, score", [
+    ("765.004788 square kilometres", "765 square kilometres", "765.004788", 1),
+    ("765", "765 square kilometres", "765.004788", 1),
+    ("765.0", "765 square kilometres", "765.004788", 1),
+    ("242,495.406794", "242,495.41 square kilometres", "242495.406794", 1),
+    ("242,495.4", "242,495.41 square kilometres", "242495.406794", 1),
+    ("765.01", "765 square kilometres", "765.004788", 0),
+    ("764.6", "765 square kilometres", "765.004788", 0),
+    ("766.2", "765 square kilometres", "765.004788", 0)])
+def test_a_gold_said_rounded_keeps_its_stored_number(reply, label, stored, score):
+    """Bahrain's area is said "765 square kilometres" (stored 765.004788, converted from
+    square miles): the stored number is a gold answer beside the label, so a model that
+    says it exactly is right, and one that says 765.01 or 764.6 is not."""
+    golds = scoring.gold_lists([label], [None], {}, [stored])
+    assert match([reply], golds) == score
+
+
+def test_an_amount_the_label_says_as_stored_adds_no_gold():
+    """Golds (and the judge's prompts) stay as they were where the label says the stored
+    number: "8,416,535" for 8416535."""
+    assert scoring.gold_lists(["8,416,535"], [None], {}, ["8416535"]) == [["8,416,535"]]
+    assert scoring.gold_lists(["17.5%"], [None], {}, ["0.175"]) == [["17.5%", "0.175"]]
+    assert scoring.gold_lists(["Paris"], ["Q90"], {"Q90": ["City of Light"]}, [None]) == \
+        [["Paris", "City of Light"]]
+
+
+@pytest.mark.parametrize("reply, gold, language", [
+    ("1955", "1950s", "en"), ("950", "10th century", "en"), ("19", "19th century", "en"),
+    ("427 BCE", "5th century BCE", "en"), ("1955", "1950er Jahre", "de"),
+    ("950", "10世紀", "ja"), ("-427", "427 BCE", "en")])
+def test_a_decade_or_a_century_is_no_number_and_goes_to_the_judge(reply, gold, language):
+    """"1950s" reads as the number 1950 and "19th century" as 19: a year within the span,
+    or the bare ordinal, is for the judge, never decided by the number."""
+    assert match([reply], [[gold]], language) is None
+
+
+def test_before_christ_in_words_is_before_the_common_era():
+    assert match(["427 before Christ"], [["427 BCE"]]) == 1
+    assert match(["427 before the common era"], [["427 BCE"]]) == 1
+    assert match(["427 AD"], [["427 BCE"]]) == 0

@@ -195,18 +195,23 @@ def plural(unit: str) -> str:
     return " ".join(words)
 
 
-# decimals a measure is stored to beyond which they are a conversion's, not a measurement's
-# (Bahrain's area, 765.004788 square kilometres, from square miles): said to two places
+# decimals an area or a length is stored to beyond which they are a conversion's, not a
+# measurement's (Bahrain's area, 765.004788 square kilometres, from square miles): said to
+# two places. Not a mass or a rate: helium's 4.002602 daltons is measured so.
 CONVERTED_PLACES = 5
+CONVERTED_UNITS = frozenset({
+    "Q712226", "Q25343", "Q35852", "Q232291", "Q81292",  # km², m², hectare, mi², acre
+    "Q828224", "Q11573", "Q253276", "Q3710", "Q174728"})  # km, m, mile, foot, cm
 
 
 def said_amount(amount: str, unit_id: str | None) -> str:
-    """A measure stored to ``CONVERTED_PLACES`` decimals or more (and a whole part) said to
-    two places, trailing zeros dropped ("765.004788" -> "765", "242495.406794" ->
-    "242495.41"); any other amount as stored. The stored value stays the gold's."""
+    """An area or a length (``CONVERTED_UNITS``) stored to ``CONVERTED_PLACES`` decimals or
+    more, with a whole part, said to two places, trailing zeros dropped ("765.004788" ->
+    "765", "242495.406794" -> "242495.41"); any other amount as stored. The stored number
+    stays a gold answer: ``scoring.gold_lists`` adds it beside the label."""
     text = amount.strip()
     whole, _, frac = text.lstrip("+-").partition(".")
-    if not unit_id or unit_id in PERCENT or len(frac) < CONVERTED_PLACES or \
+    if unit_id not in CONVERTED_UNITS or len(frac) < CONVERTED_PLACES or \
             not whole.isdigit() or int(whole) == 0 or not frac.isdigit():
         return amount
     said = Decimal(text).quantize(Decimal("0.01"), ROUND_HALF_EVEN).normalize()

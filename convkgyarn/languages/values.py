@@ -23,7 +23,7 @@ from babel.dates import format_date, format_skeleton
 from babel.numbers import format_currency, format_decimal
 from babel.units import format_unit
 
-from convkgyarn.kg.render import Value, parse_time, unsayable
+from convkgyarn.kg.render import Value, parse_time, said_amount, unsayable
 from convkgyarn.kg.values import is_blank
 from convkgyarn.languages.units import CLDR_UNITS, CURRENCIES, PERCENT
 
@@ -136,8 +136,9 @@ def render_quantity(cal: Calendar, amount: str, unit_id: str | None,
                     unit_label: str | None) -> str | None:
     """An amount with its unit: CLDR's unit in the right plural form, a currency by name,
     a percentage; a unit CLDR does not know with its label in the language; None when
-    the unit has neither (the number alone would be a wrong answer)."""
-    number = _number(amount)
+    the unit has neither (the number alone would be a wrong answer). A measure stored to a
+    conversion's places is said to two, as in English (``kg.render.said_amount``)."""
+    number = _number(said_amount(amount, unit_id))
     if number is None:
         return None
     with localcontext() as ctx:  # a stored amount may hold more digits than 28 (pi)

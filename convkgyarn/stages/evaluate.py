@@ -167,7 +167,8 @@ class Evaluate(Stage):
         for (conv, i), res in zip(index, results):
             t = conv.turns[i]
             parsed = parse_answer(res.text)
-            golds = gold_lists(t["answer"], t["answer_ids"], variants[conv.language])
+            golds = gold_lists(t["answer"], t["answer_ids"], variants[conv.language],
+                               t.get("amounts"))
             verdict = matcher_verdict(parsed, golds, conv.language)
             if res.dry_run:  # not asked: the judge may be needed for it (an upper bound)
                 verdict = None

@@ -442,7 +442,8 @@ def to_past(pattern: str) -> str:
     # "what borders {S:o}?", "who leads the government of {S:o}?", "which body makes {S's}
     # laws?": the verb after the question word (of a state long gone, "Which body makes its
     # laws?" was a reader's find)
-    out = re.sub(r"^(who|what|which \w+) (\w+) (?=\{S:o\}|\[him\]|\{S's\}|\[his\]|the )",
+    out = re.sub(r"^(who or what|who|what|which \w+) (\w+) "
+                 r"(?=\{S:o\}|\[him\]|\{S's\}|\[his\]|the |up )",
                  lambda m: f"{m.group(1)} {_PAST_OF[m.group(2)]} "
                  if m.group(2) in _PAST_OF else m.group(0), out)
     out = re.sub(r"\bdoes (\{S\}|\[he\])", r"did \1", out)
@@ -491,7 +492,10 @@ _PAST_OF = {"contains": "contained", "shares": "shared", "owns": "owned", "uses"
             "leads": "led", "runs": "ran", "hosts": "hosted", "coaches": "coached",
             "captains": "captained", "inhabits": "inhabited", "applies": "applied",
             "refers": "referred", "flows": "flowed", "links": "linked", "competes": "competed",
-            "makes": "made", "heads": "headed", "forms": "formed"}
+            "makes": "made", "heads": "headed", "forms": "formed", "claims": "claimed",
+            # after a plural ("which areas make up ...", "which countries claim ...")
+            "make": "made", "claim": "claimed", "border": "bordered",
+            "represent": "represented", "protects": "protected", "protect": "protected"}
 
 
 # -- disfluencies ---------------------------------------------------------------------------
@@ -525,7 +529,8 @@ def disfluent(question: str, rng: random.Random, alternatives: list[str] = ()) -
     elif kind == 1:
         cut = 1 if len(words) < 5 or words[1].lower() in _FUNCTION_WORDS or \
             words[1].startswith("[") else rng.choice((1, 2))
-        if words[0].lower() == "how" and len(words) >= 4 and not words[1].startswith("["):
+        if words[0].lower() == "how" and len(words) >= 4 and not words[1].startswith("[") \
+                and words[1].lower() not in _AUXILIARIES:
             cut = 2  # "How many, er, people ...?", never "How, er, many people ...?"
         elif cut == 2 and words[1].lower() in _AUXILIARIES:
             cut = 1  # "What, um, does he ...?", never "What does, um, he ...?"

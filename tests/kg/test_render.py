@@ -111,6 +111,8 @@ def test_a_measure_stored_to_a_conversions_places_is_said_to_two():
     assert render_quantity("242495.406794", "Q712226", "square kilometre") == \
         "242,495.41 square kilometres"
     assert render_quantity("47.867", "Q483261", "dalton") == "47.867 daltons"
+    assert render_quantity("4.002602", "Q483261", "dalton") == "4.002602 daltons"  # measured
+    assert render_quantity("82.14878", "Q577", "year") == "82.14878 years"
     assert render_quantity("50.9415", "Q483261", "dalton") == "50.9415 daltons"
     assert render_quantity("0.000012345", "Q11573", "metre") == "0.000012345 metres"
     assert render_quantity("1.0000001", "Q11573", "metre") == "1 metre"

@@ -63,6 +63,8 @@ def test_a_year_question_gets_the_year():
     (q("230", "Q25250"), "230 Volt", "230ボルト", "230伏特"),
     (q("75", "Q11570"), "75 Kilogramm", "75キログラム", "75千克"),
     (q("-0.5"), "-0,5", "-0.5", "-0.5"),
+    # a conversion's places (Bahrain's area from square miles) said to two, as in English
+    (q("765.004788", "Q712226"), "765 Quadratkilometer", "765平方キロメートル", "765平方公里"),
 ])
 def test_numbers_and_units(value, de, ja, zh):
     for code, expected in (("de", de), ("ja", ja), ("zh", zh)):

@@ -91,11 +91,13 @@ def comparable_time(text: str | None) -> str | None:
 # What a name can say: named after, field of work ("the Van Gogh Museum's field" "Vincent
 # van Gogh"), main subject ("A History of France" "France"), a state's executive body ("Who
 # forms Brazil's government?" "The Federal Government of Brazil"; "Australian Government")
-NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37",
-                       # where a thing is, when its name says it: "Where is Siena in Italy?"
-                       # "Province of Siena."; "Which country was the German Navy based in?"
-                       # (a reader's finds, issue #33)
-                       "P131", "P159", "P276", "P740", "P17", "P361", "P1376"})
+NAME_SAYS = frozenset({"P138", "P101", "P921", "P208", "P37"})
+# Where a thing is, what it is part of or the capital of, when its name says all of it:
+# "Where is Siena in Italy?" "Province of Siena."; "Where is Amsterdam in the Netherlands?"
+# "Amsterdam."; "Which country was the Imperial German Navy based in?" "German Empire."
+# (a reader's finds, issue #33); not one shared word ("Manchester United F.C.": the United
+# Kingdom; "1st arrondissement of Lyon" for a museum in Lyon says more)
+WHERE_NAME_SAYS = frozenset({"P131", "P159", "P276", "P740", "P17", "P361", "P1376"})
 # Words two names share without saying anything of each other: the kind of thing ("Van Gogh
 # Museum", "Lincoln College"), particles and titles ("van", "of", "Saint").
 COMMON_WORDS = frozenset("""
@@ -104,7 +106,9 @@ COMMON_WORDS = frozenset("""
     kingdom university college school museum church cathedral abbey station airport
     bridge park street square house hall palace castle tower institute academy society
     company club team library hospital theatre theater island islands north south east
-    west new old great little upper lower fort port saint's
+    west new old great little upper lower fort port saint's united empire federal federation
+    province region district department municipality oblast prefecture canton governorate
+    voivodeship arrondissement borough metropolitan commune people democratic
 """.split())
 
 
@@ -125,6 +129,28 @@ FOOTBALL_IN_NAME = re.compile(r"(?<!\w)(a\.?f\.?c\.?|f\.?c\.?|c\.?f\.?|football|
                               r"futbol|futebol|calcio|voetbal|fußball|fussball)(?!\w)", re.I)
 
 
+def _words(text: str) -> set[str]:
+    """The words of a name that name something (not ``COMMON_WORDS``, numbers, short ones)."""
+    return {w for w in re.findall(r"\w+", text.casefold())
+            if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
+
+
+def _adjectives(names: set[str]) -> set[str]:
+    """Words and the adjectives a country's name makes of them ("australia": "australian")."""
+    return names | {stem + end for n in names if len(n) >= 4 for stem in (n, n[:-1])
+                    for end in DEMONYM_ENDS}
+
+
+def name_holds(subject: str, value: str, demonym: bool = False) -> bool:
+    """Whether a subject's name says every word of a value that names something ("Siena":
+    "Province of Siena"; with ``demonym``, "Imperial German Navy": "German Empire", by the
+    adjective either way); a value with no such word is not said."""
+    said = _words(value)
+    named = _adjectives(_words(subject)) if demonym else _words(subject)
+    return bool(said) and all(w in named or (demonym and _adjectives({w}) & named)
+                              for w in said)
+
+
 def name_says(subject: str, value: str, demonym: bool = False) -> bool:
     """Whether a subject's name already says what it is named after (or works on, or is
     about): the two share a word that names something ("What is the Van Gogh Museum named
@@ -133,16 +159,9 @@ def name_says(subject: str, value: str, demonym: bool = False) -> bool:
     ("museum", "van") do not count. With ``demonym``, a word of the value that is a word of
     the name made an adjective counts too ("Australian Government" for Australia, "Chinese"
     for China, "Italian" for Italy)."""
-    def words(text: str) -> set[str]:
-        return {w for w in re.findall(r"\w+", text.casefold())
-                if len(w) > 2 and w not in COMMON_WORDS and not w.isdigit()}
-    named, said = words(subject), words(value)
-    if demonym:  # "australian" from "australia", "italian" from "ital(y)"; and the other
-        # way, a country the name says by its adjective ("German Navy": Germany)
-        def adjectives(names: set[str]) -> set[str]:
-            return names | {stem + end for n in names if len(n) >= 4 for stem in (n, n[:-1])
-                            for end in DEMONYM_ENDS}
-        return bool(adjectives(named) & said) or bool(named & adjectives(said))
+    named, said = _words(subject), _words(value)
+    if demonym:  # "australian" from "australia", "italian" from "ital(y)"
+        named = _adjectives(named)
     return bool(named & said)
 
 
@@ -197,9 +216,9 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
                                holders[0].value.value_id or holders[0].statement_id)
         return bool(holders), None
     chosen, _ = answer_statements(e, stmts)
-    if pid in NAME_SAYS and chosen and all(
-            s.value.label and name_says(e.label, s.value.label, pid in DEMONYM_SAYS)
-            for s in chosen):
+    if pid in NAME_SAYS | WHERE_NAME_SAYS and chosen and all(
+            s.value.label and (name_holds if pid in WHERE_NAME_SAYS else name_says)(
+                e.label, s.value.label, pid in DEMONYM_SAYS) for s in chosen):
         return False, Drop(f"{e.id}/{pid}", "not asked: the subject's name says it",
                            ", ".join(sorted({s.value.label for s in chosen})))
     if pid == SPORT and chosen and FOOTBALL_IN_NAME.search(e.label) and all(

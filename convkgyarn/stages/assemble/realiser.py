@@ -425,7 +425,7 @@ class Realiser:
         for option in options:
             question = self.fill(option.text, e, type_id, ans.tense, ans.slot_value,
                                  slot_person, noun=turn.reference_noun,
-                                 later=turn.later_mention)
+                                 there=turn.there_clear, later=turn.later_mention)
             said = tuple(render(v, question) for v in ans.values)
             if any(contains(question, a) for a in {*said, *(v.label or "" for v in
                                                             ans.values)}):
@@ -497,7 +497,8 @@ class Realiser:
             return None
         option = options[ctx.rng.randrange(len(options))]
         question = self.fill(option.text, e, turn.type_id, ans.tense, None, False,
-                             noun=turn.reference_noun, later=turn.later_mention)
+                             noun=turn.reference_noun, there=turn.there_clear,
+                             later=turn.later_mention)
         at = question.index("[v]")
         question = question.replace("[v]", with_article(render(country), question[:at][-6:],
                                                         False), 1)
@@ -568,7 +569,7 @@ class Realiser:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"no {pt.kind} question pattern for the fact")
         question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
-                             slot_person, noun=turn.reference_noun,
+                             slot_person, noun=turn.reference_noun, there=turn.there_clear,
                              later=turn.later_mention)
         if refer_back and back:
             if back in OBJECT_PRONOUN:  # "Who was he married to before her?", never "before
@@ -663,12 +664,13 @@ class Realiser:
 
     def fill(self, template: str, e: EntityFacts, type_id: str, tense: str,
              value: Value | None, value_is_person: bool = False, once: bool = False,
-             noun: bool = False, later: bool = False) -> str:
+             noun: bool = False, later: bool = False, there: bool = False) -> str:
         """Slot-fill a template (split into literal text and placeholders once, then cached;
         ``once``: a template used once, such as one with a typo, is not cached). ``noun``:
         a thing is "the city" rather than "it" (``transforms.deixis``); ``later``: the
         subject was named before, so a spoken question may use its short name ("John
-        Ramsden" for "Sir John Ramsden, 5th Baronet")."""
+        Ramsden" for "Sir John Ramsden, 5th Baronet"). A place said "it" after "in" is
+        "there", and so is "the country" with ``there`` (the answer before was no place)."""
         key = (e.id, type_id, tense, noun, later)
         slots = self._slots.get(key)
         if slots is None:
@@ -735,8 +737,8 @@ class Realiser:
             elif p == "[a]":
                 text = render(value) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
-            elif p == "[him]" and "there" in slots and slots[p] == "it" and out and \
-                    out[-1].endswith(" in "):
+            elif p == "[him]" and "there" in slots and out and out[-1].endswith(" in ") and \
+                    (slots[p] == "it" or (there and noun and slots[p].startswith("the "))):
                 out[-1] = out[-1][:-3]  # "How many people live there?", not "live in it?"
                 out.append("there")
             else:

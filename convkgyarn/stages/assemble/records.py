@@ -155,6 +155,7 @@ class Turn:
     sentence: str | None = None  # --answer-style sentence
     change: FactChange | None = None  # stale-knowledge probes
     reference_noun: bool = False  # deixis says "the city", not "it" (transforms.deixis)
+    there_clear: bool = False  # ... and "there" for "in the city": no place was answered
     later_mention: bool = False  # the subject was named before: its short name will do
     # the turn in the configuration's other languages (generate --language), by code
     locales: Mapping[str, LocalTurn] = field(default_factory=dict)

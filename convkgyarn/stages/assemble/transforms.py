@@ -63,25 +63,23 @@ def ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     return False
 
 
-# Properties whose values are kinds, not things a question about a place, a body or a
-# work could be about: "What money is used in Malta?" "Euro." "Which languages are official
-# there?" (a reader found "in the country" three times over: the euro was taken for
-# something "it" could mean)
-NOT_A_THING_ANSWERS = frozenset({"P38", "P37", "P1412", "P103", "P2936", "P140", "P106",
+# Properties whose values are never places: after one, "there" can only be the place the
+# conversation is about ("What money is used in Malta?" "Euro." "Which languages are
+# official there?", where a reader found "in the country" three times over); "it" could
+# still be the euro or the language ("When did it come into being?")
+NOT_A_PLACE_ANSWERS = frozenset({"P38", "P37", "P1412", "P103", "P2936", "P140", "P106",
                                  "P136", "P2348", "P135", "P101", "P412", "P641", "P421",
-                                 "P122", "P1303", "P21"})
+                                 "P122", "P1303", "P21", "P35", "P6", "P1082", "P2046",
+                                 "P571", "P2044"})
 
 
 def it_ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     """Would "it" point at a thing the previous turn answered rather than at the thing
     ``e``? ("Where is Oxford Brookes?" "Oxford." "When was it founded?": Oxford or the
-    university?) Only people, dates, numbers, kinds (a currency, a language, a genre:
-    ``NOT_A_THING_ANSWERS``) and ``e`` itself are safe answers."""
+    university?) Only people, dates, numbers and ``e`` itself are safe answers."""
     if e.human or previous is None:
         return False
     prop = previous.asked_property
-    if prop in NOT_A_THING_ANSWERS:
-        return False
     return any(v.value_id is not None and v.value_id != e.id and not view.is_person(v, prop)
                for v in previous.hop_values)
 
@@ -131,20 +129,22 @@ def deixis(turn: Turn, ctx: TurnContext) -> Turn:
     previous = ctx.previous
     if not ctx.cfg.deixis or previous is None:
         return turn
-    noun = False
+    noun = there = False
     if previous.subject.id == turn.subject.id:
         clear = not ambiguous(turn.subject, previous, ctx.view)
         if clear and it_ambiguous(turn.subject, previous, ctx.view):
             # "the country's" in the past reads as the present ("What was the country's
             # capital?"): a thing that has ended is named again instead
             noun = True
+            there = previous.asked_property in NOT_A_PLACE_ANSWERS
             clear = turn.answer.tense == "present" and \
                 thing_noun(ctx.view.type_labels.get(turn.type_id)) is not None
     elif turn.hop_from == previous.number:
         clear, noun = points_clearly(turn, previous, ctx.view)
     else:
         clear = False
-    return replace(turn, phenomenon="deixis", reference_noun=noun) if clear else turn
+    return replace(turn, phenomenon="deixis", reference_noun=noun, there_clear=there) \
+        if clear else turn
 
 
 def disfluency(turn: Turn, ctx: TurnContext) -> Turn:
@@ -190,7 +190,8 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
     ans = turn.answer
     question = ctx.realiser.fill(typoed, turn.subject, turn.type_id, ans.tense,
                                  ans.slot_value, turn.slot_person, once=True,
-                                 noun=turn.reference_noun, later=turn.later_mention)
+                                 noun=turn.reference_noun, later=turn.later_mention,
+                                 there=turn.there_clear)
     return replace(turn, question=question, question_before_typo=turn.question,
                    phenomenon=TYPO_PHENOMENA.get(turn.phenomenon, "typos"))
 
