@@ -521,8 +521,11 @@ def test_a_thing_is_called_by_the_noun_its_own_name_says():
     assert wording.subject_noun("village", "Lake Placid") == "village"
     assert wording.subject_noun("film", "Cluny Brown") == "film"
     assert wording.subject_noun("sovereign state", "Kingdom of Prussia") == "country"
-    assert wording.subject_noun(None, "University of Ljubljana") is None  # no type noun:
-    # the thing is "it" or named, as the deixis transform decided by its type
+    # a type no label file names says nothing against the name (the deixis transform asks
+    # the same function): "the university", "the museum", not the name three times over
+    assert wording.subject_noun(None, "University of Ljubljana") == "university"
+    assert wording.subject_noun(None, "Museum of Fine Arts of Lyon") == "museum"
+    assert wording.subject_noun(None, "Lake Placid") is None
     assert wording.references(False, None, "research institute", "present", True,
                               "University of Amsterdam")[0] == "the university"
 

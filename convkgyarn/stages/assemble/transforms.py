@@ -24,7 +24,7 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.stages.assemble.records import Drop, EntityFacts, Turn
 from convkgyarn.stages.assemble.realiser import Realiser
 from convkgyarn.stages.assemble.view import KGView
-from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, subject_noun, thing_noun
+from convkgyarn.stages.assemble.wording import TRANSITIONS, pronoun, subject_noun
 from convkgyarn.stages.typos import content_words, typo_in
 
 
@@ -137,8 +137,8 @@ def deixis(turn: Turn, ctx: TurnContext) -> Turn:
             # capital?"): a thing that has ended is named again instead
             noun = True
             there = previous.asked_property in NOT_A_PLACE_ANSWERS
-            clear = turn.answer.tense == "present" and \
-                thing_noun(ctx.view.type_labels.get(turn.type_id)) is not None
+            clear = turn.answer.tense == "present" and subject_noun(
+                ctx.view.type_labels.get(turn.type_id), turn.subject.label) is not None
     elif turn.hop_from == previous.number:
         clear, noun = points_clearly(turn, previous, ctx.view)
     else:

@@ -90,12 +90,14 @@ def subject_noun(type_label: str | None, name: str | None = None) -> str | None:
     ("University of Amsterdam", typed a research institute first, is "the university";
     "Somerville College" "the college": the name's head, its last word or the word
     before its first "of"), else its type's (``thing_noun``). "Lake Placid", a village,
-    says no head: the lake is not its head."""
+    says no head: the lake is not its head. A type no label file names says nothing
+    against the name: the Museum of Fine Arts of Lyon ("art museum" unnamed) is "the
+    museum", not its name three times over."""
     if name and not broad_kind(type_label, False) == "country":
         words = name.strip().lower().split()
         head = words[words.index("of") - 1] if "of" in words[1:] else (words[-1] if words
                                                                         else "")
-        if head in NAME_HEADS and thing_noun(type_label) is not None:
+        if head in NAME_HEADS and (not type_label or thing_noun(type_label) is not None):
             return head
     return thing_noun(type_label)
 
