@@ -146,7 +146,7 @@ def as_date(text: str, language: str = "en") -> tuple | None:
         t = re.sub(r"(?<!\d),|,(?!\d{3}(?!\d))", " ", text.strip().lower())
         return _iso_date(t) or _written_date(t, _MONTHS)
     t = text.translate(_WIDTH).strip().lower()
-    if _BEFORE_COMMON_ERA.search(t):
+    if _bce(t):
         return None  # 7. Mai 427 v. Chr. is no date of the year 427 (the judge decides)
     # a comma between digits groups them (465,292 is no year 292): only others part words
     return (_iso_date(t) or _cjk_date(t) or _numeric_date(t, language)
@@ -312,6 +312,11 @@ def _decimals(number: Decimal) -> int:
     return max(0, -number.normalize().as_tuple().exponent)
 
 
+def _same_number(said: float, gold: float) -> bool:
+    """Whether two numbers are one, up to a float's rounding relative to the gold's size."""
+    return abs(said - gold) <= 1e-9 * max(1, abs(gold))
+
+
 def said_rounded(candidate: float, gold: float) -> bool:
     """Whether ``candidate`` is ``gold`` said to fewer decimal places: rounded (half up or
     half to even) to the candidate's places, keeping every digit of the whole part and at
@@ -368,8 +373,7 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                     # a gold that is no date reads a reply's number as a number, though
                     # three or four digits alone could be a year ("765 square kilometres")
                     cand_decidable = True
-                    if math.isfinite(gn) and (abs(cn - gn) <= 1e-9 * max(1, abs(gn)) or
-                                              said_rounded(cn, gn)):
+                    if math.isfinite(gn) and (_same_number(cn, gn) or said_rounded(cn, gn)):
                         return 1
                     # a share said either way: "17.5%" (the gold) and 0.175 (as stored),
                     # and rounded either way ("0.175" for "17.53%")
@@ -377,8 +381,7 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                         (is_percent(gold), is_percent(cand)))
                     if scale and math.isfinite(gn) and math.isfinite(cn):
                         scaled = float(Decimal(repr(cn)) * Decimal(repr(scale)))
-                        if abs(scaled - gn) <= 1e-9 * max(1, abs(gn)) or \
-                                said_rounded(scaled, gn):
+                        if _same_number(scaled, gn) or said_rounded(scaled, gn):
                             return 1
         decided_zero &= cand_decidable
     return 0 if decided_zero else None
@@ -413,7 +416,7 @@ def _said_otherwise(label: str, amount: str) -> bool:
         exact = float(amount)
     except ValueError:
         return False
-    return said is None or not math.isfinite(exact) or abs(said - exact) > 1e-9 * max(1, abs(exact))
+    return said is None or not math.isfinite(exact) or not _same_number(said, exact)
 
 
 def matcher_verdict(parsed: ParsedAnswer, golds: list[list[str]],

@@ -331,8 +331,7 @@ def text_past(patterns: tuple[str, str, str], label: str,
               kind: str = "thing") -> tuple[str, str, str]:
     """Past-tense queries: no possessive of the subject (it reads as the present), and a
     curated query's "is" said "was" ("Bonn was the seat of what": West Germany)."""
-    out = [re.sub(r"\bare\b", "were", re.sub(r"\bis\b", "was", p))
-           for p in patterns if "{S's}" not in p]
+    out = [_was(p) for p in patterns if "{S's}" not in p]
     if out:  # curated queries stay curated: fewer, never padded with label-shaped ones
         return tuple(out[:3])
     return text_patterns(label, "past", kind)
@@ -433,12 +432,16 @@ def qualifier_text(prop_label: str, qualifier_id: str, qualifier_label: str
 
 # -- tense ----------------------------------------------------------------------------------
 
+def _was(pattern: str) -> str:
+    """"is" said "was" and "are" "were"."""
+    return re.sub(r"\bare\b", "were", re.sub(r"\bis\b", "was", pattern))
+
+
 def to_past(pattern: str) -> str:
     """The past-tense form of a present question ("Who is {S's} spouse?" -> "Who was {S's}
     spouse?", "What posts has {S} served in?" -> "What posts did {S} serve in?"); questions
     about events come back unchanged."""
-    out = re.sub(r"\bis\b", "was", pattern)
-    out = re.sub(r"\bare\b", "were", out)
+    out = _was(pattern)
     # "what borders {S:o}?", "who leads the government of {S:o}?", "which body makes {S's}
     # laws?": the verb after the question word (of a state long gone, "Which body makes its
     # laws?" was a reader's find)

@@ -28,6 +28,14 @@ sys.path.insert(0, str(REPO))
 from benchmarks.readability import detect  # noqa: E402
 
 
+def load_dev(p, shared_data) -> None:
+    """real-entities-dev into the project ``p``, with the property list and the preferred
+    labels, as the readability targets are measured."""
+    p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+           labels=[shared_data / "wikidata" / "property-labels-en.json",
+                   shared_data / "labels" / "preferred-labels-en.json"])
+
+
 # -- references -----------------------------------------------------------------------------
 @pytest.mark.parametrize("label, noun", [
     ("college town", "town"), ("historical country", "country"), ("public university",
@@ -250,9 +258,7 @@ def test_a_subject_gets_another_conversation_only_with_new_facts(tmp_path, share
     run makes fewer than asked and the drops say why. new_fact_share 0 repeats facts as
     before."""
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         result = p.generate([GenerateConfig(interaction="voice", deixis=True,
                                             conversations=300)])
         p.write_outputs(result.runs, tmp_path / "fresh")
@@ -581,9 +587,7 @@ def test_a_question_calls_its_answer_a_city_a_region_or_a_company_only_where_the
     subjects = ["Q5085424", "Q151701", "Q16957", "Q801", "Q7244161", "Q81888", "Q224124",
                 "Q774489", "Q1247360", "Q2107492", "Q1017790"]
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         lines = []
         for seed in range(6):
             result = p.generate([GenerateConfig(interaction=interaction, entities=subjects,
@@ -648,9 +652,7 @@ def test_curiosities_are_not_asked_while_better_facts_remain(tmp_path, shared_da
     subjects = {"Q58978", "Q8413", "Q224124", "Q2831", "Q42", "Q853"}
     curiosities = {"P2021", "P4185", "P1196"}
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         result = p.generate([GenerateConfig(interaction=interaction, conversations=300)
                              for interaction in ("voice", "text")])
         records = [r for r in p.records(result.runs) if r["entity"]["id"] in subjects]
@@ -704,9 +706,7 @@ def test_what_a_name_already_says_is_not_asked(tmp_path, shared_data):
     is left out with its reason; a name that says nothing of its origin is still asked
     about (Rennes, after the Riedones)."""
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         subjects = ["Q224124", "Q209714", "Q647"]
         result = p.generate([GenerateConfig(interaction="voice", conversations=9, turns=8,
                                             entities=subjects)])
@@ -730,9 +730,7 @@ def test_a_career_is_asked_from_its_start_to_its_end(tmp_path, shared_data):
     its end right after. A career that ended the year the person died is not asked beside
     the death ("When did Tarkovsky stop working?" "1986." "When did he die?" "1986")."""
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         careers = ["Q853", "Q2831"]  # Tarkovsky and Michael Jackson: both ended at death
         died = p.generate([GenerateConfig(interaction="voice", conversations=2, turns=12,
                                           entities=careers)])
@@ -762,9 +760,7 @@ def test_a_family_name_another_name_in_the_conversation_shares_is_said_in_full(
     answer, a related or followed-up person) shares the family name, the subject is named
     in full."""
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         result = p.generate([GenerateConfig(interaction="voice", conversations=200,
                                             turns=8, related=related, hops=hops)
                              for related, hops in ((True, False), (False, True))])
@@ -815,9 +811,7 @@ def test_a_type_without_a_label_is_told_by_what_its_items_have(tmp_path, shared_
     "Federal Government of Brazil", is what its name says: not asked."""
     from convkgyarn.kg.snapshot import type_labels
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         assert type_labels(p.con, ["Q11344", "Q476028", "Q4830453", "Q484170"],
                            infer=True) == {
             "Q11344": "chemical element", "Q476028": "sports club", "Q4830453": "company",
@@ -886,9 +880,7 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
                 "Q774489", "Q81162", "Q873", "Q7318", "Q41304", "Q863", "Q145", "Q155",
                 "Q34433"]
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         result = p.generate([GenerateConfig(interaction="voice", deixis=deixis, turns=8,
                                             conversations=2 * len(subjects), entities=subjects)
                              for deixis in (False, True)])
@@ -932,9 +924,7 @@ def test_questions_a_reader_marked_as_a_form_or_not_worth_asking(tmp_path, share
     assert not [q for e, p, q in leaders if e != "Q155" and "head of" in q], leaders
     assert not [q for e, p, q in leaders if e == "Q155" and "president" in q], leaders
     with project(tmp_path / "t.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         typed = p.generate([GenerateConfig(interaction="text", typos=True, turns=8,
                                            conversations=4, entities=["Q863", "Q145"])])
         typed = [t for r in p.records(typed.runs) for t in r["turns"]
@@ -1065,9 +1055,7 @@ def test_a_little_known_place_is_not_asked_a_gazetteer_line(tmp_path, shared_dat
     one are still asked; ``profiles`` brings the districts back."""
     from convkgyarn.stages.assemble.planner import PLACE_PROFILE, PROFILE_KNOWN
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         sitelinks = dict(p.con.execute("SELECT id, coalesce(sitelinks, 0) FROM entities")
                          .fetchall())
         default, kept = p.generate([GenerateConfig(conversations=200, deixis=True),
@@ -1100,9 +1088,7 @@ def test_a_place_is_there_a_gone_state_in_the_past_and_a_year_is_no_date(tmp_pat
     answered with a name."""
     subjects = ["Q233", "Q819", "Q191", "Q15180", "Q16957", "Q172107", "Q918431", "Q863"]
     with project(tmp_path / "p.duckdb") as p:
-        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
-               labels=[shared_data / "wikidata" / "property-labels-en.json",
-                       shared_data / "labels" / "preferred-labels-en.json"])
+        load_dev(p, shared_data)
         result = p.generate([GenerateConfig(interaction="voice", deixis=deixis, turns=8,
                                             conversations=3 * len(subjects), entities=subjects)
                              for deixis in (False, True)])
