@@ -1105,3 +1105,63 @@ def test_a_place_is_there_a_gone_state_in_the_past_and_a_year_is_no_date(tmp_pat
              all(re.fullmatch(r"\d{3,4}( CE)?", a) for a in t["answer"])]
     assert years and not [q for q in years if re.search(r"\b(date|day)\b", q)], years
     assert not [t for t in turns if t["question"].lower().startswith("where is the highest")]
+
+
+def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, shared_data):
+    """A relevance critic's finds in 0.8.13: Steve Clark's second conversation opened "What
+    was his nationality?" (his occupation asked in the first); "What did he do?" "Composer,
+    guitarist." "Which instruments did he play?" "Guitar."; "What wars did he take part in?"
+    of Quine, a philosopher; "Where did he work?" "Bonn, Vienna." then "Where was he born?"
+    "Bonn."."""
+    records = []
+    military: set[str] = set()
+    for name in ("real-entities-dev.ndjson.bz2", "entities-635.ndjson.bz2"):
+        with project(tmp_path / name / "p.duckdb") as p:
+            p.load([shared_data / "wikidata" / name],
+                   labels=[shared_data / "wikidata" / "property-labels-en.json",
+                           shared_data / "labels" / "preferred-labels-en.json"])
+            result = p.generate([GenerateConfig(interaction="voice", deixis=True,
+                                                conversations=200)])
+            records += list(p.records(result.runs))
+            military |= {row[0] for row in p.con.execute(
+                "SELECT DISTINCT entity_id FROM statements WHERE property_id IN "
+                "('P241', 'P410')").fetchall()}
+    people = [r for r in records if "Q5" in r["entity"]["types"]]
+    known_for = {r["entity"]["id"] for r in people for t in r["turns"]
+                 if t["property_id"] == "P106" and t["subject_id"] == r["entity"]["id"]}
+    openers = Counter(r["turns"][0]["property_id"] for r in people
+                      if r["entity"]["id"] in known_for)
+    assert openers["P106"] >= 25 and not openers.keys() & {"P27", "P569", "P19"}, openers
+    quine = [r for r in people if r["entity"]["label"] == "Willard Van Orman Quine"]
+    assert quine
+    wars = 0
+    for r in people:
+        said: list[tuple[str, frozenset]] = []
+        for t in r["turns"]:
+            if t["subject_id"] != r["entity"]["id"]:
+                continue
+            answer = frozenset(t["answer"])
+            if t["property_id"] in ("P607", "P241", "P410"):
+                wars += 1
+                assert r["entity"]["id"] in military, (r["entity"]["label"], t["question"])
+            if t["property_id"] == "P1303":
+                played = [w for p, a in said if p == "P106" for x in a
+                          for w in x.lower().split() if w.endswith(("ist", "er"))]
+                assert not all(any(w.startswith(x.lower().rstrip("aeiou")) for w in played)
+                               for x in answer), (t["question"], said)
+            if t["question_kind"] == "fact" and all(t["answer_ids"]):
+                assert not any(answer < a or a < answer for _, a in said), (
+                    r["entity"]["label"], t["question"], said)
+                said.append((t["property_id"], answer))
+    assert wars  # Max Born served in the First World War: the KG gives him a branch
+
+
+@pytest.mark.parametrize("instrument, player", [
+    ("guitar", "guitarist"), ("piano", "pianist"), ("drum kit", "drummer"),
+    ("cello", "cellist"), ("electric guitar", "guitarist"), ("saxophone", "saxophonist")])
+def test_a_player_noun_says_its_instrument(instrument, player):
+    """"Guitarist." says the guitar: the instrument is not asked after it."""
+    from convkgyarn.stages.assemble.planner import instrument_stem
+    stem = instrument_stem(instrument)
+    assert player.startswith(stem) and len(player) > len(stem) + 1
+    assert not "singer".startswith(stem) and not "composer".startswith(stem)

@@ -78,6 +78,19 @@ AWARDS_ARE_TRIVIA = PLACE_KINDS | {"building"}
 # ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
 # canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
+# ... and of a person with no military career, their wars, branch and rank: "What wars did
+# he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
+# field, not as what anyone asks of them (a relevance critic of 0.8.13). A career is
+# military where the KG says so: a branch or rank held, or an occupation MILITARY names.
+MILITARY_FACTS = frozenset({"P607", "P241", "P410"})
+MILITARY = re.compile(r"\b(soldier|military|officer|general|admiral|marshal|commander|"
+                      r"sailor|marine|naval|army|warrior|knight|mercenary|guerrilla|"
+                      r"fighter pilot|samurai)\b", re.I)
+# The opener of a later conversation about a person: their occupation again rather than a
+# field of a form ("What was Steve Clark's nationality?" opened his second conversation,
+# its occupation asked in the first): an opener asked before still opens where the best
+# opener not asked before scores this much lower (salience).
+OPENER_MARGIN = 20
 # Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
 # "In what country is New York City?", "Where is London?" "Greater London." is not worth a
 # turn.
@@ -156,6 +169,7 @@ SAYS_CONTINENT = NARROWER_THAN_CONTINENT | {"P36"}
 # the country is asked only to reach min_turns. Places, natural features, events and
 # people keep their country.
 COUNTRY = "P17"
+OCCUPATION = "P106"
 TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
@@ -184,12 +198,28 @@ LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
 # says more ("welterweight", "T54"); and a religious order says the religion ("Which order
 # was he a member of?" "Benedictines." "What religion did he follow?" "Catholic Church.":
 # a blind rater's "adds nothing")
-IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641"), "P140": ("P611",)}
+IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641"), "P140": ("P611",),
+              "P1303": ("P106",)}
+# A player named by the instrument: "guitarist" says "guitar", "pianist" "piano", "drummer"
+# "drum", "cellist" "cello" ("What did Steve Clark do?" "Guitarist." "Which instruments did
+# he play?" "Guitar.": a relevance critic's "obvious" question)
+PLAYER_OF = re.compile(r"(ist|er|or)$")
 IMPLIED_BY_NOUN = {"P106": "the occupation", "P641": "the sport", "P611": "the religious order"}
 GENERIC_SPORT_WORDS = frozenset({"sport", "sports", "player", "men's", "women's", "mixed"})
 
 Fact = tuple[str, str | None]  # (property, qualifier or None)
 Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn, hop_from
+
+
+def instrument_stem(label: str) -> str:
+    """What a player's noun of the instrument starts with: "piano" -> "pian" (pianist),
+    "electric guitar" -> "guitar" (guitarist), "drum kit" -> "drum" (drummer)."""
+    words = label.lower().replace("-", " ").split()
+    if not words:
+        return "\x00"  # no label: no player's noun says it
+    word = words[0] if len(words) > 1 and words[-1] in ("kit", "set") else words[-1]
+    stem = word.rstrip("aeiou")
+    return stem if len(stem) >= 4 else "\x00"
 
 
 def obvious_from_name(e: EntityFacts, answered: list) -> bool:
@@ -535,6 +565,8 @@ class Planner:
         """A fact not worth a turn unless the conversation is short of facts (``TRIVIA``)."""
         if property_id in TRIVIA_PROPERTIES or (e.human and property_id in TRIVIA_FOR_PEOPLE):
             return True
+        if e.human and property_id in MILITARY_FACTS and not self._military(e):
+            return True
         if property_id in TRIVIA_FOR_PLACES and not e.human and \
                 salience.broad_kind(self._type_label(e), False) in AWARDS_ARE_TRIVIA:
             return True
@@ -547,6 +579,15 @@ class Planner:
                                           for st in e.properties[property_id]):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
+
+    @staticmethod
+    def _military(e: EntityFacts) -> bool:
+        """Whether the KG gives the person a military career: a branch (P241) or a rank
+        (P410) held, or an occupation whose label ``MILITARY`` names."""
+        if e.properties.get("P241") or e.properties.get("P410"):
+            return True
+        return any(MILITARY.search(st.value.label or "") for st in e.properties.get("P106", ())
+                   if st.value is not None)
 
     @staticmethod
     def _vague_modern_life_date(e: EntityFacts, property_id: str) -> bool:
@@ -631,6 +672,11 @@ class Planner:
         scored.sort(key=lambda x: x[:4])
         openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]] or \
             [x for x in scored if x[5][0].qualifier_id is None]  # a plain fact, if any
+        good = [x for x in scored if x[4]]
+        if e.human and good and openers and not openers[0][0]:
+            best = min(good, key=lambda x: x[2:4])
+            if best[0] and best[2] <= openers[0][2] - OPENER_MARGIN:
+                openers = [best]  # "What was Steve Clark's job?" again, not his nationality
         if openers:  # the best opener first, whatever else is chosen
             scored.remove(openers[0])
             scored.insert(0, openers[0])
@@ -643,6 +689,9 @@ class Planner:
             keys = [self._answer_key(e, t) for t in block]
             if any(k in said for k in keys if k):
                 continue  # one question per answer
+            if any(k < s or s < k for k in keys if k for s in said):
+                continue  # "Where did he work?" "Bonn, Vienna." "Where was he born?" "Bonn."
+                # (either way round: a life's order below may put his work first)
             groups = {SAME_QUESTION[t.property_id]: k for t, k in zip(block, keys)
                       if k and t.qualifier_id is None and t.property_id in SAME_QUESTION}
             if any(k & said_in.get(g, set()) for g, k in groups.items()):
@@ -733,7 +782,8 @@ class Planner:
             chosen[1:] = sorted(chosen[1:], key=lambda b: (
                 self._trivia(e, b[0].property_id),
                 not (work_first and b[0].property_id not in LIFE_STAGE),
-                LIFE_STAGE.get(b[0].property_id, WORK_STAGE)))
+                LIFE_STAGE.get(b[0].property_id, WORK_STAGE),
+                b[0].property_id != OCCUPATION))  # what they do before when they began it
         if e.human:
             chosen = self._sport_first(chosen)
         return [t for block in chosen for t in block]
@@ -1073,6 +1123,12 @@ class Planner:
             said = [t for t in said if all(
                 w in words for v in turn.answer.values
                 for w in (v.label or "").lower().split() if w not in GENERIC_SPORT_WORDS)]
+        if pid == "P1303":  # every instrument one an occupation said plays
+            players = [w for t in said for v in t.answer.values
+                       for w in (v.label or "").lower().split() if PLAYER_OF.search(w)]
+            said = [t for t in said if all(any(
+                w.startswith(stem) and len(w) > len(stem) + 1 for w in players)
+                for stem in (instrument_stem(v.label or "") for v in turn.answer.values))]
         if said and turn.subject.human:  # "sport cyclist", "Which sport ...?"
             self.drop(f"{turn.subject.id}/{pid}", "an earlier answer of the conversation says it",
                       IMPLIED_BY_NOUN[said[0].planned.property_id])
