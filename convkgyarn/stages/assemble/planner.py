@@ -89,8 +89,11 @@ MILITARY = re.compile(r"\b(soldier|military|officer|general|admiral|marshal|comm
 # The opener of a later conversation about a person: their occupation again rather than a
 # field of a form ("What was Steve Clark's nationality?" opened his second conversation,
 # its occupation asked in the first): an opener asked before still opens where the best
-# opener not asked before scores this much lower (salience).
+# opener not asked before is a form's field (FORM_OPENERS) scoring this much lower
+# (salience). Not a birth: a head-to-head preferred "When was Vladimir Putin born?" to
+# "What does he do for a living?" "Politician." (0.8.14)
 OPENER_MARGIN = 20
+FORM_OPENERS = frozenset({"P27"})
 # Where a thing everyone has heard of lies (in Wikipedia articles in this many languages):
 # "In what country is New York City?", "Where is London?" "Greater London." is not worth a
 # turn.
@@ -673,7 +676,8 @@ class Planner:
         openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]] or \
             [x for x in scored if x[5][0].qualifier_id is None]  # a plain fact, if any
         good = [x for x in scored if x[4]]
-        if e.human and good and openers and not openers[0][0]:
+        if e.human and good and openers and not openers[0][0] and \
+                openers[0][5][0].property_id in FORM_OPENERS:
             best = min(good, key=lambda x: x[2:4])
             if best[0] and best[2] <= openers[0][2] - OPENER_MARGIN:
                 openers = [best]  # "What was Steve Clark's job?" again, not his nationality
@@ -689,9 +693,6 @@ class Planner:
             keys = [self._answer_key(e, t) for t in block]
             if any(k in said for k in keys if k):
                 continue  # one question per answer
-            if any(k < s or s < k for k in keys if k for s in said):
-                continue  # "Where did he work?" "Bonn, Vienna." "Where was he born?" "Bonn."
-                # (either way round: a life's order below may put his work first)
             groups = {SAME_QUESTION[t.property_id]: k for t, k in zip(block, keys)
                       if k and t.qualifier_id is None and t.property_id in SAME_QUESTION}
             if any(k & said_in.get(g, set()) for g, k in groups.items()):
@@ -786,7 +787,30 @@ class Planner:
                 b[0].property_id != OCCUPATION))  # what they do before when they began it
         if e.human:
             chosen = self._sport_first(chosen)
+        chosen = self._narrower_first(e, chosen)
         return [t for block in chosen for t in block]
+
+    def _narrower_first(self, e: EntityFacts,
+                        chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
+        """A block whose answer lies inside an earlier block's answer goes before it: "Where
+        was he born?" "Bonn." then "Where did he work?" "Bonn, Vienna.", never the other way
+        round (an answer the conversation already gave). A head-to-head preferred this to
+        leaving either out for a lesser fact (0.8.14: "How tall was he?" in its place)."""
+        keys = [self._answer_key(e, b[0]) if b[0].qualifier_id is None else None
+                for b in chosen]
+        for _ in range(len(chosen)):
+            moved = False
+            for i in range(1, len(chosen)):
+                wider = next((j for j in range(i) if keys[i] and keys[j] and
+                              keys[i] < keys[j]), None)
+                if wider is not None:
+                    chosen.insert(wider, chosen.pop(i))
+                    keys.insert(wider, keys.pop(i))
+                    moved = True
+                    break
+            if not moved:
+                break
+        return chosen
 
     @staticmethod
     def _sport_first(chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:

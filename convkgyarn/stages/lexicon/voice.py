@@ -151,7 +151,7 @@ VOICE.update({
              "what is {S} famous for?"),
     "P136": ("what genre is {S}?", "what kind of music or art is {S} known for?",
              "which genres does {S} belong to?"),
-    "P2031": ("when did {S} first become active?", "when did {S's} career begin?",
+    "P2031": ("in what year did {S's} career start?", "when did {S's} career begin?",
               "what year did {S} start out?"),  # not "start working": a first job
     "P2032": ("when did {S} stop working?", "when did {S's} career end?",
               "in what year did {S's} career end?"),
