@@ -1154,6 +1154,10 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
                     r["entity"]["label"], t["question"], said)
                 said.append((t["property_id"], answer))
     assert wars  # Max Born served in the First World War: the KG gives him a branch
+    dated = Counter(sum(1 for t in r["turns"] if t["subject_id"] == r["entity"]["id"] and
+                        t["qualifier_property_id"] in ("P580", "P582", "P585"))
+                    for r in records)
+    assert dated[2] and max(dated) <= 2, dated  # Max Born's four dates of two statements
 
 
 @pytest.mark.parametrize("instrument, player", [
