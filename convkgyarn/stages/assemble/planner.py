@@ -734,6 +734,9 @@ class Planner:
                 over.append(block)  # a date its only question, or its first
                 continue
             if len(kept) < len(block):
+                if all(self._dated(e, t) for t in kept):
+                    over.append(block)  # "When did he begin studying at Heidelberg?" alone
+                    continue            # ranks with no fact of its own
                 block = fits[n] = kept  # its other dates are not asked
             if size + len(block) <= turns:
                 block_aspects = Counter(ASPECT_OF[t.property_id] for t in block
