@@ -85,7 +85,7 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 MILITARY_FACTS = frozenset({"P607", "P241", "P410"})
 MILITARY = re.compile(r"\b(soldier|military|officer|general|admiral|marshal|commander|"
                       r"sailor|marine|naval|army|warrior|knight|mercenary|guerrilla|"
-                      r"fighter pilot|samurai)\b", re.I)
+                      r"fighter pilot|resistance fighter|partisan|samurai)\b", re.I)
 # The opener of a later conversation about a person: their occupation again rather than a
 # field of a form ("What was Steve Clark's nationality?" opened his second conversation,
 # its occupation asked in the first): an opener asked before still opens where the best
@@ -187,6 +187,11 @@ ASPECT_MAX = 2
 # its dates keeps its fact and the dates the allowance leaves ("Who was he married to?"
 # "When was the wedding?"). A birth or a founding is a fact of its own, not counted.
 DATES_MAX = 2
+# A statement's date cut from the rest of its block is asked alone ("When did he take
+# office as President of Chile?") only of a fact this salient (an office held, a team):
+# "When did he begin studying at Heidelberg University?" alone is no better than "Who was
+# his teacher?" (two head-to-heads, 0.8.14)
+DATED_ALONE = 80
 ASPECT_OF = {**{p: "life" for p in ("P569", "P19", "P27", "P570", "P20", "P509", "P1196",
                                       "P119")},
              **{p: "where" for p in LOCATION_LEVEL},
@@ -214,7 +219,7 @@ IMPLIED_BY = {"P641": ("P106",), "P2094": ("P106", "P641"), "P140": ("P611",),
 # A player named by the instrument: "guitarist" says "guitar", "pianist" "piano", "drummer"
 # "drum", "cellist" "cello" ("What did Steve Clark do?" "Guitarist." "Which instruments did
 # he play?" "Guitar.": a relevance critic's "obvious" question)
-PLAYER_OF = re.compile(r"(ist|er|or)$")
+PLAYER_OF = re.compile(r"e?(ist|er|mer)")
 IMPLIED_BY_NOUN = {"P106": "the occupation", "P641": "the sport", "P611": "the religious order"}
 GENERIC_SPORT_WORDS = frozenset({"sport", "sports", "player", "men's", "women's", "mixed"})
 
@@ -223,14 +228,24 @@ Step = tuple[EntityFacts, str, PlannedTurn, "int | None"]  # entity, type, turn,
 
 
 def instrument_stem(label: str) -> str:
-    """What a player's noun of the instrument starts with: "piano" -> "pian" (pianist),
-    "electric guitar" -> "guitar" (guitarist), "drum kit" -> "drum" (drummer)."""
+    """What a player's noun of the instrument is made from: "piano" -> "pian" (pianist),
+    "drum kit" -> "drum" (drummer), "cello" -> "cell" (cellist). A name of several words
+    ("bass guitar", "keyboard instrument") has none: "guitarist" does not say the bass."""
     words = label.lower().replace("-", " ").split()
-    if not words:
-        return "\x00"  # no label: no player's noun says it
-    word = words[0] if len(words) > 1 and words[-1] in ("kit", "set") else words[-1]
-    stem = word.rstrip("aeiou")
+    if len(words) == 2 and words[-1] in ("kit", "set"):
+        words = words[:1]
+    if len(words) != 1:
+        return "\x00"  # no player's noun says it
+    stem = words[0].rstrip("aeiou")
     return stem if len(stem) >= 4 else "\x00"
+
+
+def plays(player: str, stem: str) -> bool:
+    """Whether the occupation word names the player of the instrument: the stem and a
+    player's ending only ("guitarist", "drummer"), not "organizer", "harpsichordist",
+    "bassoonist" or "violinist" (of the viola)."""
+    return PLAYER_OF.fullmatch(player[len(stem):]) is not None if player.startswith(stem) \
+        else False
 
 
 def obvious_from_name(e: EntityFacts, answered: list) -> bool:
@@ -734,7 +749,8 @@ class Planner:
                 over.append(block)  # a date its only question, or its first
                 continue
             if len(kept) < len(block):
-                if all(self._dated(e, t) for t in kept):
+                if all(self._dated(e, t) for t in kept) and \
+                        self._salience(e, block[0].property_id)[0] < DATED_ALONE:
                     over.append(block)  # "When did he begin studying at Heidelberg?" alone
                     continue            # ranks with no fact of its own
                 block = fits[n] = kept  # its other dates are not asked
@@ -827,22 +843,33 @@ class Planner:
 
     def _narrower_first(self, e: EntityFacts,
                         chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
-        """A block whose answer lies inside an earlier block's answer goes before it: "Where
+        """A block with an answer inside an earlier block's answer goes before it: "Where
         was he born?" "Bonn." then "Where did he work?" "Bonn, Vienna.", never the other way
         round (an answer the conversation already gave). A head-to-head preferred this to
-        leaving either out for a lesser fact (0.8.14: "How tall was he?" in its place)."""
-        keys = [self._answer_key(e, b[0]) if b[0].qualifier_id is None else None
-                for b in chosen]
+        leaving either out for a lesser fact (0.8.14: "How tall was he?" in its place). The
+        opener stays first, where a thing is stays in its order from the broad to the
+        narrow, and a position played stays after its sport (``_sport_first``)."""
+        def keys(block: list[PlannedTurn]) -> list[frozenset]:
+            return [k for t in block if t.qualifier_id is None
+                    for k in (self._answer_key(e, t),) if k]
+
+        def fixed(block: list[PlannedTurn]) -> bool:
+            return block[0].property_id in LOCATION_LEVEL
+
         for _ in range(len(chosen)):
             moved = False
-            for i in range(1, len(chosen)):
-                wider = next((j for j in range(i) if keys[i] and keys[j] and
-                              keys[i] < keys[j]), None)
-                if wider is not None:
-                    chosen.insert(wider, chosen.pop(i))
-                    keys.insert(wider, keys.pop(i))
-                    moved = True
-                    break
+            for i in range(2, len(chosen)):
+                if fixed(chosen[i]):
+                    continue
+                mine = keys(chosen[i])
+                wider = next((j for j in range(1, i) if not fixed(chosen[j]) and any(
+                    k < w for k in mine for w in keys(chosen[j]))), None)
+                if wider is None or (chosen[i][0].property_id == POSITION and any(
+                        b[0].property_id == SPORT for b in chosen[wider:i])):
+                    continue
+                chosen.insert(wider, chosen.pop(i))
+                moved = True
+                break
             if not moved:
                 break
         return chosen
@@ -1184,10 +1211,10 @@ class Planner:
                 for w in (v.label or "").lower().split() if w not in GENERIC_SPORT_WORDS)]
         if pid == "P1303":  # every instrument one an occupation said plays
             players = [w for t in said for v in t.answer.values
-                       for w in (v.label or "").lower().split() if PLAYER_OF.search(w)]
-            said = [t for t in said if all(any(
-                w.startswith(stem) and len(w) > len(stem) + 1 for w in players)
-                for stem in (instrument_stem(v.label or "") for v in turn.answer.values))]
+                       for w in (v.label or "").lower().split()]
+            said = [t for t in said if all(any(plays(w, stem) for w in players)
+                                           for stem in (instrument_stem(v.label or "")
+                                                        for v in turn.answer.values))]
         if said and turn.subject.human:  # "sport cyclist", "Which sport ...?"
             self.drop(f"{turn.subject.id}/{pid}", "an earlier answer of the conversation says it",
                       IMPLIED_BY_NOUN[said[0].planned.property_id])
