@@ -26,10 +26,17 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
+def as_from_a_terminal() -> None:
+    """Ctrl-C reaches the command as it does from a terminal: a test run started in the
+    background by a shell without job control (``nohup ... &``) hands its children SIGINT
+    ignored, and the SIGINT cases would test nothing (two CI runs of 0.8.14 started so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "convkgyarn", *map(str, args)], cwd=REPO,
                             env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
 
 
 def children(pid: int) -> set[int]:
@@ -116,7 +123,8 @@ def test_sigterm_mid_load_with_workers(big_dump, tmp_path):
         "'--workers', '2']\n"
         "main()\n")
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, text=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=as_from_a_terminal)
     wait_for(mark.exists, proc=proc)
     workers = children(proc.pid)
     assert workers
@@ -154,7 +162,8 @@ def test_a_signal_while_duckdb_runs_a_query_is_the_signal_not_a_bug(base, tmp_pa
         f"sys.argv = ['convkgyarn', 'kg', 'stats', '--db', {str(db)!r}]\n"
         "main()\n")
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, text=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=as_from_a_terminal)
     wait_for(mark.exists, proc=proc)
     time.sleep(0.3)
     terminate(proc, sig=sig)
