@@ -244,8 +244,7 @@ def plays(player: str, stem: str) -> bool:
     """Whether the occupation word names the player of the instrument: the stem and a
     player's ending only ("guitarist", "drummer"), not "organizer", "harpsichordist",
     "bassoonist" or "violinist" (of the viola)."""
-    return PLAYER_OF.fullmatch(player[len(stem):]) is not None if player.startswith(stem) \
-        else False
+    return player.startswith(stem) and PLAYER_OF.fullmatch(player[len(stem):]) is not None
 
 
 def obvious_from_name(e: EntityFacts, answered: list) -> bool:
@@ -706,9 +705,9 @@ class Planner:
             scored.append((seen, score <= TRIVIA, -(score + rng.random() * 8), n, opener,
                            block))
         scored.sort(key=lambda x: x[:4])
-        openers = [x for x in scored if x[4] and not x[0]] or [x for x in scored if x[4]] or \
-            [x for x in scored if x[5][0].qualifier_id is None]  # a plain fact, if any
         good = [x for x in scored if x[4]]
+        openers = [x for x in good if not x[0]] or good or \
+            [x for x in scored if x[5][0].qualifier_id is None]  # a plain fact, if any
         if e.human and good and openers and not openers[0][0] and \
                 openers[0][5][0].property_id in FORM_OPENERS:
             best = min(good, key=lambda x: x[2:4])
@@ -737,23 +736,20 @@ class Planner:
         aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
         over: list[list[PlannedTurn]] = []
         dated = 0  # questions answered by a date, at most DATES_MAX
-        for n, block in enumerate(fits):
-            left, kept = DATES_MAX - dated, []
-            for t in block:
-                if self._dated(e, t):
-                    if left <= 0:
-                        continue
-                    left -= 1
-                kept.append(t)
-            if not kept or kept[0] is not block[0]:
-                over.append(block)  # a date its only question, or its first
+        for i, block in enumerate(fits):
+            dates = [self._dated(e, t) for t in block]
+            allowed = DATES_MAX - dated  # the block's first dates, up to the allowance
+            keep = [not d or sum(dates[:k + 1]) <= allowed for k, d in enumerate(dates)]
+            if not keep[0]:
+                over.append(block)  # a date its first question, none allowed
                 continue
-            if len(kept) < len(block):
-                if all(self._dated(e, t) for t in kept) and \
+            if not all(keep):
+                if all(d for d, k in zip(dates, keep) if k) and \
                         self._salience(e, block[0].property_id)[0] < DATED_ALONE:
                     over.append(block)  # "When did he begin studying at Heidelberg?" alone
                     continue            # ranks with no fact of its own
-                block = fits[n] = kept  # its other dates are not asked
+                block = fits[i] = [t for t, k in zip(block, keep) if k]  # no other dates
+                dates = [d for d, k in zip(dates, keep) if k]
             if size + len(block) <= turns:
                 block_aspects = Counter(ASPECT_OF[t.property_id] for t in block
                                         if t.qualifier_id is None and t.property_id in ASPECT_OF)
@@ -763,7 +759,7 @@ class Planner:
                 aspects.update(block_aspects)
                 chosen.append(block)
                 size += len(block)
-                dated += sum(self._dated(e, t) for t in block)
+                dated += sum(dates)
             if size == turns:
                 break
         if size < turns:
@@ -849,25 +845,21 @@ class Planner:
         leaving either out for a lesser fact (0.8.14: "How tall was he?" in its place). The
         opener stays first, where a thing is stays in its order from the broad to the
         narrow, and a position played stays after its sport (``_sport_first``)."""
-        def keys(block: list[PlannedTurn]) -> list[frozenset]:
-            return [k for t in block if t.qualifier_id is None
-                    for k in (self._answer_key(e, t),) if k]
-
-        def fixed(block: list[PlannedTurn]) -> bool:
-            return block[0].property_id in LOCATION_LEVEL
-
+        keys = [[k for t in block if t.qualifier_id is None
+                 for k in (self._answer_key(e, t),) if k] for block in chosen]
+        fixed = [block[0].property_id in LOCATION_LEVEL for block in chosen]
         for _ in range(len(chosen)):
             moved = False
             for i in range(2, len(chosen)):
-                if fixed(chosen[i]):
+                if fixed[i]:
                     continue
-                mine = keys(chosen[i])
-                wider = next((j for j in range(1, i) if not fixed(chosen[j]) and any(
-                    k < w for k in mine for w in keys(chosen[j]))), None)
+                wider = next((j for j in range(1, i) if not fixed[j] and any(
+                    k < w for k in keys[i] for w in keys[j])), None)
                 if wider is None or (chosen[i][0].property_id == POSITION and any(
                         b[0].property_id == SPORT for b in chosen[wider:i])):
                     continue
-                chosen.insert(wider, chosen.pop(i))
+                for column in (chosen, keys, fixed):
+                    column.insert(wider, column.pop(i))
                 moved = True
                 break
             if not moved:
