@@ -1201,3 +1201,64 @@ def test_an_answer_inside_an_earlier_one_goes_first_but_never_before_the_opener(
         [["P106"], ["P17"], ["P937"], ["P131"]]  # a place in its order from the broad
     assert plan(["P106"], ["P54"], ["P641"], ["P413"]) == \
         [["P106"], ["P641"], ["P54"], ["P413"]]
+
+
+def test_where_in_the_country_says_it_and_a_college_is_founded_not_headquartered(
+        tmp_path, shared_data):
+    """A diversity critique of 64 conversations (issue #33, 0.8.15) and a blind rater's
+    lowest fluency: "Which country is Bielefeld in?" "Germany." "Where is the town in
+    Germany?" reads as a question about some town of Germany ("Where is it in Germany?":
+    the question names the country, so "it" cannot be it); "When was University College
+    formed?", "Where is the headquarters of St John's College?" (a college is founded and is
+    somewhere); "Who made the work Old Hindu?" (the artwork)."""
+    places = ["Q2112", "Q209714", "Q511", "Q636400", "Q34433"]
+    colleges = ["Q609646", "Q81087", "Q774489", "Q1376987"]
+    works = ["Q50406704", "Q20486589"]
+    subjects = places + colleges + works
+    with project(tmp_path / "p.duckdb") as p:
+        load_dev(p, shared_data)
+        result = p.generate([GenerateConfig(interaction="voice", deixis=deixis, turns=5,
+                                            conversations=len(subjects), entities=subjects)
+                             for deixis in (False, True)])
+        records = list(p.records(result.runs))
+    where_in = [t["question"] for r in records for before, t in zip(r["turns"], r["turns"][1:])
+                if before["property_id"] == "P17" and t["property_id"] in ("P131", "P276")
+                and before["answer"][0] in t["question"]]
+    assert len(where_in) >= 3, where_in
+    assert not [q for q in where_in if re.match(r"where is the \w+ in ", q, re.I)], where_in
+    asked = [(r["entity"]["id"], t) for r in records for t in r["turns"]
+             if t["subject_id"] == r["entity"]["id"]]
+    founded = [t["question"] for e, t in asked if e in colleges and t["property_id"] == "P571"
+               and not t["qualifier_property_id"]]
+    assert founded and not [q for q in founded if "formed" in q], founded
+    seats = [t["question"] for e, t in asked if e in colleges and t["property_id"] == "P159"]
+    assert not [q for q in seats if "headquarter" in q], seats
+    said = [t["question"] for e, t in asked if e in works]
+    assert any("the artwork" in q for q in said), said
+    assert not [q for q in said if re.search(r"\bthe work\b", q)], said
+
+
+def test_a_hop_moves_to_a_person_work_or_organisation_never_to_the_country_of_a_place(
+        tmp_path, shared_data):
+    """Two blind raters of ``--hops`` (issue #33, r42) found "Which country is Rennes in?"
+    "France." "And what is the country's capital?" unmotivated; three raters of hops that
+    move, while the subject has facts left, only where a side topic may (``THREAD_KINDS``)
+    preferred them for diversity in 12 or 13 of 15 pairs each (r43, r46): Oxford's colleges
+    go on to the university ("And when was the university founded?"), never a town or a
+    museum with facts left to its country (a subject too short to fill the conversation,
+    such as Oxford Street, moves on to any item: a long conversation has to)."""
+    places = ["Q647", "Q511", "Q636400", "Q2112"]
+    colleges = ["Q609646", "Q81087", "Q774489", "Q1376987"]
+    with project(tmp_path / "p.duckdb") as p:
+        load_dev(p, shared_data)
+        result = p.generate([GenerateConfig(interaction="voice", deixis=True, hops=True,
+                                            turns=5, conversations=len(places + colleges),
+                                            entities=places + colleges)])
+        records = list(p.records(result.runs))
+        countries = {i for (i,) in p.con.execute(
+            "SELECT DISTINCT entity_id FROM entity_types WHERE type_id IN "
+            "('Q6256', 'Q3624078', 'Q3024240')").fetchall()}
+    hops = [(r["entity"]["id"], t["subject_id"]) for r in records for t in r["turns"]
+            if t["hop_from"] is not None]
+    assert ("Q34433" in {to for _, to in hops}), hops  # a college's university
+    assert not [h for h in hops if h[1] in countries], hops

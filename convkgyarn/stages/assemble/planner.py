@@ -936,7 +936,8 @@ class Planner:
             if hop_from is not None and any(q[0].id != ent.id for q in queue):
                 continue  # a hop comes back to the subject before the next one: never from
                 # the town to its country while the college's own facts wait
-            target = self.hop_target(turn, topics, rng_hops)
+            # a place only when what is planned would not fill the conversation
+            target = self.hop_target(turn, topics, rng_hops, places=False)
             if target is None or rng_hops.random() >= cfg.hop_share:
                 continue
             h_entity, h_type, h_facts = target
@@ -1310,10 +1311,11 @@ class Planner:
                         for p in self.plan(ent, rest, left, rng, cached=False, least=left)]
         return []
 
-    def hop_target(self, turn: Turn, topics: set[str], rng: random.Random, least: int = 2):
+    def hop_target(self, turn: Turn, topics: set[str], rng: random.Random, least: int = 2,
+                   places: bool = True):
         """An item the turn answered that the conversation can move to: in the KG, not yet a
-        topic, with templates for at least ``least`` of its facts. One of several values is
-        picked at random."""
+        topic, with templates for at least ``least`` of its facts, of a kind people move to
+        (``places``: a town or a region too). One of several values is picked at random."""
         items = [v for v in turn.hop_values if v.value_id and v.value_id not in topics]
         if not items:
             return None
@@ -1324,4 +1326,29 @@ class Planner:
         h_type, h_facts = self.view.best_type(target)
         if h_type is None or len(h_facts) < least:
             return None
+        # where people move while the subject has facts left (issue #33: blind raters of
+        # hops, r42-r46): to a person, a work or an organisation, as a side topic may
+        # (``THREAD_KINDS``; a city as a capital or a seat), or from a country to another
+        # ("What borders Malta?" "Italy." "And what is its capital?"); never from a town, a
+        # thing or a person to the country or the town it is in ("Which country is Rennes
+        # in?" "France." "And what is the country's capital?"; "Where did he work?"
+        # "London." "How many people live there?"). With ``places`` (what is planned would
+        # not fill the conversation, or it has run out), any item: a long conversation moves on
+        if not places:
+            kind = "person" if target.human else salience.broad_kind(
+                self.view.type_labels.get(h_type), False)
+            if kind == "country":
+                if self._kind(turn.subject) != "country":
+                    return None
+            elif kind not in THREAD_KINDS and not (
+                    kind == "city" and turn.planned.property_id in THREAD_VIA):
+                return None
         return target, h_type, h_facts
+
+    def _kind(self, e: EntityFacts) -> str:
+        """The broad kind of an entity (``salience.broad_kind`` of its best type), "person"
+        for a person."""
+        if e.human:
+            return "person"
+        e_type, _ = self.view.best_type(e)
+        return salience.broad_kind(self.view.type_labels.get(e_type), False)

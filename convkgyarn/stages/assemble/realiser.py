@@ -496,9 +496,11 @@ class Realiser:
         if not options:
             return None
         option = options[ctx.rng.randrange(len(options))]
+        # "it", never "the city": the question names the country just answered, so "it"
+        # cannot be read as that country ("Where is it in Germany?", not "Where is the city
+        # in Germany?", which reads as a question about some city of Germany)
         question = self.fill(option.text, e, turn.type_id, ans.tense, None, False,
-                             noun=turn.reference_noun, there=turn.there_clear,
-                             later=turn.later_mention)
+                             noun=False, there=turn.there_clear, later=turn.later_mention)
         at = question.index("[v]")
         question = question.replace("[v]", with_article(render(country), question[:at][-6:],
                                                         False), 1)

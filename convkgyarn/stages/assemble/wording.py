@@ -52,7 +52,7 @@ song square stadium state station statue street symphony team temple theatre the
 tournament tower town treaty university valley village volcano war
 """.split())
 KIND_NOUNS = {"film": "film", "series": "series", "music": "song", "book": "book",
-              "artwork": "work", "game": "game", "band": "band", "club": "club",
+              "artwork": "artwork", "game": "game", "band": "band", "club": "club",
               "university": "university", "company": "company", "country": "country",
               "city": "city", "region": "region", "event": "event", "building": "building",
               "organisation": "organisation"}

@@ -572,6 +572,10 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                           "what year was {S} established?"),
     ("P571", "city"): ("when was {S} founded?", "when did {S} come into being?",
                        "what year was {S} founded?"),
+    # a college is founded, not formed ("When was University College formed?", a blind
+    # rater's lowest fluency, issue #33)
+    ("P571", "university"): ("when was {S} founded?", "what year was {S} founded?",
+                             "when was {S} established?"),
     ("P576", "company"): ("when did {S} close down?", "when was {S} dissolved?",
                           "what year did {S} shut down?"),
     ("P576", "building"): ("when was {S} demolished?", "when was {S} torn down?",
@@ -613,6 +617,9 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                        "who plays in {S:o}?"),
     ("P159", "club"): ("where is {S} based?", "which city is {S} from?",
                        "where is {S's} headquarters?"),
+    # a college has no headquarters: it is somewhere ("Where is the headquarters of St
+    # John's College?", a blind rater's lowest fluency)
+    ("P159", "university"): ("where is {S}?", "where is {S} located?", "where is {S} based?"),
     ("P641", "club"): ("what sport does {S} play?", "which sport is {S} a club for?",
                        "which sport does {S} compete in?"),
     ("P641", "event"): ("what sport is {S}?", "which sport is played at {S:o}?",
