@@ -94,7 +94,10 @@ def tally(ratings: dict, key: dict[str, str]) -> dict[str, dict[str, int]]:
         sys.exit(f"ratings miss {len(missing)} pairs, e.g. {sorted(missing)[0]}")
     out = {}
     # D (diversity) only where the rater was asked it (sets built since 0.8.15)
-    measures = ("R", "F", "D") if all("D" in ratings[p] for p in key) else ("R", "F")
+    asked = {"D" in ratings[p] for p in key}
+    if asked == {True, False}:
+        sys.exit("ratings give D (diversity) for some pairs only: rate it for every pair")
+    measures = ("R", "F", "D") if asked == {True} else ("R", "F")
     for measure in measures:
         won = Counter("same" if ratings[p][measure] == "Same" else
                       "new" if ratings[p][measure] == side else "old"
@@ -119,14 +122,19 @@ def build(old: str, new: str, config: str, n: int, seed: int, moving: bool = Fal
     for export in exports:
         if not export.exists():
             sys.exit(f"{export} does not exist: run blind_rating.py build first")
-    pairs, key = pair_up(conversations(exports[0], config),
-                         conversations(exports[1], config, moving), n, seed, ordered=moving)
+    sides = [conversations(exports[0], config), conversations(exports[1], config, moving)]
+    for export, side in zip(exports, sides):
+        if not side:
+            sys.exit(f"{export} holds no {'moving ' if moving else ''}conversations of "
+                     f"{config}")
+    pairs, key = pair_up(*sides, n, seed, ordered=moving)
     (here / "set").mkdir(parents=True)
     (here / "set" / "pairs.json").write_text(json.dumps(pairs, ensure_ascii=False, indent=1))
     shutil.copy(BRIEF, here / "set" / "brief.md")
     (here / "key.json").write_text(json.dumps(key))
     (here / "settings.json").write_text(json.dumps(
         {"config": config, "pairs": len(pairs), "seed": seed,
+         "exports": [str(e.relative_to(WORK)) for e in exports],
          **({"selection": "only the subjects whose new conversation moves to another topic "
                           "(a hop)"} if moving else {})}))
     print(f"{len(pairs)} pairs: {here / 'set'} (give a rater only that folder)")

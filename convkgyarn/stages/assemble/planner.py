@@ -173,6 +173,7 @@ SAYS_CONTINENT = NARROWER_THAN_CONTINENT | {"P36"}
 # people keep their country.
 COUNTRY = "P17"
 OCCUPATION = "P106"
+CAPITAL = "P36"
 TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
@@ -936,7 +937,8 @@ class Planner:
             if hop_from is not None and any(q[0].id != ent.id for q in queue):
                 continue  # a hop comes back to the subject before the next one: never from
                 # the town to its country while the college's own facts wait
-            # a place only when what is planned would not fill the conversation
+            # where people move while the plan has facts left (``moves_to``); ``refill``
+            # moves anywhere once it has none
             target = self.hop_target(turn, topics, rng_hops, places=False)
             if target is None or rng_hops.random() >= cfg.hop_share:
                 continue
@@ -1314,9 +1316,12 @@ class Planner:
     def hop_target(self, turn: Turn, topics: set[str], rng: random.Random, least: int = 2,
                    places: bool = True):
         """An item the turn answered that the conversation can move to: in the KG, not yet a
-        topic, with templates for at least ``least`` of its facts, of a kind people move to
-        (``places``: a town or a region too). One of several values is picked at random."""
+        topic, with templates for at least ``least`` of its facts and, without ``places``,
+        of a kind people move to (``moves_to``). One of the values that can be is picked at
+        random."""
         items = [v for v in turn.hop_values if v.value_id and v.value_id not in topics]
+        if not places:
+            items = [v for v in items if self.moves_to(turn, v.value_id)]
         if not items:
             return None
         value = items[int(rng.random() * len(items))]
@@ -1326,24 +1331,28 @@ class Planner:
         h_type, h_facts = self.view.best_type(target)
         if h_type is None or len(h_facts) < least:
             return None
-        # where people move while the subject has facts left (issue #33: blind raters of
-        # hops, r42-r46): to a person, a work or an organisation, as a side topic may
-        # (``THREAD_KINDS``; a city as a capital or a seat), or from a country to another
-        # ("What borders Malta?" "Italy." "And what is its capital?"); never from a town, a
-        # thing or a person to the country or the town it is in ("Which country is Rennes
-        # in?" "France." "And what is the country's capital?"; "Where did he work?"
-        # "London." "How many people live there?"). With ``places`` (what is planned would
-        # not fill the conversation, or it has run out), any item: a long conversation moves on
-        if not places:
-            kind = "person" if target.human else salience.broad_kind(
-                self.view.type_labels.get(h_type), False)
-            if kind == "country":
-                if self._kind(turn.subject) != "country":
-                    return None
-            elif kind not in THREAD_KINDS and not (
-                    kind == "city" and turn.planned.property_id in THREAD_VIA):
-                return None
         return target, h_type, h_facts
+
+    def moves_to(self, turn: Turn, item_id: str) -> bool:
+        """Whether a conversation whose subject still has facts planned moves to this item
+        after ``turn`` (issue #33: blind raters of ``--hops``, r42-r50): to a person, a
+        work, a band, a club, a university or a company, as a side topic may
+        (``THREAD_KINDS``), to a capital ("What is its capital?" "Valletta." "How many
+        people live there?"), or from a country to another ("What borders Malta?" "Italy."
+        "And what is its capital?"); never from a town, a thing or a person to the country
+        or the town it is in ("Which country is Rennes in?" "France." "And what is the
+        country's capital?"; "Where did he work?" "London." "How many people live there?";
+        "Where is St John's College?" "Oxford." "What is the town's population?"). Once the
+        plan has run out (``refill``) any item will do: a long conversation moves on."""
+        target = self.view.entity(item_id)
+        if target is None:
+            return False
+        h_type, _ = self.view.best_type(target)
+        kind = "person" if target.human else salience.broad_kind(
+            self.view.type_labels.get(h_type), False)
+        if kind == "country":
+            return self._kind(turn.subject) == "country"
+        return kind in THREAD_KINDS or (kind == "city" and turn.planned.property_id == CAPITAL)
 
     def _kind(self, e: EntityFacts) -> str:
         """The broad kind of an entity (``salience.broad_kind`` of its best type), "person"

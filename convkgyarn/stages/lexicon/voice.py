@@ -617,9 +617,11 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                        "who plays in {S:o}?"),
     ("P159", "club"): ("where is {S} based?", "which city is {S} from?",
                        "where is {S's} headquarters?"),
-    # a college has no headquarters: it is somewhere ("Where is the headquarters of St
-    # John's College?", a blind rater's lowest fluency)
-    ("P159", "university"): ("where is {S}?", "where is {S} located?", "where is {S} based?"),
+    # a college has no headquarters: it is in a town ("Where is the headquarters of St
+    # John's College?", a blind rater's lowest fluency), in words other than "located in"'s
+    # (a university's seat may be London and its place Camden: two questions, two answers)
+    ("P159", "university"): ("which city is {S} in?", "in which city is {S}?",
+                             "where is {S} based?"),
     ("P641", "club"): ("what sport does {S} play?", "which sport is {S} a club for?",
                        "which sport does {S} compete in?"),
     ("P641", "event"): ("what sport is {S}?", "which sport is played at {S:o}?",
