@@ -1212,7 +1212,7 @@ def test_where_in_the_country_says_it_and_a_college_is_founded_not_headquartered
     formed?", "Where is the headquarters of St John's College?" (a college is founded and is
     somewhere); "Who made the work Old Hindu?" (the artwork)."""
     places = ["Q2112", "Q209714", "Q511", "Q636400", "Q34433"]
-    colleges = ["Q609646", "Q81087", "Q774489", "Q1376987"]
+    colleges = ["Q609646", "Q81087", "Q774489", "Q1376987", "Q745967"]
     works = ["Q50406704", "Q20486589"]
     subjects = places + colleges + works
     with project(tmp_path / "p.duckdb") as p:
@@ -1237,6 +1237,11 @@ def test_where_in_the_country_says_it_and_a_college_is_founded_not_headquartered
     said = [t["question"] for e, t in asked if e in works]
     assert any("the artwork" in q for q in said), said
     assert not [q for q in said if re.search(r"\bthe work\b", q)], said
+    # a side topic leaves a college for a person or its university, never for its town
+    # ("Which city is Somerville College in?" "Oxford." "And what is the town's population?")
+    left_for = [(r["entity"]["id"], t["subject_id"]) for r in records for t in r["turns"]
+                if t["hop_from"] and r["entity"]["id"] in colleges]
+    assert not [m for m in left_for if m[1] == "Q34217"], left_for
 
 
 def test_a_hop_moves_to_a_person_work_or_organisation_never_to_the_country_of_a_place(

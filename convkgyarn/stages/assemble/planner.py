@@ -173,7 +173,6 @@ SAYS_CONTINENT = NARROWER_THAN_CONTINENT | {"P36"}
 # people keep their country.
 COUNTRY = "P17"
 OCCUPATION = "P106"
-CAPITAL = "P36"
 TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
@@ -198,10 +197,12 @@ ASPECT_OF = {**{p: "life" for p in ("P569", "P19", "P27", "P570", "P20", "P509",
              **{p: "where" for p in LOCATION_LEVEL},
              **{p: "family" for p in ("P22", "P25", "P3373", "P40")}}
 # Follow-ups (generate.follow_ups): what a side topic may be, by its broad kind
-# (salience.broad_kind), and the properties after which a city is one (a capital, a seat).
+# (salience.broad_kind), and the properties after which a city is one (a capital).
 THREAD_KINDS = frozenset({"person", "film", "series", "music", "book", "artwork", "game",
                           "band", "club", "university", "company"})
-THREAD_VIA = frozenset({"P36", "P159"})
+THREAD_VIA = frozenset({"P36"})  # not a seat: "Which city is St John's College in?"
+# "Oxford." "And what is the town's population?" leaves the college for a gazetteer line (the
+# hops a blind rater found unmotivated, issue #33, 0.8.15)
 # Roles whose question says what the person does: their occupation is not asked next.
 ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
                              "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
@@ -1161,8 +1162,8 @@ class Planner:
 
     def thread_target(self, turn: Turn, topics: set[str]):
         """The person, work or organisation ``turn`` answered with, when a conversation may
-        turn to it for a question or two (``THREAD_KINDS``; a city only as a capital or a
-        seat): one value, not a topic yet, with facts of its own."""
+        turn to it for a question or two (``THREAD_KINDS``; a city only as a capital): one
+        value, not a topic yet, with facts of its own."""
         pt = turn.planned
         values = turn.hop_values
         if pt.qualifier_id is not None or len(values) != 1 or not values[0].value_id or \
@@ -1352,7 +1353,7 @@ class Planner:
             self.view.type_labels.get(h_type), False)
         if kind == "country":
             return self._kind(turn.subject) == "country"
-        return kind in THREAD_KINDS or (kind == "city" and turn.planned.property_id == CAPITAL)
+        return kind in THREAD_KINDS or (kind == "city" and turn.planned.property_id in THREAD_VIA)
 
     def _kind(self, e: EntityFacts) -> str:
         """The broad kind of an entity (``salience.broad_kind`` of its best type), "person"
