@@ -106,6 +106,13 @@ def tally(ratings: dict, key: dict[str, str]) -> dict[str, dict[str, int]]:
     return out
 
 
+def export_of(label: str) -> Path:
+    """A rating's export: under the paper's configuration names where an experiment's
+    options renamed its configurations (blind_rating.py build --options)."""
+    renamed = WORK / f"rating-{label}" / "conversations-paper-names.jsonl"
+    return renamed if renamed.exists() else WORK / f"rating-{label}" / "conversations.jsonl"
+
+
 def folder(old: str, new: str, moving: bool = False) -> Path:
     return WORK / f"ab-{old}-vs-{new}{'-moving' if moving else ''}"
 
@@ -114,11 +121,7 @@ def build(old: str, new: str, config: str, n: int, seed: int, moving: bool = Fal
     here = folder(old, new, moving)
     if here.exists():
         sys.exit(f"{here} exists: remove it or pick other labels")
-    # an experiment's export under the paper's configuration names, where it has one
-    exports = [next((e for e in (WORK / f"rating-{label}" / name for name in
-                                 ("conversations-paper-names.jsonl", "conversations.jsonl"))
-                     if e.exists()), WORK / f"rating-{label}" / "conversations.jsonl")
-               for label in (old, new)]
+    exports = [export_of(label) for label in (old, new)]
     for export in exports:
         if not export.exists():
             sys.exit(f"{export} does not exist: run blind_rating.py build first")

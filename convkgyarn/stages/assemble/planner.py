@@ -1176,11 +1176,16 @@ class Planner:
         if t_type is None or not t_facts or \
                 not all(loc.names(target.id) for loc in self.localisers):
             return None
-        kind = "person" if target.human else salience.broad_kind(
-            self.view.type_labels.get(t_type), False)
-        if kind not in THREAD_KINDS and not (kind == "city" and pt.property_id in THREAD_VIA):
+        if not self._side_topic(self._kind(target, t_type), pt.property_id):
             return None
         return target, t_type, t_facts
+
+    @staticmethod
+    def _side_topic(kind: str, property_id: str) -> bool:
+        """Whether a conversation may turn to a thing of this broad kind after a question
+        about this property: a person, work or organisation (``THREAD_KINDS``), a city only
+        as a capital (``THREAD_VIA``)."""
+        return kind in THREAD_KINDS or (kind == "city" and property_id in THREAD_VIA)
 
     @staticmethod
     def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn) -> list[Fact]:
@@ -1348,17 +1353,16 @@ class Planner:
         target = self.view.entity(item_id)
         if target is None:
             return False
-        h_type, _ = self.view.best_type(target)
-        kind = "person" if target.human else salience.broad_kind(
-            self.view.type_labels.get(h_type), False)
+        kind = self._kind(target)
         if kind == "country":
             return self._kind(turn.subject) == "country"
-        return kind in THREAD_KINDS or (kind == "city" and turn.planned.property_id in THREAD_VIA)
+        return self._side_topic(kind, turn.planned.property_id)
 
-    def _kind(self, e: EntityFacts) -> str:
-        """The broad kind of an entity (``salience.broad_kind`` of its best type), "person"
-        for a person."""
+    def _kind(self, e: EntityFacts, type_id: str | None = None) -> str:
+        """The broad kind of an entity (``salience.broad_kind`` of ``type_id``, by default
+        its best type), "person" for a person."""
         if e.human:
             return "person"
-        e_type, _ = self.view.best_type(e)
-        return salience.broad_kind(self.view.type_labels.get(e_type), False)
+        if type_id is None:
+            type_id, _ = self.view.best_type(e)
+        return salience.broad_kind(self.view.type_labels.get(type_id), False)
