@@ -131,6 +131,24 @@ def test_a_conversation_varies_how_its_questions_open(sample_export):
         assert len(full) >= 40 and len(repeated) / len(full) <= 0.15, (name, repeated[:3])
 
 
+def test_a_move_and_the_way_back_never_open_with_the_same_transition(sample_export):
+    """"Alright, which awards did Barack Obama win?" "Alright, what is the capital of the
+    United States?": a side topic and the return from it each open with a transition
+    (``transforms.transitions``), never the one the question before opened with."""
+    from convkgyarn.stages.assemble.wording import TRANSITIONS
+    moves = 0
+    for r in sample_export:
+        turns = r["turns"]
+        for before, after in zip(turns, turns[1:]):
+            if before["subject_id"] == after["subject_id"] or \
+                    r["config"]["interaction"] != "voice":
+                continue
+            moves += 1
+            assert not [t for t in TRANSITIONS if before["question"].startswith(t) and
+                        after["question"].startswith(t)], (before, after)
+    assert moves >= 20
+
+
 def test_no_two_turns_have_the_same_answer(sample_export):
     """Headquarters and "located in" both Oxford; inception and opening both 2007: one
     question per answer."""
@@ -1279,3 +1297,97 @@ def test_a_hop_moves_to_a_person_work_or_organisation_never_to_the_country_of_a_
                     u["subject_id"] == r["entity"]["id"] for u in turns[i + 1:]):
                 early.append([u["question"] for u in turns])
     assert not early, early
+
+
+def _stub_planner(entities: dict, type_labels: dict):
+    """A planner over a stub view of ``entities`` (id -> EntityFacts, typed by their first
+    type, whose label ``type_labels`` gives), with two facts each."""
+    from convkgyarn.stages.assemble.planner import Planner
+    view = SimpleNamespace(
+        run=SimpleNamespace(planned={}), type_labels=type_labels,
+        entity=lambda i: entities.get(i),
+        best_type=lambda e: (e.types[0], [("P36", None), ("P1082", None)]))
+    planner = Planner.__new__(Planner)
+    planner.view, planner.cfg, planner.localisers = view, GenerateConfig(), []
+    return planner
+
+
+def _entity(eid: str, label: str, type_id: str, human: bool = False, **props):
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.records import Statement
+    return EntityFacts(eid, label, None, (type_id,), human, False, {
+        pid: tuple(Statement(f"{eid}${i}", Value("wikibase-item", lab, vid))
+                   for i, (vid, lab) in enumerate(values))
+        for pid, values in props.items()})
+
+
+def test_a_side_topic_is_one_of_several_values_where_people_move():
+    """A side topic (follow-ups, on by default) turned only to an answer of one value, so
+    "What are its neighbours?" "Uzbekistan, Kyrgyzstan, China." never led on; now one of up
+    to ``THREAD_VALUES_MAX`` values may be the side topic, by the rule hops move by
+    (``moves_to``): from a country to another ("And what is China's capital?"), never from
+    a person to the country they are a citizen of, nor to an item of a longer answer."""
+    import random
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX
+    country, human = "Q6256", "Q5"
+    entities = {i: _entity(i, i, country) for i in ("Q1", "Q2", "Q3")}
+    entities["Q9"] = _entity("Q9", "Somebody", human, human=True)
+    planner = _stub_planner(entities, {country: "country", human: "human"})
+
+    def turn(subject: str, pid: str, values: list[str]):
+        return SimpleNamespace(
+            subject=entities[subject],
+            planned=SimpleNamespace(property_id=pid, qualifier_id=None),
+            hop_values=tuple(Value("wikibase-item", v, v) for v in values))
+
+    neighbours = turn("Q1", "P47", ["Q2", "Q3", "Q404"])  # Q404: not in the KG
+    drawn = {planner.thread_target(neighbours, {"Q1"}, random.Random(s))[0].id
+             for s in range(40)}
+    assert drawn == {"Q2", "Q3"}
+    assert planner.thread_target(neighbours, {"Q1", "Q2"}, random.Random(0))[0].id == "Q3"
+    assert planner.thread_target(turn("Q9", "P27", ["Q1"]), {"Q9"}, random.Random(0)) is None
+    many = turn("Q1", "P47", ["Q2"] * (THREAD_VALUES_MAX + 1))
+    assert planner.thread_target(many, {"Q1"}, random.Random(0)) is None
+
+
+def test_a_native_language_the_persons_country_speaks_is_not_asked_and_genres_are_no_music(
+        tmp_path, shared_data):
+    """"What language did Paris Jackson grow up speaking?" "English." of an American was
+    among a blind rater's least relevant conversations (r51): a native language that is
+    (a variety of) an official language of the person's country is asked only to reach
+    the shortest conversation. And "What kind of music did Douglas Adams make?" "Science
+    fiction, comedy, satire." asked a writer's genres as music: a person's genres are
+    asked in words that fit any art. Douglas Adams (English, the United Kingdom's
+    official language) over fifteen turns: his native language was the thirteenth."""
+    with project(tmp_path / "p.duckdb") as p:
+        load_dev(p, shared_data)
+        official = {v for (v,) in p.con.execute(
+            "SELECT value_id FROM statements WHERE entity_id = 'Q145' AND property_id = "
+            "'P37'").fetchall()}
+        native = {v for (v,) in p.con.execute(
+            "SELECT value_id FROM statements WHERE entity_id = 'Q42' AND property_id = "
+            "'P103'").fetchall()}
+        assert native and native <= official
+        records = []
+        for seed in (0, 1, 2):
+            result = p.generate([GenerateConfig(interaction="voice", deixis=deixis,
+                                                entities=["Q42"], turns=15, seed=seed)
+                                 for deixis in (False, True)])
+            records += list(p.records(result.runs))
+    asked = [t for r in records for t in r["turns"]]
+    assert len(records) == 6 and len(asked) >= 12 * 6
+    assert not [t["question"] for t in asked if t["property_id"] == "P103"]
+    genres = [t["question"] for t in asked if t["property_id"] == "P136"]
+    assert genres and not [q for q in genres if "music" in q.lower()], genres
+
+
+@pytest.mark.parametrize("jobs, music", [
+    (["composer", "guitarist", "songwriter"], True), (["singer-songwriter", "guitarist"], True),
+    (["singer"], True), (["playwright", "novelist", "musician"], False),
+    (["singer", "actor"], False), ([], False)])
+def test_genres_are_called_music_only_for_a_person_whose_every_job_is_in_music(jobs, music):
+    from convkgyarn.stages.assemble.realiser import makes_music
+    person = _entity("Q1", "Someone", "Q5", human=True,
+                     P106=[(f"Q{i + 2}", job) for i, job in enumerate(jobs)])
+    assert makes_music(person) is music

@@ -31,7 +31,7 @@ from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
 from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded
-from convkgyarn.stages.assemble.view import KGView
+from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX, KGView
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
@@ -78,6 +78,9 @@ AWARDS_ARE_TRIVIA = PLACE_KINDS | {"building"}
 # ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
 # canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
+# ... and a native language that is (a variety of) the official language of the person's
+# country ("American English" of an American: ``Planner._language_of_the_country``)
+NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
 # ... and of a person with no military career, their wars, branch and rank: "What wars did
 # he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
 # field, not as what anyone asks of them (a relevance critic of 0.8.13). A career is
@@ -204,9 +207,15 @@ THREAD_VIA = frozenset({"P36"})  # not a seat: "Which city is St John's College 
 # "Oxford." "And what is the town's population?" leaves the college for a gazetteer line (the
 # hops a blind rater found unmotivated, issue #33, 0.8.15)
 # Roles whose question says what the person does: their occupation is not asked next.
+# ("Who is in the cast of Titanic?" "Leonardo DiCaprio." "And what is his job?" "Actor."),
+# nor, after an office, the offices held ("Who led the government of the United States?"
+# "Barack Obama." "Which offices did he hold?" "President of the United States.")
 ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", "P112",
-                             "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286"})
+                             "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286",
+                             "P161", "P725", "P344", "P1040"})
+OFFICE_ROLES = frozenset({"P6", "P35", "P488", "P169"})
 IMPLIED_BY_ROLE = frozenset({"P106"})
+IMPLIED_BY_OFFICE = IMPLIED_BY_ROLE | {"P39"}
 # The follow-ups every language of a multilingual configuration can say (each language's
 # forms: languages.FOLLOW_UP_KINDS; a side topic is plain facts)
 LOCALISED_FOLLOW_UPS = frozenset({"thread", "span", "before", "also"})
@@ -594,6 +603,8 @@ class Planner:
             return True
         if e.human and property_id in MILITARY_FACTS and not self._military(e):
             return True
+        if e.human and property_id == NATIVE_LANGUAGE and self._language_of_the_country(e):
+            return True
         if property_id in TRIVIA_FOR_PLACES and not e.human and \
                 salience.broad_kind(self._type_label(e), False) in AWARDS_ARE_TRIVIA:
             return True
@@ -606,6 +617,27 @@ class Planner:
                                           for st in e.properties[property_id]):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
+
+    def _language_of_the_country(self, e: EntityFacts) -> bool:
+        """Whether every native language of the person is (a variety of) an official
+        language of a country they are a citizen of: "What language did Paris Jackson grow
+        up speaking?" "English." of an American says what her country did (a blind rater's
+        least relevant conversations, r51). Reads the countries (the view loads them)."""
+        spoken = [st.value.label or "" for st in e.properties.get(NATIVE_LANGUAGE, ())]
+        countries = [st.value.value_id for st in e.properties.get(CITIZENSHIP, ())
+                     if st.value.value_id]
+        if not spoken or not countries:
+            return False
+        official = set()
+        for country_id in countries:
+            country = self.view.entity(country_id)
+            if country is not None:
+                official |= {(st.value.label or "").lower()
+                             for st in country.properties.get(OFFICIAL_LANGUAGE, ())}
+        official.discard("")
+        return bool(official) and all(
+            any(re.search(rf"\b{re.escape(o)}\b", s.lower()) for o in official)
+            for s in spoken)
 
     @staticmethod
     def _dated(e: EntityFacts, pt: PlannedTurn) -> bool:
@@ -1073,7 +1105,7 @@ class Planner:
         if kind == "also":
             found = self.also_turn(e, type_id, turn, asked)
             return [found] if found else []
-        target = self.thread_target(turn, topics)
+        target = self.thread_target(turn, topics, rng)
         if target is None:
             return []
         t_entity, t_type, t_facts = target
@@ -1160,25 +1192,31 @@ class Planner:
                     None)
         return None
 
-    def thread_target(self, turn: Turn, topics: set[str]):
-        """The person, work or organisation ``turn`` answered with, when a conversation may
-        turn to it for a question or two (``THREAD_KINDS``; a city only as a capital): one
-        value, not a topic yet, with facts of its own."""
+    def thread_target(self, turn: Turn, topics: set[str], rng: random.Random):
+        """What a conversation may turn to for a question or two after ``turn``: a value of
+        its answer (of at most ``THREAD_VALUES_MAX``), not a topic yet, with facts of its
+        own, where people move (``moves_to``: a person, a work or an organisation, a city as
+        a capital, a country from a country). One drawn when several can be."""
         pt = turn.planned
         values = turn.hop_values
-        if pt.qualifier_id is not None or len(values) != 1 or not values[0].value_id or \
-                values[0].value_id in topics:
+        if pt.qualifier_id is not None or len(values) > THREAD_VALUES_MAX:
             return None
-        target = self.view.entity(values[0].value_id)
-        if target is None:
-            return None
-        t_type, t_facts = self.view.best_type(target)
-        if t_type is None or not t_facts or \
-                not all(loc.names(target.id) for loc in self.localisers):
-            return None
-        if not self._side_topic(self._kind(target, t_type), pt.property_id):
-            return None
-        return target, t_type, t_facts
+        found = []
+        for value in values:
+            if not value.value_id or value.value_id in topics:
+                continue
+            target = self.view.entity(value.value_id)
+            if target is None:
+                continue
+            t_type, t_facts = self.view.best_type(target)
+            if t_type is None or not t_facts or \
+                    not all(loc.names(target.id) for loc in self.localisers):
+                continue
+            if self.moves_to(turn, target.id, t_type):
+                found.append((target, t_type, t_facts))
+        if len(found) < 2:
+            return found[0] if found else None
+        return found[int(rng.random() * len(found))]
 
     @staticmethod
     def _side_topic(kind: str, property_id: str) -> bool:
@@ -1191,7 +1229,9 @@ class Planner:
     def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn) -> list[Fact]:
         """The facts a side topic may ask: not what the question that led to it implies
         (the occupation of the film's director), nor a qualifier follow-up."""
-        implied = IMPLIED_BY_ROLE if turn.planned.property_id in ROLE_PROPERTIES else ()
+        pid = turn.planned.property_id
+        implied = IMPLIED_BY_OFFICE if pid in OFFICE_ROLES else \
+            IMPLIED_BY_ROLE if pid in ROLE_PROPERTIES else ()
         return [(p, q) for p, q in facts if q is None and p not in implied]
 
     def _implied(self, turn: Turn, turns: list[Turn]) -> bool:
@@ -1339,7 +1379,7 @@ class Planner:
             return None
         return target, h_type, h_facts
 
-    def moves_to(self, turn: Turn, item_id: str) -> bool:
+    def moves_to(self, turn: Turn, item_id: str, type_id: str | None = None) -> bool:
         """Whether a conversation whose subject still has facts planned moves to this item
         after ``turn`` (issue #33: blind raters of ``--hops``, r42-r50): to a person, a
         work, a band, a club, a university or a company, as a side topic may
@@ -1353,7 +1393,7 @@ class Planner:
         target = self.view.entity(item_id)
         if target is None:
             return False
-        kind = self._kind(target)
+        kind = self._kind(target, type_id)
         if kind == "country":
             return self._kind(turn.subject) == "country"
         return self._side_topic(kind, turn.planned.property_id)

@@ -61,6 +61,15 @@ OBJECT_PRONOUN = {subject: object_ for subject, object_, _ in GENDER.values()}
 AFTER_PREPOSITION = re.compile(r"\b(before|after|than|to|with|for|of|by|from) \[v\]")
 # "Do you know when ...?" reads as a template after the first turn (a critique of our spoken
 # conversations): such a variant goes last there
+# A question about a person's genres that calls them music, asked only of a person whose
+# every occupation is in music (``makes_music``): Douglas Adams, a writer who also played
+# the guitar, wrote science fiction, comedy and satire
+GENRE = "P136"
+MUSIC_WORDS = re.compile(r"\bmusic\b", re.I)
+MUSIC_OCCUPATION = re.compile(
+    r"\b(singer|musician|guitarist|bassist|drummer|pianist|keyboardist|organist|rapper|"
+    r"songwriter|composer|vocalist|disc jockey|dj|violinist|cellist|saxophonist|"
+    r"trumpeter|conductor|record producer)\b", re.I)
 DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
 
 
@@ -112,6 +121,13 @@ OPENING_FILLERS = frozenset({"okay", "alright", "um", "uh", "so"})  # not a fram
 def _words(question: str, fillers: frozenset[str]) -> list[str]:
     """A question's words, lower-cased, without the fillers given."""
     return [w for w in re.findall(r"[a-z']+", question.lower()) if w not in fillers]
+
+
+def makes_music(e: EntityFacts) -> bool:
+    """Whether every occupation of the person the KG names (with a label) is in music
+    ("singer", "guitarist", "singer-songwriter"), so their genres are music's."""
+    jobs = [st.value.label for st in e.properties.get("P106", ()) if st.value.label]
+    return bool(jobs) and all(MUSIC_OCCUPATION.search(job) for job in jobs)
 
 
 def lead_word(question: str) -> str:
@@ -435,6 +451,9 @@ class Realiser:
                 continue  # a "what year" question needs an answer that is a year
             if not self.view.words_fit(option.text, pt.property_id, ans.values):
                 continue  # "In which city was he born?" "Derbyshire."
+            if pt.property_id == GENRE and e.human and MUSIC_WORDS.search(option.text) and \
+                    not makes_music(e):
+                continue  # "What kind of music did Douglas Adams make?" "Satire."
             if self.cfg.interaction == "text" and len(question.split()) > MAX_TEXT_WORDS:
                 continue
             if DOUBLED.search(question) and not DOUBLED.search(e.label) and \

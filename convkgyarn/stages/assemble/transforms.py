@@ -198,12 +198,15 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
 
 def transitions(turn: Turn, ctx: TurnContext) -> Turn:
     """Spoken questions start with a capital, and with a transition ("Okay, and ...") when
-    the subject changes."""
+    the subject changes, never the one the question before opened with."""
     if ctx.cfg.interaction != "voice":
         return turn
     question = turn.question[0].upper() + turn.question[1:]
     if ctx.previous is not None and ctx.previous.subject.id != turn.subject.id:
-        prefix = ctx.rng.choice(TRANSITIONS)
+        # never the word the question before opened with ("Alright, which awards did
+        # Barack Obama win?" "Alright, what is the capital of the United States?")
+        prefix = ctx.rng.choice([t for t in TRANSITIONS
+                                 if not ctx.previous.question.startswith(t)])
         if not (prefix.strip().lower() == "and" and question.lower().startswith("and ")):
             question = prefix + question[0].lower() + question[1:]  # never "And and what's"
     return replace(turn, question=question)

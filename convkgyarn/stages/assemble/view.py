@@ -79,6 +79,12 @@ def label_chain(language: str) -> tuple[str, ...] | None:
     return None
 
 
+# A side topic (follow-ups) is one of the values of an answer of at most this many
+# ("What are his siblings' names?" "Prince Michael Jackson I and Paris Jackson." "What
+# does Paris Jackson do?"); the view loads those values with the subjects.
+THREAD_VALUES_MAX = 4
+
+
 class Missing(Exception):
     """A conversation needs an entity its batch has not loaded."""
 
@@ -616,11 +622,12 @@ class KGView:
                 "ON w.id = r.entity_id").fetchall())
         if cfg.hops or (cfg.follow_ups and self.refreshes is None):
             # items their facts name that are subjects of a type with templates (follow-ups
-            # turn only to an item answered alone: facts of at most two values)
+            # turn only to an item of a short answer: facts of at most THREAD_VALUES_MAX
+            # values)
             single = "" if cfg.hops else (
                 "AND (s.entity_id, s.property_id) IN (SELECT entity_id, property_id FROM "
                 "statements x JOIN _wanted u ON u.id = x.entity_id WHERE x.truthy GROUP BY 1, 2 "
-                "HAVING count(*) <= 2) ")
+                f"HAVING count(*) <= {THREAD_VALUES_MAX}) ")
             self.answered += [r[0] for r in con.execute(
                 "SELECT DISTINCT s.value_id FROM statements s JOIN _wanted w ON w.id = "
                 "s.entity_id JOIN entity_types t ON t.entity_id = s.value_id WHERE s.truthy "

@@ -601,6 +601,9 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                        "which genres does {S} belong to?"),
     ("P136", "music"): ("what genre is {S}?", "what kind of music is {S}?",
                         "what style of music is {S}?"),
+    # "what kind of music" only of a person whose every occupation is in music: a
+    # person's genres may be a writer's ("What kind of music did Douglas Adams make?"
+    # "Science fiction, comedy, satire."; ``realiser.MUSIC_WORDS``)
     ("P136", "person"): ("what genre is {S} known for?", "what kind of music does {S} make?",
                          "which genres is {S} associated with?"),
     ("P136", "band"): ("what kind of music does {S} play?", "what genre is {S}?",
