@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.stages import kinds, salience
-from convkgyarn.kg.render import first_year, render
+from convkgyarn.kg.render import Value, first_year, render
 from convkgyarn.stages.assemble import transforms
 from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_value
 from convkgyarn.stages.assemble.records import (
@@ -81,6 +81,7 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # ... and a native language that is (a variety of) the official language of the person's
 # country ("American English" of an American: ``Planner._language_of_the_country``)
 NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
+NOT_A_VARIETY = re.compile(r"\bsign language\b|^(old|middle|ancient|classical)\b")
 # ... and of a person with no military career, their wars, branch and rank: "What wars did
 # he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
 # field, not as what anyone asks of them (a relevance critic of 0.8.13). A career is
@@ -619,25 +620,34 @@ class Planner:
         return self._salience(e, property_id)[0] <= TRIVIA
 
     def _language_of_the_country(self, e: EntityFacts) -> bool:
-        """Whether every native language of the person is (a variety of) an official
-        language of a country they are a citizen of: "What language did Paris Jackson grow
-        up speaking?" "English." of an American says what her country did (a blind rater's
-        least relevant conversations, r51). Reads the countries (the view loads them)."""
-        spoken = [st.value.label or "" for st in e.properties.get(NATIVE_LANGUAGE, ())]
+        """Whether every native language of the person is an official language (P37) of a
+        country they are a citizen of, or a variety of one named after it ("American
+        English" of English; never a sign language, nor an Old, Middle, Ancient or Classical
+        one): "What language did Paris Jackson grow up speaking?" "English." of an American
+        says what her country did (a blind rater's least relevant conversations, r51).
+        Reads the countries (the view loads them)."""
+        spoken = [st.value for st in e.properties.get(NATIVE_LANGUAGE, ())]
         countries = [st.value.value_id for st in e.properties.get(CITIZENSHIP, ())
                      if st.value.value_id]
         if not spoken or not countries:
             return False
-        official = set()
+        official_ids, official_names = set(), set()
         for country_id in countries:
             country = self.view.entity(country_id)
             if country is not None:
-                official |= {(st.value.label or "").lower()
-                             for st in country.properties.get(OFFICIAL_LANGUAGE, ())}
-        official.discard("")
-        return bool(official) and all(
-            any(re.search(rf"\b{re.escape(o)}\b", s.lower()) for o in official)
-            for s in spoken)
+                for st in country.properties.get(OFFICIAL_LANGUAGE, ()):
+                    official_ids.add(st.value.value_id)
+                    official_names.add((st.value.label or "").lower())
+        official_ids.discard(None)
+        official_names.discard("")
+
+        def of_the_country(language: Value) -> bool:
+            if language.value_id in official_ids:
+                return True
+            name = (language.label or "").lower()
+            return bool(name) and not NOT_A_VARIETY.search(name) and any(
+                re.search(rf"(?<!\w){re.escape(o)}$", name) for o in official_names)
+        return bool(official_ids or official_names) and all(map(of_the_country, spoken))
 
     @staticmethod
     def _dated(e: EntityFacts, pt: PlannedTurn) -> bool:
@@ -1003,8 +1013,9 @@ class Planner:
 
     def _walk_following(self, plan: list[Step], rng: random.Random,
                         rng_style: random.Random, topics: set[str]) -> list[Turn]:
-        """The plan, with the follow-ups people make (``follow_ups``). After an answer that
-        names one value, once the turns about its statement are asked ("Since when?"): who
+        """The plan, with the follow-ups people make (``follow_ups``). After an answer (a
+        side topic: of up to ``THREAD_VALUES_MAX`` values), once the turns about its
+        statement are asked ("Since when?"): who
         held it before ("And who held the office before her?", ``before_turn``), a yes/no
         question about it ("Did he also write the screenplay?", ``also_turn``), or, for a
         person, work or organisation with facts of its own, a question or two about it
@@ -1111,7 +1122,7 @@ class Planner:
         t_entity, t_type, t_facts = target
         size = 2 if left >= 3 and rng.random() < 0.5 else 1
         return [(t_entity, t_type, p, turn.number) for p in self.plan(
-            t_entity, self.thread_facts(t_entity, t_facts, turn), size, rng)]
+            t_entity, t_facts, size, rng)]
 
     def span_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
                   pending: set = frozenset(), said: list = ()) -> list[Step]:
@@ -1195,8 +1206,9 @@ class Planner:
     def thread_target(self, turn: Turn, topics: set[str], rng: random.Random):
         """What a conversation may turn to for a question or two after ``turn``: a value of
         its answer (of at most ``THREAD_VALUES_MAX``), not a topic yet, with facts of its
-        own, where people move (``moves_to``: a person, a work or an organisation, a city as
-        a capital, a country from a country). One drawn when several can be."""
+        own a side topic may ask (``thread_facts``), where people move (``moves_to``: a
+        person, a work or an organisation, a city as a capital, a country from a country).
+        One drawn when several can be; returned with those facts."""
         pt = turn.planned
         values = turn.hop_values
         if pt.qualifier_id is not None or len(values) > THREAD_VALUES_MAX:
@@ -1212,7 +1224,10 @@ class Planner:
             if t_type is None or not t_facts or \
                     not all(loc.names(target.id) for loc in self.localisers):
                 continue
-            if self.moves_to(turn, target.id, t_type):
+            if not self.moves_to(turn, target.id, t_type):
+                continue
+            t_facts = self.thread_facts(target, t_facts, turn)
+            if t_facts:
                 found.append((target, t_type, t_facts))
         if len(found) < 2:
             return found[0] if found else None
@@ -1228,7 +1243,10 @@ class Planner:
     @staticmethod
     def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn) -> list[Fact]:
         """The facts a side topic may ask: not what the question that led to it implies
-        (the occupation of the film's director), nor a qualifier follow-up."""
+        (the occupation of the film's director, the offices of a head of government), nor
+        a qualifier follow-up. (One whose answer names the subject stays: "Who directed
+        Jurassic Park?" "Steven Spielberg." "And what are his best-known works?" "Jurassic
+        Park, Saving Private Ryan." won diversity 3-0 and tied relevance head to head.)"""
         pid = turn.planned.property_id
         implied = IMPLIED_BY_OFFICE if pid in OFFICE_ROLES else \
             IMPLIED_BY_ROLE if pid in ROLE_PROPERTIES else ()
@@ -1313,8 +1331,11 @@ class Planner:
         """One planned turn through the realiser and the transforms (None: dropped);
         ``later``: an earlier turn named its subject; ``earlier``: the conversation's turns
         so far (a variant opening as two of them did goes after the others)."""
-        ctx = transforms.TurnContext(self.cfg, self.view, self.realiser, previous, rng,
-                                     Counter(lead_word(t.question) for t in earlier))
+        ctx = transforms.TurnContext(
+            self.cfg, self.view, self.realiser, previous, rng,
+            Counter(lead_word(t.question) for t in earlier),
+            next((p for t in reversed(earlier) for p in transforms.TRANSITIONS
+                  if t.question.startswith(p)), None))
         started = self.realiser.start(e, type_id, pt, number, hop_from)
         if later and isinstance(started, Turn):
             started = replace(started, later_mention=True)

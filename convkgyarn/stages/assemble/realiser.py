@@ -29,7 +29,7 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
     GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
-    with_article, with_offices, work_named)
+    thing_noun, with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -69,7 +69,8 @@ MUSIC_WORDS = re.compile(r"\bmusic\b", re.I)
 MUSIC_OCCUPATION = re.compile(
     r"\b(singer|musician|guitarist|bassist|drummer|pianist|keyboardist|organist|rapper|"
     r"songwriter|composer|vocalist|disc jockey|dj|violinist|cellist|saxophonist|"
-    r"trumpeter|conductor|record producer)\b", re.I)
+    r"trumpeter|conductor|record producer|music producer|lyricist|multi-instrumentalist|"
+    r"harpist|percussionist)\b", re.I)
 DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
 
 
@@ -206,6 +207,8 @@ class Realiser:
         # slots whose subject is said by a family name: (that name as a word, the name in
         # full, said where the question or its answer has the word)
         self._in_full: dict[tuple, tuple[re.Pattern, str]] = {}
+        # a work's name as ``work_named`` said it not: its noun, and the name without it
+        self._work_names: dict[tuple, tuple[str, str]] = {}
         self._queries: dict[tuple, tuple[str, str]] = {}
         self._kind_templates: dict[tuple, list[TemplateOption]] = {}
 
@@ -426,10 +429,13 @@ class Realiser:
         if ctx.previous is not None and len(options) > 1:
             # "And what's its population?" "And what's its official language?": a variant
             # that opens as the question before did goes last, and "Do you know ...?" after
-            # it; then one opening with a word LEAD_WORD_MAX earlier questions opened with
+            # it; then "And ...?" right after "And ...?" (three in a row read as a list);
+            # then one opening with a word LEAD_WORD_MAX earlier questions opened with
             frame = opening(ctx.previous.question)
+            after_and = ctx.previous.question.lower().startswith("and ")
             options = sorted(options, key=lambda o: (
                 bool(DO_YOU_KNOW.search(o.text)), opening(o.text) == frame,
+                after_and and o.text.lower().startswith("and "),
                 ctx.lead_words.get(lead_word(o.text), 0) >= LEAD_WORD_MAX))
         slot_person = self._slot_person(ans, pt)
         doubled = None  # "When was Max Born born?": another variant if there is one
@@ -704,7 +710,11 @@ class Realiser:
                     family = surname(label, self.view.family_names.get(e.id))
                 name = named(family or label, e.human)
                 if not later:  # "the film Cluny Brown": a work's title says not what it is
-                    name = work_named(name, self.view.type_labels.get(type_id), e.human)
+                    worked = work_named(name, self.view.type_labels.get(type_id), e.human)
+                    if worked != name:  # ... unless the question says "film" itself
+                        self._work_names[key] = (thing_noun(
+                            self.view.type_labels.get(type_id)), name)
+                    name = worked
             else:
                 name = e.label
             full = None  # what a family name said for the subject becomes when it is not
@@ -748,6 +758,10 @@ class Realiser:
                 rf"\b{re.escape(slots['[he]'][4:])}\b", "".join(parts[::2]), re.I):
             # "What kind of film is it?", never "What kind of film is the film?"
             slots = {**slots, "[he]": "it", "[him]": "it", "[his]": "its"}
+        work = self._work_names.get(key)
+        if work and re.search(rf"\b{re.escape(work[0])}\b", "".join(parts[::2]), re.I):
+            # "What kind of film is Thor?", never "What kind of film is the film Thor?"
+            slots = {**slots, self.view.placeholder(type_id): work[1]}
         out = []
         for i, p in enumerate(parts):
             if i % 2 == 0:

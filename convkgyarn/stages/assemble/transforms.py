@@ -41,6 +41,8 @@ class TurnContext:
     rng: random.Random
     # how many of the conversation's earlier questions open with each word ("what": 2)
     lead_words: Mapping[str, int] = field(default_factory=dict)
+    # the transition the conversation's latest question that opened with one used
+    last_transition: str | None = None
 
 
 Transform = Callable[[Turn, TurnContext], "Turn | Drop"]
@@ -198,15 +200,16 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
 
 def transitions(turn: Turn, ctx: TurnContext) -> Turn:
     """Spoken questions start with a capital, and with a transition ("Okay, and ...") when
-    the subject changes, never the one the question before opened with."""
+    the subject changes, never the one the conversation used last."""
     if ctx.cfg.interaction != "voice":
         return turn
     question = turn.question[0].upper() + turn.question[1:]
     if ctx.previous is not None and ctx.previous.subject.id != turn.subject.id:
-        # never the word the question before opened with ("Alright, which awards did
-        # Barack Obama win?" "Alright, what is the capital of the United States?")
-        prefix = ctx.rng.choice([t for t in TRANSITIONS
-                                 if not ctx.previous.question.startswith(t)])
+        # never the transition the conversation used last ("Alright, which awards did
+        # Barack Obama win?" "Alright, what is the capital of the United States?"), nor
+        # the word the question before opened with
+        prefix = ctx.rng.choice([t for t in TRANSITIONS if t != ctx.last_transition and
+                                 not ctx.previous.question.startswith(t)])
         if not (prefix.strip().lower() == "and" and question.lower().startswith("and ")):
             question = prefix + question[0].lower() + question[1:]  # never "And and what's"
     return replace(turn, question=question)
