@@ -135,7 +135,10 @@ TIERS: dict[str, dict[str, int]] = {
         "P101": 74, "P135": 70, "P737": 66, "P802": 60, "P1066": 60, "P184": 62,
         "P185": 55, "P40": 55, "P22": 50, "P25": 50, "P3373": 45, "P451": 50, "P1038": 25,
         "P140": 50, "P1412": 30, "P103": 40, "P6886": 40, "P551": 50, "P937": 50,
-        "P509": 50, "P1196": 45, "P119": 45, "P2031": 55, "P2032": 50, "P2048": 45,
+        # a "work period" is a vague start of a career: "In what year did his career
+        # start?" "1975." of Vladimir Putin, "What year did Paris Jackson's career start?"
+        # were among three raters' least relevant questions (r52)
+        "P509": 50, "P1196": 45, "P119": 45, "P2031": 35, "P2032": 30, "P2048": 45,
         "P1971": 40, "P412": 50, "P1050": 10, "P411": 50, "P1636": 20, "P53": 40,
         "P97": 45, "P1532": 35, "P2094": 35, "P512": 40, "P1416": 40, "P358": 45,
         "P1875": 40, "P742": 20,
