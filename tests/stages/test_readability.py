@@ -1461,3 +1461,28 @@ def test_a_native_language_says_nothing_new_only_when_the_country_speaks_it(
     planner = _stub_planner({"Q142": country, "Q1": person},
                             {"Q6256": "country", "Q5": "human"})
     assert planner._language_of_the_country(person) is says_it
+
+
+def test_a_side_topic_the_conversation_may_take_never_shifts_its_other_draws():
+    """The side topic's plan draws from a generator of its own, so the rest of a
+    conversation does not depend on how many facts the side topic has (a refresh that
+    gives Titanic a fact leaves James Cameron's conversation as it was)."""
+    import random
+    from convkgyarn.stages.assemble.planner import Planner
+    planner = Planner.__new__(Planner)
+    planner.cfg, planner.localisers = GenerateConfig(), []
+
+    def plan(e, facts, turns, rng, **_):  # like the real plan: a draw per fact
+        return [SimpleNamespace(property_id=p) for p, _ in facts
+                if rng.random() < 2][:turns]
+    planner.plan = plan
+    states = []
+    for n in (2, 5):
+        target = (SimpleNamespace(id="Q2"), "Q11424", [(f"P{i}", None) for i in range(n)])
+        planner.thread_target = lambda turn, topics, rng, t=target: t
+        rng = random.Random(7)
+        steps = planner.follow_up("thread", None, "Q5", SimpleNamespace(number=2), set(),
+                                  {"Q1"}, rng, 3)
+        assert steps
+        states.append(rng.random())
+    assert states[0] == states[1]

@@ -1034,10 +1034,12 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
-            if "count" not in done and len(turns) >= 1 and \
+            if "count" not in done and len(turns) >= 1 and hop_from is None and \
                     cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
                     rng.random() < cfg.follow_share:
-                # "How many children does she have?" "Two." "What are their names?"
+                # "How many children does she have?" "Two." "What are their names?" (of
+                # the subject: a side topic's count and list would make it two turns of a
+                # digression, "How many notable works does he have?" "Two.")
                 done.add("count")
                 queue.appendleft((ent, tid, pt, hop_from))
                 queue.appendleft((ent, tid, replace(pt, kind="count"), hop_from))
@@ -1121,8 +1123,13 @@ class Planner:
             return []
         t_entity, t_type, t_facts = target
         size = 2 if left >= 3 and rng.random() < 0.5 else 1
+        # the side topic's own plan draws from a generator of its own (seeded by one draw):
+        # the rest of the conversation never depends on how many facts a side topic it may
+        # not take has (a refresh that changes Titanic's facts leaves James Cameron's
+        # conversation as it was, unless it turns to Titanic)
+        own = random.Random(rng.getrandbits(64))
         return [(t_entity, t_type, p, turn.number) for p in self.plan(
-            t_entity, t_facts, size, rng)]
+            t_entity, t_facts, size, own)]
 
     def span_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
                   pending: set = frozenset(), said: list = ()) -> list[Step]:
