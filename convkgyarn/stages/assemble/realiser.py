@@ -61,17 +61,17 @@ OBJECT_PRONOUN = {subject: object_ for subject, object_, _ in GENDER.values()}
 AFTER_PREPOSITION = re.compile(r"\b(before|after|than|to|with|for|of|by|from) \[v\]")
 # "Do you know when ...?" reads as a template after the first turn (a critique of our spoken
 # conversations): such a variant goes last there
+DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
 # A question about a person's genres that calls them music, asked only of a person whose
 # every occupation is in music (``makes_music``): Douglas Adams, a writer who also played
 # the guitar, wrote science fiction, comedy and satire
-GENRE = "P136"
+GENRE, OCCUPATION = "P136", "P106"
 MUSIC_WORDS = re.compile(r"\bmusic\b", re.I)
 MUSIC_OCCUPATION = re.compile(
     r"\b(singer|musician|guitarist|bassist|drummer|pianist|keyboardist|organist|rapper|"
     r"songwriter|composer|vocalist|disc jockey|dj|violinist|cellist|saxophonist|"
     r"trumpeter|conductor|record producer|music producer|lyricist|multi-instrumentalist|"
     r"harpist|percussionist)\b", re.I)
-DO_YOU_KNOW = re.compile(r"^(and )?do you know\b|, do you know\?$", re.I)
 
 
 def follows_its_statement(turn: Turn, previous: Turn | None) -> bool:
@@ -127,7 +127,7 @@ def _words(question: str, fillers: frozenset[str]) -> list[str]:
 def makes_music(e: EntityFacts) -> bool:
     """Whether every occupation of the person the KG names (with a label) is in music
     ("singer", "guitarist", "singer-songwriter"), so their genres are music's."""
-    jobs = [st.value.label for st in e.properties.get("P106", ()) if st.value.label]
+    jobs = [st.value.label for st in e.properties.get(OCCUPATION, ()) if st.value.label]
     return bool(jobs) and all(MUSIC_OCCUPATION.search(job) for job in jobs)
 
 
@@ -754,12 +754,13 @@ class Realiser:
             parts = PLACEHOLDER_SPLIT.split(template)
             if not once:
                 self._parts[template] = parts
+        literal = "".join(parts[::2])  # the template's own words
         if noun and slots["[he]"].startswith("the ") and re.search(
-                rf"\b{re.escape(slots['[he]'][4:])}\b", "".join(parts[::2]), re.I):
+                rf"\b{re.escape(slots['[he]'][4:])}\b", literal, re.I):
             # "What kind of film is it?", never "What kind of film is the film?"
             slots = {**slots, "[he]": "it", "[him]": "it", "[his]": "its"}
         work = self._work_names.get(key)
-        if work and re.search(rf"\b{re.escape(work[0])}\b", "".join(parts[::2]), re.I):
+        if work and re.search(rf"\b{re.escape(work[0])}\b", literal, re.I):
             # "What kind of film is Thor?", never "What kind of film is the film Thor?"
             slots = {**slots, self.view.placeholder(type_id): work[1]}
         out = []

@@ -624,7 +624,7 @@ class KGView:
             # items their facts name that are subjects of a type with templates (follow-ups
             # turn only to an item of a short answer: facts of at most THREAD_VALUES_MAX
             # values)
-            single = "" if cfg.hops else (
+            short = "" if cfg.hops else (
                 "AND (s.entity_id, s.property_id) IN (SELECT entity_id, property_id FROM "
                 "statements x JOIN _wanted u ON u.id = x.entity_id WHERE x.truthy GROUP BY 1, 2 "
                 f"HAVING count(*) <= {THREAD_VALUES_MAX}) ")
@@ -635,7 +635,7 @@ class KGView:
                 "AND (s.entity_id, s.property_id) IN (SELECT e.entity_id, f.property_id FROM "
                 "entity_types e JOIN _wanted v ON v.id = e.entity_id JOIN (SELECT DISTINCT "
                 "type_id, property_id FROM templates WHERE interaction = ?) f ON f.type_id = "
-                "e.type_id) " + single + "ORDER BY 1",
+                "e.type_id) " + short + "ORDER BY 1",
                 [cfg.interaction, cfg.interaction]).fetchall()]
         if cfg.homonyms or cfg.entities:
             return
