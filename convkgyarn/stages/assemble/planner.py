@@ -30,7 +30,7 @@ from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_va
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
-from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded
+from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded, sings
 from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX, KGView
 
 # Predicates asked one after the other when an entity has both.
@@ -81,6 +81,9 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # ... and a native language that is (a variety of) the official language of the person's
 # country ("American English" of an American: ``Planner._language_of_the_country``)
 NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
+# ... and the voice type of a person whose occupations the KG names none in music
+# (``realiser.sings``): James Joyce, a writer, sang tenor
+VOICE_TYPE = "P412"
 NOT_A_VARIETY = re.compile(r"\bsign language\b|^(old|middle|ancient|classical)\b")
 # ... and of a person with no military career, their wars, branch and rank: "What wars did
 # he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
@@ -326,8 +329,10 @@ class Planner:
             return None
         namesake = view.namesakes.get(entity_id)
         if namesake is not None:
+            other, sitelinks, named_by = namesake
             self.left_out(entity_id, "a better-known entity bears its name (generate.homonyms)",
-                          f"{namesake[0]}, {namesake[1]:,} sitelinks")
+                          f"{other}, {sitelinks:,} sitelinks" if named_by is None else
+                          f"{other}, named by {named_by:,} entities of the KG")
             return None
         if cfg.interaction == "text" and len(e.label.split()) > MAX_TEXT_SUBJECT_WORDS:
             self.left_out(entity_id, "label too long for a search query",
@@ -605,6 +610,8 @@ class Planner:
         if e.human and property_id in MILITARY_FACTS and not self._military(e):
             return True
         if e.human and property_id == NATIVE_LANGUAGE and self._language_of_the_country(e):
+            return True
+        if e.human and property_id == VOICE_TYPE and not sings(e):
             return True
         if property_id in TRIVIA_FOR_PLACES and not e.human and \
                 salience.broad_kind(self._type_label(e), False) in AWARDS_ARE_TRIVIA:

@@ -28,7 +28,8 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
+    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, personal, possessive, pronoun,
+    references,
     thing_noun, with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
@@ -129,6 +130,13 @@ def makes_music(e: EntityFacts) -> bool:
     ("singer", "guitarist", "singer-songwriter"), so their genres are music's."""
     jobs = [st.value.label for st in e.properties.get(OCCUPATION, ()) if st.value.label]
     return bool(jobs) and all(MUSIC_OCCUPATION.search(job) for job in jobs)
+
+
+def sings(e: EntityFacts) -> bool:
+    """Whether an occupation of the person the KG names is in music: their voice type
+    (P412) is worth a question ("What range did James Joyce sing in?" "Tenor." is not)."""
+    return any(MUSIC_OCCUPATION.search(st.value.label or "")
+               for st in e.properties.get(OCCUPATION, ()) if st.value is not None)
 
 
 def lead_word(question: str) -> str:
@@ -455,6 +463,8 @@ class Realiser:
             if YEAR_QUESTION.search(question) and \
                     not all(year_question_fits(v) for v in ans.values):
                 continue  # a "what year" question needs an answer that is a year
+            if len(set(said)) < len(said):
+                continue  # "What year was the German Reich established?" "1871, 1871."
             if not self.view.words_fit(option.text, pt.property_id, ans.values):
                 continue  # "In which city was he born?" "Derbyshire."
             if pt.property_id == GENRE and e.human and MUSIC_WORDS.search(option.text) and \
@@ -490,7 +500,8 @@ class Realiser:
         options = options or self._anaphoric_forms(pt.property_id, pt.qualifier_id, ans.tense)
         options = said_as_holding_then(options, ans.tense)
         options = [o for o in options if not YEAR_QUESTION.search(o.text)
-                   or all(year_question_fits(v) for v in ans.values)]
+                   or (all(year_question_fits(v) for v in ans.values) and
+                       len({render(v, o.text) for v in ans.values}) == len(ans.values))]
         if not phen.endswith("disfluencies"):
             return options
         key = ("anaphoric", turn.type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
@@ -701,7 +712,9 @@ class Realiser:
         key = (e.id, type_id, tense, noun, later)
         slots = self._slots.get(key)
         if slots is None:
-            he, him, his = references(e.human, e.gender, self.view.type_labels.get(type_id),
+            someone = personal(e.human, e.gender,
+                               [self.view.type_labels.get(t) for t in e.types], e.properties)
+            he, him, his = references(someone, e.gender, self.view.type_labels.get(type_id),
                                       tense, noun, e.label)
             family = None
             if self.cfg.interaction == "voice":

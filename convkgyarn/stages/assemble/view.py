@@ -111,6 +111,9 @@ NAME_TYPES = frozenset({"Q101352", "Q202444", "Q12308941", "Q11879590", "Q340903
 # A person this well known (sitelinks) is said by a family name that is also a whole name of
 # something else ("Jackson", a city): listeners know whom it means.
 FAMOUS_NAME = 100
+# A namesake known by its label alone (the KG does not hold it) shadows a subject of the
+# same name when the KG's facts name it from at least this many entities (``namesakes``)
+NAMED_BY_MIN = 5
 # A namesake this well known (sitelinks) is whom a listener hears in a family name said
 # alone ("Jackson" is Michael Jackson); one less known stands in nobody's way ("Ramsden" for
 # Denise Ramsden, though the KG holds Jesse Ramsden, an instrument maker few have heard of).
@@ -183,8 +186,26 @@ class RunLookups:
                 "last_id FROM named n JOIN shared s ON s.name = n.name AND n.sitelinks = s.top "
                 "GROUP BY n.name) "
                 "SELECT a.id AS entity_id, CASE WHEN a.id = l.first_id THEN l.last_id ELSE "
-                "l.first_id END AS other_id, s.top AS sitelinks FROM named a JOIN shared s "
-                "USING (name) JOIN leaders l USING (name) WHERE a.sitelinks < s.top OR l.k > 1")
+                "l.first_id END AS other_id, s.top AS sitelinks, NULL::INTEGER AS named_by "
+                "FROM named a JOIN shared s USING (name) JOIN leaders l USING (name) "
+                "WHERE a.sitelinks < s.top OR l.k > 1")
+            # a namesake the KG does not hold, known by its label alone, that the KG's facts
+            # name from at least NAMED_BY_MIN entities and more than name the subject: in a
+            # partial dump Oxford, Mississippi is a subject and Oxford, England only the
+            # town of twenty colleges ("Which country is Oxford in?" "The United States.")
+            self.con.execute(
+                f"INSERT INTO {self.NAMESAKES} "
+                "WITH outside AS (SELECT DISTINCT id, lower(label) AS name FROM extra_labels "
+                "WHERE language = 'en' AND label IS NOT NULL AND id NOT IN (SELECT id FROM "
+                "entities)), clash AS (SELECT e.id AS entity_id, o.id AS other_id FROM "
+                "entities e JOIN outside o ON lower(e.label) = o.name), "
+                "named AS (SELECT value_id AS id, count(DISTINCT entity_id) AS k FROM "
+                "statements WHERE value_id IN (SELECT entity_id FROM clash UNION SELECT "
+                "other_id FROM clash) GROUP BY 1) "
+                "SELECT c.entity_id, arg_max(c.other_id, o.k), 0, max(o.k) FROM clash c "
+                "JOIN named o ON o.id = c.other_id LEFT JOIN named m ON m.id = c.entity_id "
+                "WHERE o.k >= ? AND o.k > coalesce(m.k, 0) AND c.entity_id NOT IN (SELECT "
+                f"entity_id FROM {self.NAMESAKES}) GROUP BY c.entity_id", [NAMED_BY_MIN])
             self._namesakes_made = True
         return self.NAMESAKES
 
@@ -399,7 +420,7 @@ class KGView:
                                                           run.languages}
         self.changes: dict[tuple[str, str], FactChange] = {}
         self.related: dict[str, str] = {}
-        self.namesakes: dict[str, tuple[str, int]] = {}
+        self.namesakes: dict[str, tuple[str, int, int | None]] = {}
         self._people: dict[str, bool] = {}
         self._peer_values: dict[tuple[str, str], dict[str, int]] = {}
         self._kinds: dict[str, frozenset[str]] = {}
@@ -641,8 +662,9 @@ class KGView:
             return
         # another entity of the KG with the same English name (any case) and at least as
         # many sitelinks: found once per run (``RunLookups.namesakes``), joined here
-        self.namesakes.update({eid: (other, n) for eid, other, n in con.execute(
-            f"SELECT n.entity_id, n.other_id, n.sitelinks FROM {self.run.namesakes()} n "
+        self.namesakes.update({eid: (other, n, k) for eid, other, n, k in con.execute(
+            f"SELECT n.entity_id, n.other_id, n.sitelinks, n.named_by FROM "
+            f"{self.run.namesakes()} n "
             "JOIN _wanted w ON w.id = n.entity_id").fetchall()})
 
     def _load_family_names(self, info: dict[str, tuple]) -> None:

@@ -24,6 +24,24 @@ UNKNOWN_PERSON = ("this person", "this person", "their")
 # what the link-grammar parser (and readers) stumble on, so one word and a comma.
 TRANSITIONS = ("Okay, ", "Alright, ", "And ")
 
+# A thing that is someone: a character of fiction with a gender (P21) is "he" or "she" like
+# a person ("Who is Bart Simpson's father?" "In which works does he appear?"), where any
+# other thing with a gender is "it" (real data gives a court case one). A character is
+# told by a type label (``CHARACTER``) or, as character types often have no English
+# label, by a fact only characters have: the work it appears in, its fictional universe,
+# its first appearance (P1441, P1080, P4584).
+CHARACTER = re.compile(r"\b(character|fictional (human|person))\b", re.I)
+CHARACTER_FACTS = ("P1441", "P1080", "P4584")
+
+
+def personal(human: bool, gender: str | None, type_labels, properties) -> bool:
+    """Whether the subject is referred to as a person: a human, or a character of fiction
+    of known gender."""
+    return human or (gender in GENDER and (
+        any(CHARACTER.search(t or "") for t in type_labels) or
+        any(properties.get(p) for p in CHARACTER_FACTS)))
+
+
 def pronoun(gender: str | None) -> str | None:
     """"he" or "she" for a known gender, else None."""
     return GENDER.get(gender, (None,))[0]

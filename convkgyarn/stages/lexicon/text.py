@@ -231,6 +231,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P828": ("cause", "causes", "reason"),
     "P1542": ("effects", "consequences", "outcome"),
     "P542": ("opened by", "inaugurated by", "opening"),
+    "P545": ("torch lit by", "final torchbearer", "flame lit by"),
     "P1923": ("teams", "participating teams", "teams competing"),
     "P1086": ("atomic number", "proton number", "element number"),
     "P61": ("discoverer", "discovered by", "discovery"),

@@ -95,8 +95,6 @@ VOICE: dict[str, tuple[str, str, str]] = {
     "P571": ("when was {S} founded?", "when was {S} formed?", "what year was {S} established?"),
     "P740": ("where was {S} formed?", "in which city was {S} founded?",
              "where was {S} established?"),
-    "P527": ("what does {S} consist of?", "what are the parts of {S:o}?",
-             "who or what makes up {S:o}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
               "what is the elevation above sea level of {S:o}?"),
     "P138": ("after what is {S} named?", "where does the name of {S:o} come from?",
@@ -471,7 +469,7 @@ VOICE.update({
              "have?"),
     "P112": ("who founded {S:o}?", "who started {S:o}?", "do you know who founded {S:o}?"),
     "P527": ("what does {S} consist of?", "what are the parts of {S:o}?",
-             "who or what makes up {S:o}?"),
+             "what is {S} made up of?"),
     # events
     "P585": ("when did {S} happen?", "when was {S}?", "what date was {S}?"),
     "P710": ("who took part in {S:o}?", "who were the participants in {S:o}?",
@@ -492,6 +490,8 @@ VOICE.update({
     "P1542": ("what did {S} lead to?", "what were the effects of {S:o}?",
               "what came of {S:o}?"),
     "P542": ("who opened {S:o}?", "who officially opened {S:o}?", "who inaugurated {S:o}?"),
+    "P545": ("who lit the torch at {S:o}?", "who lit {S's} torch?",
+             "who lit the flame at {S:o}?"),
     "P1923": ("which teams took part in {S:o}?", "who competed in {S:o}?",
               "which teams played in {S:o}?"),
     # chemical elements
