@@ -43,6 +43,7 @@ electorate emirate empire faculty federation grand gospel gulf hall house instit
 isles kingdom league library ministry municipality museum order palace parliament
 principality province realm republic school sea siege state strait sultanate synod tower
 treaty union university party gallery statue prize award medal crown legion canton
+journal annals proceedings bulletin transactions
 """.split())
 
 # Last words that make a name definite: "the Soviet Union", "the German Navy", "the Rhine

@@ -22,7 +22,8 @@ DEFINITE = [
     "Catholic Church", "Battle of Hastings", "Treaty of London", "Order of Lenin",
     "Spanish Civil War", "German Empire", "Climate Alliance", "Big Brother Awards",
     "Legion of Honour", "Czech Republic", "Philippines", "Holy See", "Faroe Islands",
-    "2012 Summer Olympics", "Bundestag", "Louvre",
+    "2012 Summer Olympics", "Bundestag", "Louvre", "Journal of the American Chemical Society",
+    "Proceedings of the National Academy of Sciences of the United States of America",
 ]
 BARE = [
     "Paris", "Oxford", "Oxford University Press", "Harvard University", "Magdalen College",

@@ -32,6 +32,7 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.localise import Localiser
 from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded, sings
 from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX, KGView
+from convkgyarn.stages.assemble.wording import personal
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
@@ -81,6 +82,10 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # ... and a native language that is (a variety of) the official language of the person's
 # country ("American English" of an American: ``Planner._language_of_the_country``)
 NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
+# What a character of fiction (``wording.personal``) is first asked: the work it appears in
+# ("What is Lisa Simpson a character in?"), not the country it is a citizen of
+CHARACTER_WORKS = frozenset({"P1441"})
+CHARACTER_WORKS_SALIENCE = 88
 # ... and the voice type of a person whose occupations the KG names none in music
 # (``realiser.sings``): James Joyce, a writer, sang tenor
 VOICE_TYPE = "P412"
@@ -582,6 +587,10 @@ class Planner:
                                   human=e.human),
                 salience.good_opener(property_id, None, type_label, kind,
                                      property_label=label, human=e.human))
+            if property_id in CHARACTER_WORKS and not e.human and personal(
+                    e.human, e.gender, [self.view.type_labels.get(t) for t in e.types],
+                    e.properties):
+                found = self._salient[key] = (CHARACTER_WORKS_SALIENCE, True)
         return found
 
     def _stock_profile_only(self, e: EntityFacts, type_id: str, turns: list[Turn]) -> bool:

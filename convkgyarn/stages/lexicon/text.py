@@ -78,6 +78,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P410": ("military rank", "rank", "highest rank"),
     "P1416": ("affiliation", "affiliations", "institution"),
     "P1441": ("appearances", "works featuring", "appears in"),
+    "P2896": ("publication frequency", "how often published", "issues per year"),
     "P2348": ("era", "time period", "period"),
     "P1399": ("convictions", "crimes", "convicted of"),
     "P1327": ("partner", "partners", "teammate"),
