@@ -46,6 +46,7 @@ KIND_SIGNS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("P1103",), "station"),                   # platform tracks
     (("P217",), "work of art"),                # inventory number
     (("P452", "P2226", "P414"), "company"),    # industry, market capitalisation, stock exchange
+    (("P1142",), "political party"),           # political ideology
 )
 # A sign counts only when at least this many of the type's items (and half of them) have it:
 # one item of a two-item type decides nothing.

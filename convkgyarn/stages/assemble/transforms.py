@@ -198,6 +198,9 @@ def typos(turn: Turn, ctx: TurnContext) -> Turn:
                    phenomenon=TYPO_PHENOMENA.get(turn.phenomenon, "typos"))
 
 
+AND = "And "
+
+
 def transitions(turn: Turn, ctx: TurnContext) -> Turn:
     """Spoken questions start with a capital, and with a transition ("Okay, and ...") when
     the subject changes, never the one the conversation used last."""
@@ -208,9 +211,19 @@ def transitions(turn: Turn, ctx: TurnContext) -> Turn:
         # never the transition the conversation used last ("Alright, which awards did
         # Barack Obama win?" "Alright, what is the capital of the United States?"), nor
         # the word the question before opened with
-        prefix = ctx.rng.choice([t for t in TRANSITIONS if t != ctx.last_transition and
-                                 not ctx.previous.question.startswith(t)])
-        if not (prefix.strip().lower() == "and" and question.lower().startswith("and ")):
+        # A question about the answer just given goes on from it: "And" ("Which party is
+        # he a member of?" "The Reform Party." "And who chairs it?"), or nothing after an
+        # "And"; "Okay," and "Alright," mark a turn elsewhere, back to the subject included
+        # (a blind head-to-head, 0.8.17: "Okay, who chairs it?" read as less fluent)
+        onward = turn.subject.id in {v.value_id for v in ctx.previous.answer.values}
+        if onward:
+            choices = [AND] if ctx.last_transition != AND and \
+                not ctx.previous.question.startswith(AND) else [""]
+        else:
+            choices = [t for t in TRANSITIONS if t != AND and t != ctx.last_transition and
+                       not ctx.previous.question.startswith(t)] or [""]
+        prefix = ctx.rng.choice(choices)
+        if prefix and not (prefix == AND and question.lower().startswith("and ")):
             question = prefix + question[0].lower() + question[1:]  # never "And and what's"
     return replace(turn, question=question)
 
