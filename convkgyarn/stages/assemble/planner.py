@@ -32,7 +32,6 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.localise import Localiser
 from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded, sings
 from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX, KGView
-from convkgyarn.stages.assemble.wording import personal
 
 # Predicates asked one after the other when an entity has both.
 GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
@@ -593,9 +592,7 @@ class Planner:
                                   human=e.human),
                 salience.good_opener(property_id, None, type_label, kind,
                                      property_label=label, human=e.human))
-            if property_id in CHARACTER_WORKS and not e.human and personal(
-                    e.human, e.gender, [self.view.type_labels.get(t) for t in e.types],
-                    e.properties):
+            if property_id in CHARACTER_WORKS and not e.human and self.view.someone(e):
                 found = self._salient[key] = (CHARACTER_WORKS_SALIENCE, True)
         return found
 
@@ -1274,8 +1271,9 @@ class Planner:
     def thread_facts(target: EntityFacts, facts: list[Fact], turn: Turn,
                      organisation: bool = False) -> list[Fact]:
         """The facts a side topic may ask: not what the question that led to it implies
-        (the occupation of the film's director, the offices of a head of government), nor
-        a qualifier follow-up. (One whose answer names the subject stays: "Who directed
+        (the occupation of the film's director, the offices of a head of government; of
+        an organisation, ``organisation``, its country and the town of its offices), nor a
+        qualifier follow-up. (One whose answer names the subject stays: "Who directed
         Jurassic Park?" "Steven Spielberg." "And what are his best-known works?" "Jurassic
         Park, Saving Private Ryan." won diversity 3-0 and tied relevance head to head.)"""
         pid = turn.planned.property_id
@@ -1429,6 +1427,8 @@ class Planner:
         if target is None:
             return None
         h_type, h_facts = self.view.best_type(target)
+        if h_type is not None and not places and self._kind(target, h_type) == "organisation":
+            h_facts = [(p, q) for p, q in h_facts if p not in NOT_OF_AN_ORGANISATION]
         if h_type is None or len(h_facts) < least:
             return None
         return target, h_type, h_facts
@@ -1436,14 +1436,16 @@ class Planner:
     def moves_to(self, turn: Turn, item_id: str, type_id: str | None = None) -> bool:
         """Whether a conversation whose subject still has facts planned moves to this item
         after ``turn`` (issue #33: blind raters of ``--hops``, r42-r50): to a person, a
-        work, a band, a club, a university or a company, as a side topic may
-        (``THREAD_KINDS``), to a capital ("What is its capital?" "Valletta." "How many
-        people live there?"), or from a country to another ("What borders Malta?" "Italy."
-        "And what is its capital?"); never from a town, a thing or a person to the country
-        or the town it is in ("Which country is Rennes in?" "France." "And what is the
-        country's capital?"; "Where did he work?" "London." "How many people live there?";
-        "Where is St John's College?" "Oxford." "What is the town's population?"). Once the
-        plan has run out (``refill``) any item will do: a long conversation moves on."""
+        work, a band, a club, a university, a company or another organisation (a party), as
+        a side topic may (``THREAD_KINDS``; never asked an organisation's country or the
+        town of its offices, ``NOT_OF_AN_ORGANISATION``), to a capital ("What is its
+        capital?" "Valletta." "How many people live there?"), or from a country to another
+        ("What borders Malta?" "Italy." "And what is its capital?"); never from a town, a
+        thing or a person to the country or the town it is in ("Which country is Rennes
+        in?" "France." "And what is the country's capital?"; "Where did he work?" "London."
+        "How many people live there?"; "Where is St John's College?" "Oxford." "What is the
+        town's population?"). Once the plan has run out (``refill``) any item will do: a
+        long conversation moves on."""
         target = self.view.entity(item_id)
         if target is None:
             return False

@@ -28,8 +28,7 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, personal, possessive, pronoun,
-    references,
+    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
     thing_noun, with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
@@ -599,7 +598,7 @@ class Realiser:
         elif pt.slot is not None and turn.phenomenon.startswith("deixis"):
             if slot_person:  # "he" or "she" (a person of unknown gender is named, and so
                 back = pronoun(self.view.gender_of(ans.slot_value))  # is one whose pronoun
-                if e.human and back == pronoun(e.gender):  # the subject's would be too:
+                if self.view.someone(e) and back == pronoun(e.gender):  # the subject's too:
                     back = None  # "Who was he married to before him?")
                 if back is None and pt.kind == "span":  # "So how many years was Mikhail
                     back = render(ans.slot_value)  # Gorbachev in office?", not "... head
@@ -719,10 +718,8 @@ class Realiser:
         key = (e.id, type_id, tense, noun, later)
         slots = self._slots.get(key)
         if slots is None:
-            someone = personal(e.human, e.gender,
-                               [self.view.type_labels.get(t) for t in e.types], e.properties)
-            he, him, his = references(someone, e.gender, self.view.type_labels.get(type_id),
-                                      tense, noun, e.label)
+            he, him, his = references(self.view.someone(e), e.gender,
+                                      self.view.type_labels.get(type_id), tense, noun, e.label)
             family = None
             if self.cfg.interaction == "voice":
                 label = (short_name(e.label, e.human) or e.label) if later else e.label

@@ -52,7 +52,7 @@ Transform = Callable[[Turn, TurnContext], "Turn | Drop"]
 def ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     """Would "he", "she" or "this person" point at a person in the previous answer rather
     than at ``e``? (Only a person known to be of the other gender is safe.)"""
-    if not e.human or previous is None:
+    if not view.someone(e) or previous is None:
         return False
     mine = pronoun(e.gender)
     prop = previous.asked_property
@@ -79,7 +79,7 @@ def it_ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     """Would "it" point at a thing the previous turn answered rather than at the thing
     ``e``? ("Where is Oxford Brookes?" "Oxford." "When was it founded?": Oxford or the
     university?) Only people, dates, numbers and ``e`` itself are safe answers."""
-    if e.human or previous is None:
+    if view.someone(e) or previous is None:
         return False
     prop = previous.asked_property
     return any(v.value_id is not None and v.value_id != e.id and not view.is_person(v, prop)
@@ -95,8 +95,9 @@ def points_clearly(turn: Turn, previous: Turn, view: KGView) -> tuple[bool, bool
     e, before = turn.subject, previous.subject
     if [v.value_id for v in previous.hop_values] != [e.id]:
         return False, False
-    if e.human or before.human:
-        if not (e.human and before.human):
+    mine_someone, theirs_someone = view.someone(e), view.someone(before)
+    if mine_someone or theirs_someone:
+        if not (mine_someone and theirs_someone):
             return True, False
         mine, theirs = pronoun(e.gender), pronoun(before.gender)
         return mine is not None and theirs is not None and mine != theirs, False
@@ -116,7 +117,7 @@ def elliptic_fits(turn: Turn, previous: Turn | None, view: KGView) -> bool:
         return False
     if turn.planned.qualifier_id is not None:
         return previous.statement_id == turn.answer.statement_id
-    if e.human:
+    if view.someone(e):
         return not ambiguous(e, previous, view)
     prop = previous.asked_property
     return all(v.value_id is None or view.is_person(v, prop) for v in previous.hop_values)
@@ -202,8 +203,9 @@ AND = "And "
 
 
 def transitions(turn: Turn, ctx: TurnContext) -> Turn:
-    """Spoken questions start with a capital, and with a transition ("Okay, and ...") when
-    the subject changes, never the one the conversation used last."""
+    """Spoken questions start with a capital, and with a transition when the subject
+    changes: "And" on to the answer just given (nothing after an "And"), "Okay," or
+    "Alright," anywhere else, never the one the conversation used last."""
     if ctx.cfg.interaction != "voice":
         return turn
     question = turn.question[0].upper() + turn.question[1:]
@@ -215,7 +217,8 @@ def transitions(turn: Turn, ctx: TurnContext) -> Turn:
         # he a member of?" "The Reform Party." "And who chairs it?"), or nothing after an
         # "And"; "Okay," and "Alright," mark a turn elsewhere, back to the subject included
         # (a blind head-to-head, 0.8.17: "Okay, who chairs it?" read as less fluent)
-        onward = turn.subject.id in {v.value_id for v in ctx.previous.answer.values}
+        onward = turn.hop_from is not None and \
+            turn.subject.id in {v.value_id for v in ctx.previous.answer.values}
         if onward:
             choices = [AND] if ctx.last_transition != AND and \
                 not ctx.previous.question.startswith(AND) else [""]

@@ -38,7 +38,8 @@ from convkgyarn.stages.assemble.facts import (
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
 from convkgyarn.stages.assemble.wording import (
-    ENGLISH, OFFICE_OF, answer_kinds, office_noun, value_kinds)
+    CHARACTER_FACTS, ENGLISH, GENDER, OFFICE_OF, answer_kinds, office_noun, personal,
+    value_kinds)
 from convkgyarn.stages.naming import NAME_ORDER_UNKNOWN, TWO_FAMILY_NAMES, guessed_surname
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.store import registered
@@ -166,7 +167,8 @@ class RunLookups:
 
     def namesakes(self) -> str:
         """The temporary table of every entity a better-known namesake shadows: (entity,
-        namesake, the namesake's sitelinks), made on the first call of a run.
+        namesake, the namesake's sitelinks, and for a namesake the KG does not hold how many
+        entities name it), made on the first call of a run.
 
         Another entity of the KG bears the same English name (any case) with at least as
         many sitelinks: the one with the most sitelinks (the smallest id among equals;
@@ -195,17 +197,24 @@ class RunLookups:
             # town of twenty colleges ("Which country is Oxford in?" "The United States.")
             self.con.execute(
                 f"INSERT INTO {self.NAMESAKES} "
-                "WITH outside AS (SELECT DISTINCT id, lower(label) AS name FROM extra_labels "
-                "WHERE language = 'en' AND label IS NOT NULL AND id NOT IN (SELECT id FROM "
-                "entities)), clash AS (SELECT e.id AS entity_id, o.id AS other_id FROM "
-                "entities e JOIN outside o ON lower(e.label) = o.name), "
-                "named AS (SELECT value_id AS id, count(DISTINCT entity_id) AS k FROM "
-                "statements WHERE value_id IN (SELECT entity_id FROM clash UNION SELECT "
-                "other_id FROM clash) GROUP BY 1) "
-                "SELECT c.entity_id, arg_max(c.other_id, o.k), 0, max(o.k) FROM clash c "
-                "JOIN named o ON o.id = c.other_id LEFT JOIN named m ON m.id = c.entity_id "
-                "WHERE o.k >= ? AND o.k > coalesce(m.k, 0) AND c.entity_id NOT IN (SELECT "
-                f"entity_id FROM {self.NAMESAKES}) GROUP BY c.entity_id", [NAMED_BY_MIN])
+                # each outside item's label (the labels view: a labels file's latest), the ones
+                # named often enough, the most named of each name (the smallest id among
+                # equals), joined to the KG's entities by name: linear in the names, never
+                # every pair of items that share one ("Editorial")
+                "WITH outside AS (SELECT id, lower(label) AS name FROM labels WHERE label "
+                "IS NOT NULL AND id NOT IN (SELECT id FROM entities)), "
+                "named AS (SELECT s.value_id AS id, count(DISTINCT s.entity_id) AS k FROM "
+                "statements s JOIN outside o ON o.id = s.value_id GROUP BY 1 "
+                "HAVING count(DISTINCT s.entity_id) >= ?), "
+                "best AS (SELECT o.name, first(o.id ORDER BY n.k DESC, o.id) AS other_id, "
+                "max(n.k) AS k FROM outside o JOIN named n USING (id) GROUP BY o.name), "
+                "clash AS (SELECT e.id AS entity_id, b.other_id, b.k FROM entities e JOIN "
+                "best b ON lower(e.label) = b.name), "
+                "mine AS (SELECT value_id AS id, count(DISTINCT entity_id) AS k FROM "
+                "statements WHERE value_id IN (SELECT entity_id FROM clash) GROUP BY 1) "
+                "SELECT c.entity_id, c.other_id, 0, c.k FROM clash c LEFT JOIN mine m ON "
+                "m.id = c.entity_id WHERE c.k > coalesce(m.k, 0) AND c.entity_id NOT IN "
+                f"(SELECT entity_id FROM {self.NAMESAKES})", [NAMED_BY_MIN])
             self._namesakes_made = True
         return self.NAMESAKES
 
@@ -577,17 +586,20 @@ class KGView:
             "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
             "s.entity_id AND q.qualifier_property_id = ?)", [END]).fetchall())
         # which values are people, and their genders: every item a statement or qualifier
-        # of these entities names
-        for vid, person, gender in con.execute(
+        # of these entities names; a character of fiction with a gender counts as one
+        # ("Who is Bart Simpson's father?" "Homer Simpson." then "he" could be Homer)
+        for vid, person, gender, character in con.execute(
                 "WITH v AS (SELECT DISTINCT value_id FROM _batch_statements WHERE truthy AND "
                 "value_id IS NOT NULL UNION SELECT value_id FROM _batch_qualifiers WHERE "
                 "value_id IS NOT NULL) "
                 "SELECT v.value_id, v.value_id IN (SELECT entity_id FROM entity_types WHERE "
-                "type_id = 'Q5'), g.gender FROM v LEFT JOIN (SELECT entity_id, "
+                "type_id = 'Q5'), g.gender, v.value_id IN (SELECT entity_id FROM statements "
+                "WHERE list_contains(?, property_id) AND entity_id IN (SELECT value_id FROM "
+                "v)) FROM v LEFT JOIN (SELECT entity_id, "
                 "min(value_id) AS gender FROM statements WHERE property_id = 'P21' AND "
                 "truthy AND entity_id IN (SELECT value_id FROM v) GROUP BY 1) g "
-                "ON g.entity_id = v.value_id").fetchall():
-            self._people[vid] = person
+                "ON g.entity_id = v.value_id", [list(CHARACTER_FACTS)]).fetchall():
+            self._people[vid] = person or (character and gender in GENDER)
             if gender is not None:
                 self._genders[vid] = gender
         self._load_value_kinds()
@@ -661,7 +673,8 @@ class KGView:
         if cfg.homonyms or cfg.entities:
             return
         # another entity of the KG with the same English name (any case) and at least as
-        # many sitelinks: found once per run (``RunLookups.namesakes``), joined here
+        # many sitelinks, or one it does not hold that its facts name often: found once per
+        # run (``RunLookups.namesakes``), joined here
         self.namesakes.update({eid: (other, n, k) for eid, other, n, k in con.execute(
             f"SELECT n.entity_id, n.other_id, n.sitelinks, n.named_by FROM "
             f"{self.run.namesakes()} n "
@@ -895,6 +908,12 @@ class KGView:
 
     def gender_of(self, value: Value) -> str | None:
         return self._genders.get(value.value_id)
+
+    def someone(self, e: EntityFacts) -> bool:
+        """Whether the entity is referred to as a person ("he", "she"): a human, or a
+        character of fiction of known gender (``wording.personal``)."""
+        return e.human or personal(False, e.gender, [self.type_labels.get(t) for t in e.types],
+                                   e.properties)
 
     def false_candidate(self, property_id: str, held: set[str],
                         rng: random.Random, subject_id: str | None = None,
