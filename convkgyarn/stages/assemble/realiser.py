@@ -124,18 +124,23 @@ def _words(question: str, fillers: frozenset[str]) -> list[str]:
     return [w for w in re.findall(r"[a-z']+", question.lower()) if w not in fillers]
 
 
+def _jobs(e: EntityFacts) -> list[str]:
+    """The labels of the person's occupations the KG names with one."""
+    return [st.value.label for st in e.properties.get(OCCUPATION, ())
+            if st.value is not None and st.value.label]
+
+
 def makes_music(e: EntityFacts) -> bool:
     """Whether every occupation of the person the KG names (with a label) is in music
     ("singer", "guitarist", "singer-songwriter"), so their genres are music's."""
-    jobs = [st.value.label for st in e.properties.get(OCCUPATION, ()) if st.value.label]
+    jobs = _jobs(e)
     return bool(jobs) and all(MUSIC_OCCUPATION.search(job) for job in jobs)
 
 
 def sings(e: EntityFacts) -> bool:
     """Whether an occupation of the person the KG names is in music: their voice type
     (P412) is worth a question ("What range did James Joyce sing in?" "Tenor." is not)."""
-    return any(MUSIC_OCCUPATION.search(st.value.label or "")
-               for st in e.properties.get(OCCUPATION, ()) if st.value is not None)
+    return any(MUSIC_OCCUPATION.search(job) for job in _jobs(e))
 
 
 def lead_word(question: str) -> str:
@@ -153,13 +158,13 @@ def opening(question: str) -> tuple[str, ...]:
     return tuple(_words(question, OPENING_FILLERS)[:2])
 
 
-# Places no country is divided into: a sea or a range is where a thing lies, never "which
-# part of France" it is in
 # A where-in follow-up names the subject only when its name is this short ("Where is Ochota
 # in Poland?"); a longer one between "Where is" and the country reads as a form (three
 # blind raters' lowest fluency on a held-out set: "Where is the National Museum in Warsaw
 # in Poland?"), and the fact is asked plainly ("Where is ... located?")
 WHERE_IN_NAME_WORDS = 2
+# Places no country is divided into: a sea or a range is where a thing lies, never "which
+# part of France" it is in
 NOT_A_PART = re.compile(r"\b(ocean|sea|gulf|bay|lake|river|strait|channel|mountains|range|"
                         r"alps|archipelago|islands?)\b", re.I)
 PART_WORD = re.compile(r"\bpart\b", re.I)
