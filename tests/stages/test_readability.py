@@ -1515,8 +1515,17 @@ def test_a_side_topic_the_conversation_may_take_never_shifts_its_other_draws():
     assert states[0] == states[1]
 
 
-def _dump_item(qid: str, label: str, sitelinks: int = 0, **claims) -> dict:
-    """A Wikidata JSON entity with item-valued (``Q...``) or time (``+...``) claims."""
+def _dump_item(qid: str, label: str | None, sitelinks: int = 0, **claims) -> dict:
+    """A Wikidata JSON entity with item-valued (``Q...``) or time (``+...``) claims; a claim
+    given as ``(value, {qualifier: [values]})`` carries qualifiers. No label: ``None``."""
+    def statement(pid, i, v):
+        v, quals = v if isinstance(v, tuple) else (v, {})
+        stmt = {"mainsnak": snak(pid, v), "type": "statement", "rank": "normal",
+                "id": f"{qid}${pid}{i}"}
+        if quals:
+            stmt["qualifiers"] = {q: [snak(q, x) for x in xs] for q, xs in quals.items()}
+        return stmt
+
     def snak(pid, v):
         if v.startswith("+"):
             return {"snaktype": "value", "property": pid, "datatype": "time", "datavalue": {
@@ -1526,12 +1535,11 @@ def _dump_item(qid: str, label: str, sitelinks: int = 0, **claims) -> dict:
         return {"snaktype": "value", "property": pid, "datatype": "wikibase-item",
                 "datavalue": {"type": "wikibase-entityid", "value": {
                     "entity-type": "item", "numeric-id": int(v[1:]), "id": v}}}
-    return {"id": qid, "type": "item", "labels": {"en": {"language": "en", "value": label}},
+    return {"id": qid, "type": "item",
+            "labels": {"en": {"language": "en", "value": label}} if label else {},
             "sitelinks": {f"w{i}wiki": {"site": f"w{i}wiki", "title": label}
                           for i in range(sitelinks)},
-            "claims": {pid: [{"mainsnak": snak(pid, v), "type": "statement",
-                              "rank": "normal", "id": f"{qid}${pid}{i}"}
-                             for i, v in enumerate(values)]
+            "claims": {pid: [statement(pid, i, v) for i, v in enumerate(values)]
                        for pid, values in claims.items()}}
 
 
@@ -1750,3 +1758,104 @@ def test_a_politician_s_party_is_a_side_topic_but_not_its_country(tmp_path, shar
     facts = [("P17", None), ("P571", None), ("P488", None)]
     assert Planner.thread_facts(party, facts, led, organisation=True) == facts[1:]
     assert Planner.thread_facts(party, facts, led) == facts
+
+
+def _physicists(tmp_path, shared_data, extra: list[dict], name: str, turns: int = 3,
+                **claims) -> list[dict]:
+    """The turns of conversations about six physicists with these claims (voice, deixis,
+    seeds 0-3), with ``extra`` items in the dump."""
+    physicist, male = "Q169470", "Q6581097"
+    items = [_dump_item(physicist, "physicist"), _dump_item("Q38104", "Nobel Prize in Physics"),
+             _dump_item("Q35637", "Nobel Peace Prize"), _dump_item("Q1799", "Wroclaw"), *extra]
+    for n in range(6):
+        items.append(_dump_item(f"Q93000000{n}", f"Physicist {'abcdef'[n]} Born", 40,
+                                P31=["Q5"], P21=[male], P106=[physicist],
+                                P569=["+1882-12-11T00:00:00Z"], P19=["Q1799"], **claims))
+    dump = tmp_path / f"{name}.ndjson"
+    dump.write_text("".join(json.dumps(i) + "\n" for i in items))
+    labels = tmp_path / f"{name}-labels.json"
+    labels.write_text(json.dumps({"Q844872": "Hughes Medal"}))
+    asked = []
+    with project(tmp_path / f"{name}.duckdb") as p:
+        p.load([dump], labels=[shared_data / "wikidata" / "property-labels-en.json", labels])
+        for seed in range(4):
+            result = p.generate([GenerateConfig(interaction="voice", deixis=True, turns=turns,
+                                                seed=seed, conversations=6)])
+            asked += [t for r in p.records(result.runs) for t in r["turns"]]
+    return asked
+
+
+def test_a_question_naming_one_of_several_awards_names_the_best_known(tmp_path, shared_data):
+    """"When was he awarded the Hughes Medal?" of Max Born, whose awards hold the Nobel
+    Prize in Physics: of several statements a question may name one of (an unlabelled
+    award keeps "Which awards did he win?" from being asked), a draw chose the medal, and
+    Putin's "Ig Nobel Prize" (a blind reader: "obscure", r58). The value people know best
+    is named: by its sitelinks where the KG holds it, else by the lower id, the draw only
+    among equals."""
+    awards = [("Q844872", {"P585": ["+1950-05-04T00:00:00Z"]}),
+              ("Q38104", {"P585": ["+1954-11-03T00:00:00Z"]}),
+              ("Q99999999", {"P585": ["+1939-01-01T00:00:00Z"]})]  # no label anywhere
+    named = {}
+    for held in (False, True):
+        extra = [_dump_item("Q844872", "Hughes Medal", 30)] if held else []
+        turns = _physicists(tmp_path, shared_data, extra, f"awards{held}", P166=awards)
+        named[held] = {(t["question"], tuple(t["answer"])) for t in turns
+                       if t["property_id"] == "P166" and t["qualifier_property_id"]}
+    assert named[False] and all("Nobel Prize in Physics" in q and a[0] in ("1954", "3 November 1954")
+                                for q, a in named[False]), named[False]
+    # a KG that holds the medal with its sitelinks, and not the prize: the medal is known
+    assert named[True] and all("Hughes Medal" in q and a[0] in ("1950", "4 May 1950")
+                               for q, a in named[True]), named[True]
+
+
+def test_a_nomination_goes_on_to_whether_it_was_won(tmp_path, shared_data):
+    """"Which awards was he nominated for?" "The Nobel Prize in Physics." reads as if he
+    never won it (Max Born did, r58): the follow-up asks ("Did he win it?" "Yes."), from the
+    awards he received, and "no" only where the KG knows other awards of his, even one
+    without a label (the answer is yes or no, never the award's name; here an unlabelled
+    award keeps "Which awards did he win?" from being asked first)."""
+    nominated = {"P1411": [("Q38104", {"P585": ["+1930-01-01T00:00:00Z"]}),
+                           ("Q38104", {"P585": ["+1934-01-01T00:00:00Z"]})]}
+    won = _physicists(tmp_path, shared_data, [], "won", 4, P166=["Q38104", "Q99999999"],
+                      **nominated)
+    lost = _physicists(tmp_path, shared_data, [], "lost", 4, P166=["Q99999999"], **nominated)
+    for turns, answer in ((won, "yes"), (lost, "no")):
+        after = [t for t in turns if t["question_kind"] == "verify"]
+        assert after and all(t["property_id"] == "P166" and t["answer"] == [answer]
+                             for t in after), [(t["question"], t["answer"]) for t in after]
+        assert all(re.search(r"\bwin\b", t["question"]) for t in after), after
+
+
+def test_a_thing_is_not_asked_where_it_is_when_its_name_says_it_or_its_town_is_asked():
+    """Three pairs a blind reader called near-duplicates (r58): "Which country is it in?"
+    "France." "Where is it in France?" "Lyon, 1st arrondissement of Lyon." of the Museum of
+    Fine Arts of Lyon (the name said Lyon: one answer the name says is enough for where a
+    thing is); "In what country is it located?" "The United Kingdom." "Where is the college
+    based?" "Oxford." (a thing that is not a place, with a town to ask, is not asked its
+    country; a place is); "When did it come into being?" "1220." "When is it first
+    mentioned in records?" "927." (the founding is asked); and "What was his job?"
+    "Physicist." "What field did he work in?" "Physics." (a field the occupation says)."""
+    from convkgyarn.stages.assemble.planner import obvious_from_name
+    museum_type, town_type = "Q100000070", "Q100000071"
+    lyon = [("Q456", "Lyon"), ("Q1", "1st arrondissement of Lyon")]
+    museum = _entity("Q2", "Museum of Fine Arts of Lyon", museum_type, P131=lyon,
+                     P17=[("Q142", "France")])
+    stmts = museum.properties["P131"]
+    assert obvious_from_name(museum, stmts, "P131") and not obvious_from_name(museum, stmts)
+    college = _entity("Q3", "Balliol College", museum_type, P159=[("Q34217", "Oxford")],
+                      P17=[("Q145", "United Kingdom")])
+    town = _entity("Q4", "Nordhausen", town_type, P131=[("Q5", "Thuringia")],
+                   P17=[("Q183", "Germany")], P1082=[("Q6", "41,791")],
+                   P571=[("Q7", "1220")], P1249=[("Q8", "927")])
+    planner = _stub_planner({}, {museum_type: "art museum", town_type: None})
+    assert planner._trivia(college, "P17")
+    assert not planner._placed_finer(museum)  # its town is in its name: the country is asked
+    assert not planner._placed_finer(town)  # inhabitants: a place, whatever its type
+    assert planner._trivia(town, "P1249")
+    physicist = _entity("Q9", "Someone", "Q5", human=True,
+                        P106=[("Q169470", "physicist"), ("Q1", "theoretical physicist")],
+                        P101=[("Q413", "physics"), ("Q18362", "theoretical physics")])
+    writer = _entity("Q10", "Someone", "Q5", human=True, P106=[("Q36180", "writer")],
+                     P101=[("Q8242", "literature")])
+    assert planner._trivia(physicist, "P101")
+    assert not planner._restates_occupation(writer)

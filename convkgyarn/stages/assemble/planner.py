@@ -88,6 +88,18 @@ CHARACTER_WORKS_SALIENCE = 88
 # ... and the voice type of a person whose occupations the KG names none in music
 # (``realiser.sings``): James Joyce, a writer, sang tenor
 VOICE_TYPE = "P412"
+# A thing that is not a place and has its town or address to ask ("Where is the college
+# based?" "Oxford.") is not asked its country as well ("In what country is it located?"
+# "The United Kingdom.": a blind reader's "near-duplicate" of the next question, r58).
+COUNTRY, FINER_PLACES = "P17", ("P159", "P131", "P276")
+PLACE_MEASURES = ("P1082", "P2046")  # population, area
+# The earliest record of a town beside its founding reads as a contradiction ("When did it
+# come into being?" "1220." "When is it first mentioned in records?" "927."): the founding
+# is asked.
+EARLIEST_RECORD, INCEPTION = "P1249", "P571"
+# A field of work that restates the occupation just asked ("What was his job?"
+# "Physicist." "What field did he work in?" "Physics.") is not worth its turn.
+FIELD_OF_WORK, OCCUPATION = "P101", "P106"
 NOT_A_VARIETY = re.compile(r"\bsign language\b|^(old|middle|ancient|classical)\b")
 # ... and of a person with no military career, their wars, branch and rank: "What wars did
 # he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
@@ -272,11 +284,13 @@ def plays(player: str, stem: str) -> bool:
     return player.startswith(stem) and PLAYER_OF.fullmatch(player[len(stem):]) is not None
 
 
-def obvious_from_name(e: EntityFacts, answered: list) -> bool:
+def obvious_from_name(e: EntityFacts, answered: list, property_id: str | None = None) -> bool:
     """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
     Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
     Department"; "Waterloo" for "Battle of Waterloo"; the "United States of America" for the
-    "United States Mint"): no one asks it."""
+    "United States Mint"): no one asks it. Where a thing is (``FINER_PLACES``), one answer
+    the name says is enough: "Where is the Museum of Fine Arts of Lyon?" "Lyon, 1st
+    arrondissement of Lyon." tells the listener nothing."""
     name = f" {e.label.lower()} "
     labels = [st.value.label.lower() for st in answered if st.value.value_id]
 
@@ -285,7 +299,9 @@ def obvious_from_name(e: EntityFacts, answered: list) -> bool:
         forms = {label, short} if len(short.split()) >= 2 else {label}
         return any(len(form) >= 4 and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", name)
                    for form in forms)
-    return bool(labels) and len(labels) == len(answered) and all(says(x) for x in labels)
+    if not labels or len(labels) != len(answered):
+        return False
+    return any(map(says, labels)) if property_id in FINER_PLACES else all(map(says, labels))
 
 
 class Planner:
@@ -508,8 +524,12 @@ class Planner:
         for members, qual_prop, stmts, quals in shapes:
             block = [PlannedTurn(e.id, p, None, 0) for p in members]
             if stmts:
-                # a marriage and its dates: one statement, its qualifiers right after
-                i = stmts[int(rng.random() * len(stmts))]
+                # a marriage and its dates: one statement, its qualifiers right after; of
+                # several, the one whose value people know best (``KGView.renown``: the
+                # Nobel Prize in Physics, not the Hughes Medal), the draw among equals
+                drawn = stmts[int(rng.random() * len(stmts))]
+                held = e.properties[qual_prop]
+                i = max(stmts, key=lambda j: (self.view.renown(held[j].value), j == drawn))
                 block += [PlannedTurn(e.id, qual_prop, q, i) for q in quals
                           if q in e.properties[qual_prop][i].qualifiers]
             blocks.append(block)
@@ -549,7 +569,7 @@ class Planner:
             if tense == "present" and any((e.id, p, st.value.value_id) in self.view.held_before
                                           for st in answered_stmts):
                 continue  # Piñera's second term, after an ended first: "is" misleads
-            if obvious_from_name(e, answered_stmts):
+            if obvious_from_name(e, answered_stmts, p):
                 continue  # "What is the University of Oxford Physics Department part of?"
             answered = {id(st) for st in answered_stmts}
             stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
@@ -636,7 +656,45 @@ class Planner:
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
+        if property_id == COUNTRY and not e.human and self._placed_finer(e):
+            return True
+        if property_id == EARLIEST_RECORD and self._sayable(e, INCEPTION):
+            return True
+        if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
+            return True
         return self._salience(e, property_id)[0] <= TRIVIA
+
+    @staticmethod
+    def _sayable(e: EntityFacts, property_id: str) -> list:
+        """The statements a question about the property would answer, if every one can be
+        said (else none)."""
+        stmts = answer_statements(e, e.properties.get(property_id, []))[0]
+        return stmts if stmts and all(s.unsayable is None for s in stmts) else []
+
+    def _placed_finer(self, e: EntityFacts) -> bool:
+        """Whether a thing that is not a place has a town or an address its name does not
+        already say (``FINER_PLACES``): then its country is not worth a turn of its own. A
+        thing with inhabitants or an area is a place whatever its type says (Greenwich,
+        "Where is Greenwich?" "The Royal Borough of Greenwich." is no answer)."""
+        if salience.broad_kind(self._type_label(e), False) in PLACE_KINDS or \
+                any(p in e.properties for p in PLACE_MEASURES):
+            return False
+        return any((stmts := self._sayable(e, p)) and not obvious_from_name(e, stmts, p)
+                   for p in FINER_PLACES)
+
+    def _restates_occupation(self, e: EntityFacts) -> bool:
+        """Whether every field of work of the person is a word of an occupation's stem
+        (physics of a physicist, "theoretical physics" of a theoretical physicist): the
+        field says nothing the occupation did not (``FIELD_OF_WORK``)."""
+        jobs = [st.value.label.lower() for st in e.properties.get(OCCUPATION, ())
+                if st.value.label]
+        fields = [st.value.label.lower() for st in e.properties.get(FIELD_OF_WORK, ())
+                  if st.value.label]
+
+        def restated(field: str) -> bool:
+            stem = field[:max(6, len(field) - 2)]  # "physics" -> "physi", at least 6 letters
+            return any(job.startswith(stem) or f" {stem}" in f" {job}" for job in jobs)
+        return bool(jobs) and bool(fields) and all(map(restated, fields))
 
     def _language_of_the_country(self, e: EntityFacts) -> bool:
         """Whether every native language of the person is an official language (P37) of a
@@ -1207,9 +1265,10 @@ class Planner:
     def also_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> Step | None:
         """An "also" question that fits right after ``turn`` (``kinds.ALSO``): the turn named
         one value, and the subject holds some value of a property curated after the turn's
-        (so "no" says the KG knows other values, not that it is silent), every one sayable;
-        a place of death only of a subject who died. The first that fits, in the table's
-        order."""
+        (so "no" says the KG knows other values, not that it is silent), every one a known
+        item (an unknown value could be the one asked of; a value without a label still says
+        "no": the answer is yes or no, never its label); a place of death only of a subject
+        who died. The first that fits, in the table's order."""
         pt = turn.planned
         if pt.kind != "fact" or pt.qualifier_id is not None or turn.subject.id != e.id or \
                 len(turn.answer.values) != 1 or not turn.answer.values[0].value_id:
@@ -1219,7 +1278,7 @@ class Planner:
             stmts = e.properties.get(second)
             if not stmts or (e.id, second, None, "verify") in asked or \
                     (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
-                    any(s.unsayable for s in stmts):
+                    any(s.value.value_id is None for s in stmts):
                 continue
             if (e.id, second, None, "fact") in asked and \
                     value.value_id in {s.value.value_id for s in stmts}:

@@ -416,6 +416,7 @@ class KGView:
         # (entity, property, value): a value an ended statement below the best rank held
         # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
         self.held_before: set[tuple[str, str, str]] = set()
+        self._sitelinks: dict[str, int] = {}  # values of qualified statements (``renown``)
         # (entity, property) -> (statement, value, start time, why unsayable) of every
         # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
         self.successions: dict[tuple[str, str], list[tuple]] = defaultdict(list)
@@ -580,6 +581,14 @@ class KGView:
             self.successions[(eid, pid)].append(
                 (sid, value, begin, unsayable(value, info.get(eid, (None,))[0],
                                               self.max_label)))
+        # how well known the values of qualified statements are, where the KG holds them:
+        # a question naming one of several ("When was he awarded ...?") names the one
+        # people know (``renown``)
+        for vid, sitelinks in con.execute(
+                "SELECT e.id, e.sitelinks FROM entities e WHERE e.sitelinks > 0 AND e.id IN "
+                "(SELECT s.value_id FROM _batch_statements s JOIN _batch_qualifiers q ON "
+                "q.statement_id = s.statement_id AND q.entity_id = s.entity_id)").fetchall():
+            self._sitelinks[vid] = sitelinks
         self.held_before.update(con.execute(
             "SELECT DISTINCT s.entity_id, s.property_id, s.value_id FROM _batch_statements s "
             "WHERE NOT s.truthy AND s.value_id IS NOT NULL AND EXISTS (SELECT 1 FROM "
@@ -905,6 +914,16 @@ class KGView:
         labels = self.run.type_labels(sorted({t for ts in typed.values() for t in ts}))
         for vid, types in typed.items():
             self._kinds[vid] = value_kinds([(t, labels[t]) for t in types])
+
+    def renown(self, value: Value) -> tuple[int, int]:
+        """How well known an item that a qualified statement names is, to order several: its
+        sitelinks where the KG holds it, else how early Wikidata gave it an id (the Nobel
+        Prize in Physics is Q38104, the Hughes Medal Q844872; a partial dump holds few of
+        the items its awards, offices and spouses name, and the lower id is the better
+        known far more often than not). Higher is better known."""
+        vid = value.value_id or ""
+        number = int(vid[1:]) if vid[:1] == "Q" and vid[1:].isdigit() else 1 << 62
+        return (self._sitelinks.get(vid, 0), -number)
 
     def gender_of(self, value: Value) -> str | None:
         return self._genders.get(value.value_id)
