@@ -22,7 +22,9 @@ from convkgyarn.store import insert_rows, transaction
 
 # Qualifiers worth a question when no LLM chooses them.
 USEFUL_QUALIFIER_DATATYPES = {"time"}
-USEFUL_QUALIFIERS = {"P453": "character role", "P1686": "for work", "P642": "of"}
+USEFUL_QUALIFIERS = {"P453": "character role", "P1686": "for work", "P642": "of",
+                     # whom an office holder succeeded, and who followed (0.8.18)
+                     "P1365": "replaces", "P1366": "replaced by"}
 MAX_PER_CALL = 50
 
 

@@ -43,7 +43,14 @@ GROUPS = (("P569", "P19"), ("P570", "P20"), ("P22", "P25"), ("P580", "P582"),
 TERMS = ("P39", "P26", "P451", "P108", "P54", "P69", "P102", "P6", "P35", "P488", "P169",
          "P286", "P1037", "P463")
 NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")} |
-                               {("P166", "P585"), ("P1411", "P585")})
+                               {("P166", "P585"), ("P1411", "P585"),
+                                # whom an office holder succeeded ("When did he take office
+                                # as Prime Minister of Estonia?" "2014." "Who held the
+                                # office before?": r58's reader, of fifty politicians)
+                                ("P39", "P1365")})
+# The order of one statement's questions: its start, whom it followed, its end, who
+# followed (``QUALIFIER_ORDER``; others after, by id).
+QUALIFIER_ORDER = {"P580": 0, "P1365": 1, "P582": 2, "P1366": 3}
 # A person's facts in the order of a life: birth and family, schooling, the work they are
 # known for (anything unlisted), marriage and children, faith, languages and home, death
 # and burial.
@@ -88,18 +95,26 @@ CHARACTER_WORKS_SALIENCE = 88
 # ... and the voice type of a person whose occupations the KG names none in music
 # (``realiser.sings``): James Joyce, a writer, sang tenor
 VOICE_TYPE = "P412"
-# A thing that is not a place and has its town or address to ask ("Where is the college
-# based?" "Oxford.") is not asked its country as well ("In what country is it located?"
-# "The United Kingdom.": a blind reader's "near-duplicate" of the next question, r58).
-COUNTRY, FINER_PLACES = "P17", ("P159", "P131", "P276")
-PLACE_MEASURES = ("P1082", "P2046")  # population, area
+# Where a thing is, narrower than its country: one answer its name says is enough to
+# leave the question out (``obvious_from_name``).
+FINER_PLACES = ("P159", "P131", "P276")
+NUMBERED_NEIGHBOURS = ("P155", "P156")  # follows, followed by
+CAPITAL_OF = "P1376"
 # The earliest record of a town beside its founding reads as a contradiction ("When did it
 # come into being?" "1220." "When is it first mentioned in records?" "927."): the founding
 # is asked.
 EARLIEST_RECORD, INCEPTION = "P1249", "P571"
 # A field of work that restates the occupation just asked ("What was his job?"
 # "Physicist." "What field did he work in?" "Physics.") is not worth its turn.
-FIELD_OF_WORK, OCCUPATION = "P101", "P106"
+FIELD_OF_WORK = "P101"
+# A person whose office or party names their country is not asked it ("What is Taavi
+# Rõivas' occupation?" ... "Prime Minister of Estonia" ... "Which country is he a citizen
+# of?" "Estonia.": pointless to a blind reader, r58).
+SAYS_THE_COUNTRY = ("P39", "P102")
+# A character of fiction is not asked the facts of a civil life ("When was Homer Simpson
+# born?" "Which country is he a citizen of?": a real-person template applied to a cartoon,
+# r58) but to fill turns; what it is in, who created and who voices it are asked.
+CIVIL_LIFE = frozenset({"P569", "P19", "P27", "P570", "P20"})
 NOT_A_VARIETY = re.compile(r"\bsign language\b|^(old|middle|ancient|classical)\b")
 # ... and of a person with no military career, their wars, branch and rank: "What wars did
 # he take part in?" of a philosopher or a physicist (Quine, Max Born) reads as a form's
@@ -198,6 +213,7 @@ COUNTRY = "P17"
 OCCUPATION = "P106"
 TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
+PLACE_MEASURES = ("P1082", "P2046", "P2044")  # population, area, elevation
 # Sides of an entity a conversation asks at most ASPECT_MAX facts about while it has others
 # to ask: a checklist of a life (born, where, nationality, died, where, of what) reads as a
 # form being filled.
@@ -284,23 +300,42 @@ def plays(player: str, stem: str) -> bool:
     return player.startswith(stem) and PLAYER_OF.fullmatch(player[len(stem):]) is not None
 
 
+def qualifier_order(qualifier_id: str) -> tuple[int, str]:
+    """Where a qualifier's question comes among one statement's (``QUALIFIER_ORDER``)."""
+    return QUALIFIER_ORDER.get(qualifier_id, len(QUALIFIER_ORDER)), qualifier_id
+
+
 def obvious_from_name(e: EntityFacts, answered: list, property_id: str | None = None) -> bool:
     """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
     Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
     Department"; "Waterloo" for "Battle of Waterloo"; the "United States of America" for the
     "United States Mint"): no one asks it. Where a thing is (``FINER_PLACES``), one answer
-    the name says is enough: "Where is the Museum of Fine Arts of Lyon?" "Lyon, 1st
-    arrondissement of Lyon." tells the listener nothing."""
+    the name says is enough, or one that says the name ("Where is the Museum of Fine Arts of
+    Lyon?" "Lyon, 1st arrondissement of Lyon."; "Where is Greenwich in the United
+    Kingdom?" "Royal Borough of Greenwich."), as is being the capital only of what bears
+    its name ("Karlsruhe Government Region"); and what came before or after an item named
+    by its number is the name with another number ("What preceded the 2004 Summer
+    Olympics?" "The 2000 Summer Olympics.": ``NUMBERED_NEIGHBOURS``)."""
     name = f" {e.label.lower()} "
     labels = [st.value.label.lower() for st in answered if st.value.value_id]
+    if not labels or len(labels) != len(answered):
+        return False
+    if property_id in NUMBERED_NEIGHBOURS:
+        shape = re.sub(r"\d+", "#", name.strip())
+        if "#" in shape and all(re.sub(r"\d+", "#", x) == shape for x in labels):
+            return True
+    named = [len(name.strip()) >= 4 and
+             re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", x) is not None
+             for x in labels]
+    if (property_id in FINER_PLACES and any(named)) or \
+            (property_id == CAPITAL_OF and named and all(named)):
+        return True  # "What is Karlsruhe the capital of?" "Karlsruhe Government Region."
 
     def says(label: str) -> bool:
         short = label.split(" of ")[0]  # "United States" of "United States of America"
         forms = {label, short} if len(short.split()) >= 2 else {label}
         return any(len(form) >= 4 and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", name)
                    for form in forms)
-    if not labels or len(labels) != len(answered):
-        return False
     return any(map(says, labels)) if property_id in FINER_PLACES else all(map(says, labels))
 
 
@@ -576,14 +611,15 @@ class Planner:
                      and id(st) in answered
                      and not shares_value(e.properties[p], st, tense == "present")
                      and any(q in st.qualifiers for q in quals.get(p, ()))]
-            shapes.append(([p], p, stmts, sorted(quals.get(p, ()))))
+            shapes.append(([p], p, stmts, sorted(quals.get(p, ()), key=qualifier_order)))
         for p in sorted(set(quals) - set(mains)):
             # the main fact is not asked (a value without a label: Meryl Streep's awards; too
             # many values; or, in a refill, asked already), but a question naming one value
             # can be: "When was she awarded the National Medal of Arts?" (only qualifiers a
             # person asks of their own, NATURAL_QUALIFIERS; of a value no other statement
             # holds, ever)
-            natural = [q for q in sorted(quals[p]) if (p, q) in NATURAL_QUALIFIERS]
+            natural = [q for q in sorted(quals[p], key=qualifier_order)
+                       if (p, q) in NATURAL_QUALIFIERS]
             held = e.properties[p]  # quals come from askable facts: the property is there
             stmts = [i for i, st in enumerate(held) if st.unsayable is None
                      and not shares_value(held, st)
@@ -656,11 +692,13 @@ class Planner:
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
-        if property_id == COUNTRY and not e.human and self._placed_finer(e):
-            return True
         if property_id == EARLIEST_RECORD and self._sayable(e, INCEPTION):
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
+            return True
+        if property_id == CITIZENSHIP and e.human and self._country_said(e):
+            return True
+        if property_id in CIVIL_LIFE and not e.human and self.view.someone(e):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
 
@@ -671,16 +709,17 @@ class Planner:
         stmts = answer_statements(e, e.properties.get(property_id, []))[0]
         return stmts if stmts and all(s.unsayable is None for s in stmts) else []
 
-    def _placed_finer(self, e: EntityFacts) -> bool:
-        """Whether a thing that is not a place has a town or an address its name does not
-        already say (``FINER_PLACES``): then its country is not worth a turn of its own. A
-        thing with inhabitants or an area is a place whatever its type says (Greenwich,
-        "Where is Greenwich?" "The Royal Borough of Greenwich." is no answer)."""
-        if salience.broad_kind(self._type_label(e), False) in PLACE_KINDS or \
-                any(p in e.properties for p in PLACE_MEASURES):
-            return False
-        return any((stmts := self._sayable(e, p)) and not obvious_from_name(e, stmts, p)
-                   for p in FINER_PLACES)
+    @staticmethod
+    def _country_said(e: EntityFacts) -> bool:
+        """Whether every country the person is a citizen of begins a word of the name of an
+        office they held or a party they belong to ("Estonia" in "Prime Minister of
+        Estonia", in "Estonian Reform Party"): ``SAYS_THE_COUNTRY``."""
+        countries = [st.value.label for st in e.properties.get(CITIZENSHIP, ())]
+        named = " ".join(st.value.label or "" for p in SAYS_THE_COUNTRY
+                         for st in e.properties.get(p, ()))
+        return bool(countries) and all(
+            c and len(c) >= 4 and re.search(rf"(?<!\w){re.escape(c)}", named)
+            for c in countries)
 
     def _restates_occupation(self, e: EntityFacts) -> bool:
         """Whether every field of work of the person is a word of an occupation's stem
@@ -758,14 +797,28 @@ class Planner:
                 return False
         return True
 
+    def _keeps_country(self, e: EntityFacts) -> bool:
+        """Whether the subject is asked its country even with its town (``KEEP_COUNTRY``): a
+        place, a natural feature, an event, a person; a thing of no known kind only if it has
+        inhabitants, an area or an elevation (``PLACE_MEASURES``: Greenwich, typed as
+        nothing a labels file names), not a college whose type has no English label."""
+        kind = salience.broad_kind(self._type_label(e), False)
+        if kind == "other":
+            return any(p in e.properties for p in PLACE_MEASURES)
+        return kind in KEEP_COUNTRY
+
     def _in_town(self, e: EntityFacts, chosen: list[list[PlannedTurn]]) -> bool:
         """Whether the plan asks which town the subject is in (``TOWN_LEVEL``), every answer a
-        settlement by the KG's types."""
+        settlement by the KG's types, or an item a partial dump holds no type of (the
+        Oxford of twenty colleges: "In what country is it located?" "The United Kingdom."
+        "Where is the college based?" "Oxford." read to a blind reader as two questions
+        asking one thing, r58)."""
         for block in chosen:
             t = block[0]
             if t.property_id in TOWN_LEVEL and t.qualifier_id is None:
                 values = [s.value for s in answer_statements(e, e.properties[t.property_id])[0]]
-                if values and all("settlement" in self.view.kinds_of(v) for v in values):
+                if values and all("settlement" in kinds or not kinds for kinds in
+                                  map(self.view.kinds_of, values)):
                     return True
         return False
 
@@ -919,12 +972,11 @@ class Planner:
                     said.add(self._answer_key(e, t))
                     size += 1
                     break
-        if not e.human and self._in_town(e, chosen) and \
-                salience.broad_kind(self._type_label(e), False) not in KEEP_COUNTRY:
-            for block in [b for b in chosen if b[0].property_id == COUNTRY]:
+        if not e.human and self._in_town(e, chosen) and not self._keeps_country(e):
+            removed = [b for b in chosen if b[0].property_id == COUNTRY]
+            for block in removed:
                 chosen.remove(block)  # "Where is the college?" "Oxford." says the country
                 size -= len(block)
-                spare[:0] = [t for t in block if t.qualifier_id is None]
             for block in fits:  # its turn goes to the next fact
                 if size >= turns:
                     break
@@ -933,6 +985,12 @@ class Planner:
                     part = block[:turns - size]
                     chosen.append(part)
                     size += len(part)
+            for block in removed:  # still asked where nothing else reaches min_turns
+                if size >= least:
+                    spare[:0] = [t for t in block if t.qualifier_id is None]
+                    continue
+                chosen.append(block)
+                size += len(block)
         located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
         if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
             ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),

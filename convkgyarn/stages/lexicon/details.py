@@ -22,6 +22,10 @@ VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
                       "when did {S's} term as [a] begin?"),
     ("P39", "P582"): ("when did {S's} term as [a] end?", "when did {S} stop serving as [a]?",
                       "in what year did {S's} term as [a] end?"),
+    ("P39", "P1365"): ("who did {S} succeed as [a]?", "whom did {S} replace as [a]?",
+                       "who was [a] before {S}?"),
+    ("P39", "P1366"): ("who succeeded {S} as [a]?", "who took over from {S} as [a]?",
+                       "who was [a] after {S}?"),
     ("P35", "P580"): ("when did [a] become the head of state of {S:o}?", "since when has [a] "
                       "been the head of state of {S:o}?", "in what year did [a] become the head "
                       "of state of {S:o}?"),
@@ -52,6 +56,8 @@ TEXT_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P26", "P582"): ("{S} [a] divorce date", "end of {S} marriage to [a]", "year {S} and [a] "
                       "split"),
     ("P39", "P580"): ("{S} [a] start of term", "year {S} became [a]", "{S} took office as [a]"),
+    ("P39", "P1365"): ("{S} predecessor as [a]", "who {S} succeeded as [a]", "[a] before {S}"),
+    ("P39", "P1366"): ("{S} successor as [a]", "who succeeded {S} as [a]", "[a] after {S}"),
     ("P39", "P582"): ("{S} [a] end of term", "year {S} left office as [a]", "{S} term as [a] "
                       "ended"),
     ("P1082", "P585"): ("{S} population [a] year", "year of {S} population count",
@@ -119,6 +125,13 @@ ELLIPSIS_OF_STATEMENT: dict[tuple[str, str], tuple[tuple[str, str, str], tuple[s
     ("P26", "P580"): (("when was the wedding?", "and when was the wedding?",
                        "when did the marriage begin?"),
                       ("wedding date?", "married when?", "year of the wedding?")),
+    # of the office just named, never the subject: "he" is said in no configuration
+    ("P39", "P1365"): (("who held that office before?", "and who held the office before?",
+                        "who was in that office before?"),
+                       ("predecessor?", "preceded by whom?", "previous holder?")),
+    ("P39", "P1366"): (("who held that office next?", "and who took over after that?",
+                        "who came next in that office?"),
+                       ("successor?", "succeeded by whom?", "next holder?")),
     ("P26", "P582"): (("when did the marriage end?", "and when did the marriage end?",
                        "when did that marriage end?"),
                       ("marriage ended when?", "end of the marriage?", "married until when?")),

@@ -203,7 +203,7 @@ VOICE.update({
     "P97": ("what title does {S} hold?", "which noble title does {S} have?",
             "what is {S's} title?"),
     "P241": ("which branch of the military did {S} serve in?", "what military branch was {S} "
-             "in?", "which service was {S} part of?"),
+             "in?", "which of the armed forces did {S} serve in?"),
     "P410": ("what military rank does {S} hold?", "what rank did {S} reach?",
              "what is {S's} rank?"),
     "P1416": ("what is {S} affiliated with?", "which institutions is {S} affiliated with?",
