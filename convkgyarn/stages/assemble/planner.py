@@ -51,6 +51,11 @@ NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")}
 # The order of one statement's questions: its start, whom it followed, its end, who
 # followed (``QUALIFIER_ORDER``; others after, by id).
 QUALIFIER_ORDER = {"P580": 0, "P1365": 1, "P582": 2, "P1366": 3}
+# At most this many questions about one statement's details while other facts are left:
+# "When did he take office?" "Who held that office before?" and on to something else, not
+# "When did that end?" as well (three raters preferred the conversation that asked his
+# party or his schools instead, s23).
+STATEMENT_DETAILS_MAX = 2
 # A person's facts in the order of a life: birth and family, schooling, the work they are
 # known for (anything unlisted), marriage and children, faith, languages and home, death
 # and burial.
@@ -575,9 +580,11 @@ class Planner:
     def _natural(block: list[PlannedTurn]) -> tuple[list[PlannedTurn], list[PlannedTurn]]:
         """A block's turns a person asks, and its qualifier follow-ups no one would ask
         unless nothing else is left ("As of when?" after a population: not
-        ``NATURAL_QUALIFIERS``)."""
+        ``NATURAL_QUALIFIERS``; a statement's questions past ``STATEMENT_DETAILS_MAX``)."""
         kept = [t for t in block if t.qualifier_id is None or
                 (t.property_id, t.qualifier_id) in NATURAL_QUALIFIERS]
+        details = [t for t in kept if t.qualifier_id is not None]
+        kept = [t for t in kept if t not in details[STATEMENT_DETAILS_MAX:]]
         return kept, [t for t in block if t not in kept]
 
     def _block_shapes(self, e: EntityFacts, facts: list[Fact]) -> list[tuple]:
@@ -604,7 +611,7 @@ class Planner:
             if tense == "present" and any((e.id, p, st.value.value_id) in self.view.held_before
                                           for st in answered_stmts):
                 continue  # Piñera's second term, after an ended first: "is" misleads
-            if obvious_from_name(e, answered_stmts, p):
+            if p not in NUMBERED_NEIGHBOURS and obvious_from_name(e, answered_stmts, p):
                 continue  # "What is the University of Oxford Physics Department part of?"
             answered = {id(st) for st in answered_stmts}
             stmts = [i for i, st in enumerate(e.properties[p]) if st.unsayable is None
@@ -692,6 +699,11 @@ class Planner:
         if property_id == "P1303" and all(st.value.value_id == VOICE_INSTRUMENT
                                           for st in e.properties[property_id]):
             return True
+        if property_id == COUNTRY and self._placed_in_town(e):
+            return True
+        if property_id in NUMBERED_NEIGHBOURS and obvious_from_name(
+                e, answer_statements(e, e.properties[property_id])[0], property_id):
+            return True  # "What preceded the 2004 Summer Olympics?" only to fill turns
         if property_id == EARLIEST_RECORD and self._sayable(e, INCEPTION):
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
@@ -808,19 +820,26 @@ class Planner:
         return kind in KEEP_COUNTRY
 
     def _in_town(self, e: EntityFacts, chosen: list[list[PlannedTurn]]) -> bool:
-        """Whether the plan asks which town the subject is in (``TOWN_LEVEL``), every answer a
-        settlement by the KG's types, or an item a partial dump holds no type of (the
-        Oxford of twenty colleges: "In what country is it located?" "The United Kingdom."
-        "Where is the college based?" "Oxford." read to a blind reader as two questions
-        asking one thing, r58)."""
-        for block in chosen:
-            t = block[0]
-            if t.property_id in TOWN_LEVEL and t.qualifier_id is None:
-                values = [s.value for s in answer_statements(e, e.properties[t.property_id])[0]]
-                if values and all("settlement" in kinds or not kinds for kinds in
-                                  map(self.view.kinds_of, values)):
-                    return True
-        return False
+        """Whether the plan asks which town the subject is in (``TOWN_LEVEL``, ``_a_town``)."""
+        return any(t.property_id in TOWN_LEVEL and t.qualifier_id is None and
+                   self._a_town(e, t.property_id) for t in (block[0] for block in chosen))
+
+    def _a_town(self, e: EntityFacts, property_id: str) -> bool:
+        """Whether every answer of the fact is a settlement by the KG's types, or an item a
+        partial dump holds no type of (the Oxford of twenty colleges: "In what country is it
+        located?" "The United Kingdom." "Where is the college based?" "Oxford." read to a
+        blind reader as two questions asking one thing, r58)."""
+        values = [s.value for s in answer_statements(e, e.properties[property_id])[0]]
+        return bool(values) and all("settlement" in kinds or not kinds
+                                    for kinds in map(self.view.kinds_of, values))
+
+    def _placed_in_town(self, e: EntityFacts) -> bool:
+        """Whether a thing that keeps no country (``_keeps_country``) has a town to be asked,
+        every answer sayable and not one its name says: then its country is trivia, asked
+        only to fill turns, and the plan is made without it."""
+        return not e.human and not self._keeps_country(e) and any(
+            (stmts := self._sayable(e, p)) and not obvious_from_name(e, stmts, p)
+            and self._a_town(e, p) for p in TOWN_LEVEL if p in e.properties)
 
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
         """What a planned turn is answered with, as said: two facts with the same answer
