@@ -1885,16 +1885,19 @@ def test_a_politician_is_not_asked_the_country_an_office_names_nor_a_cartoon_its
     citizen of?" "Estonia.", and "When was Homer Simpson born?" "Which country is he a
     citizen of?" (r58's reader: pointless; a real-person template applied to a cartoon):
     both are asked only to fill turns."""
-    from convkgyarn.stages.assemble.planner import Planner
     pm = _entity("Q1", "Taavi Rõivas", "Q5", human=True, P27=[("Q191", "Estonia")],
                  P39=[("Q2", "Prime Minister of Estonia")])
     member = _entity("Q1", "Mailis Reps", "Q5", human=True, P27=[("Q191", "Estonia")],
                      P102=[("Q3", "Estonian Centre Party")])
     other = _entity("Q1", "Someone", "Q5", human=True, P27=[("Q191", "Estonia")],
                     P102=[("Q4", "Conservative Party")])
-    assert Planner._country_said(pm) and Planner._country_said(member)
-    assert not Planner._country_said(other)
-    planner = _stub_planner({}, {})
+    party = _entity("Q4", "Conservative Party", "Q7278", P17=[("Q145", "United Kingdom")])
+    briton = _entity("Q1", "Someone", "Q5", human=True, P27=[("Q145", "United Kingdom")],
+                     P102=[("Q4", "Conservative Party")])
+    planner = _stub_planner({"Q4": party}, {})
+    assert planner._country_said(pm) and planner._country_said(member)
+    assert not planner._country_said(other)  # the party is not in the KG: nothing says it
+    assert planner._country_said(briton)  # the KG holds the party, in the United Kingdom
     assert planner._trivia(pm, "P27")
     homer = _entity("Q7810", "Homer Simpson", "Q15632617", P27=[("Q30", "United States")],
                     P569=[("Q1", "18 June 1956")])
@@ -1942,3 +1945,39 @@ def test_an_office_holder_is_asked_whom_they_succeeded(tmp_path, shared_data):
         assert quals == sorted(quals, key=["P580", "P1365", "P582"].index), quals
         assert len(quals) <= 2, quals  # and on to something else (STATEMENT_DETAILS_MAX)
     assert any("before" in r["turns"][i]["question"] for r, i in before), before
+
+
+def test_a_museum_an_honorific_and_a_writer_s_guitar_fill_turns_only():
+    """r59's reader: "Which awards did the museum win?" "Musée de France." (a status, of a
+    museum whose type a labels file names not), "What year did the museum open?" right
+    after its founding, "What is her honorific prefix?" "The Right Honourable.", and "What
+    instrument did Douglas Adams play?" "Guitar." as an opener: each is asked only to fill
+    turns; a composer is still asked his instrument."""
+    museum = _entity("Q1", "Museum of Fine Arts of Lyon", "Q9", P166=[("Q2", "musée de France")],
+                     P571=[("Q3", "1801")], P1619=[("Q4", "1803")])
+    mp = _entity("Q5", "Yvette Cooper", "Q5", human=True, P511=[("Q6", "The Right Honourable")])
+    writer = _entity("Q42", "Douglas Adams", "Q5", human=True, P106=[("Q7", "novelist")],
+                     P1303=[("Q6607", "guitar")])
+    composer = _entity("Q255", "Ludwig van Beethoven", "Q5", human=True,
+                       P106=[("Q36834", "composer")], P1303=[("Q5994", "piano")])
+    planner = _stub_planner({}, {"Q9": None})
+    planner._salience = lambda e, p: (60, True)
+    assert planner._trivia(museum, "P166") and planner._trivia(museum, "P1619")
+    assert planner._trivia(mp, "P511") and planner._trivia(writer, "P1303")
+    assert not planner._trivia(composer, "P1303")
+
+
+def test_a_state_that_is_gone_does_not_move_to_today_s_capital():
+    """"What was the capital of the Second Polish Republic?" "Warsaw." "And how many people
+    live in the city?": today's Warsaw in a conversation about a state that ended in 1939
+    (r59's reader: it "fits its point poorly"). A country that still exists may move to its
+    capital ("What is its capital?" "Valletta." "How many people live there?")."""
+    from dataclasses import replace
+    country, city = "Q6256", "Q515"
+    entities = {"Q270": _entity("Q270", "Warsaw", city)}
+    planner = _stub_planner(entities, {country: "country", city: "city"})
+    state = _entity("Q1", "Second Polish Republic", country)
+    turn = SimpleNamespace(subject=state, planned=SimpleNamespace(property_id="P36"))
+    assert planner.moves_to(turn, "Q270")
+    turn.subject = replace(state, gone=True)
+    assert not planner.moves_to(turn, "Q270")

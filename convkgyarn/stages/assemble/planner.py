@@ -30,7 +30,8 @@ from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_va
 from convkgyarn.stages.assemble.records import (
     Conversation, Drop, EntityFacts, PlannedTurn, Turn)
 from convkgyarn.stages.assemble.localise import Localiser
-from convkgyarn.stages.assemble.realiser import Realiser, lead_word, seeded, sings
+from convkgyarn.stages.assemble.realiser import (Realiser, lead_word, occupation_labels, seeded,
+                                                sings)
 from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX, KGView
 
 # Predicates asked one after the other when an entity has both.
@@ -86,7 +87,8 @@ TRIVIA_PROPERTIES = frozenset({"P1435", "P417", "P1340", "P1884", "P793", "P706"
 # label of French museums, lost both r28 raters' relevance)
 TRIVIA_FOR_PLACES = frozenset({"P166"})
 PLACE_KINDS = salience.PLACES
-AWARDS_ARE_TRIVIA = PLACE_KINDS | {"building"}
+AWARDS_ARE_TRIVIA = PLACE_KINDS | {"building", "other"}  # (of no known kind: "Which awards
+# did the museum win?" "Musée de France.", a status, r59's reader; 0.8.18)
 # ... and of a person, the works they appear in (Plato: "The Divine Comedy") and their
 # canonisation ("What rank of sainthood did he hold?"): readers' "odd" (issue #33)
 TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
@@ -109,6 +111,14 @@ CAPITAL_OF = "P1376"
 # come into being?" "1220." "When is it first mentioned in records?" "927."): the founding
 # is asked.
 EARLIEST_RECORD, INCEPTION = "P1249", "P571"
+# ... and so does an official opening beside a founding ("When was the Ashmolean Museum
+# founded?" "1683." "What year did the museum open?" "1685.": "almost the same thing", r59).
+BESIDE_A_FOUNDING = frozenset({EARLIEST_RECORD, "P1619"})
+# An honorific ("What is her honorific prefix?" "The Right Honourable.": a database field to
+# r59's reader) and the instrument of a person none of whose occupations is in music
+# ("What instrument did Douglas Adams play?" "Guitar." as the opener) fill turns only.
+HONORIFICS = frozenset({"P511", "P1035"})
+INSTRUMENT = "P1303"
 # A field of work that restates the occupation just asked ("What was his job?"
 # "Physicist." "What field did he work in?" "Physics.") is not worth its turn.
 FIELD_OF_WORK = "P101"
@@ -116,6 +126,7 @@ FIELD_OF_WORK = "P101"
 # Rõivas' occupation?" ... "Prime Minister of Estonia" ... "Which country is he a citizen
 # of?" "Estonia.": pointless to a blind reader, r58).
 SAYS_THE_COUNTRY = ("P39", "P102")
+ORGANISATION_COUNTRY = ("P17", "P1001")  # country, applies to jurisdiction
 # A character of fiction is not asked the facts of a civil life ("When was Homer Simpson
 # born?" "Which country is he a citizen of?": a real-person template applied to a cartoon,
 # r58) but to fill turns; what it is in, who created and who voices it are asked.
@@ -704,7 +715,10 @@ class Planner:
         if property_id in NUMBERED_NEIGHBOURS and obvious_from_name(
                 e, answer_statements(e, e.properties[property_id])[0], property_id):
             return True  # "What preceded the 2004 Summer Olympics?" only to fill turns
-        if property_id == EARLIEST_RECORD and self._sayable(e, INCEPTION):
+        if property_id in HONORIFICS or (e.human and property_id == INSTRUMENT and
+                                         occupation_labels(e) and not sings(e)):
+            return True
+        if property_id in BESIDE_A_FOUNDING and self._sayable(e, INCEPTION):
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
             return True
@@ -721,17 +735,24 @@ class Planner:
         stmts = answer_statements(e, e.properties.get(property_id, []))[0]
         return stmts if stmts and all(s.unsayable is None for s in stmts) else []
 
-    @staticmethod
-    def _country_said(e: EntityFacts) -> bool:
+    def _country_said(self, e: EntityFacts) -> bool:
         """Whether every country the person is a citizen of begins a word of the name of an
         office they held or a party they belong to ("Estonia" in "Prime Minister of
-        Estonia", in "Estonian Reform Party"): ``SAYS_THE_COUNTRY``."""
-        countries = [st.value.label for st in e.properties.get(CITIZENSHIP, ())]
-        named = " ".join(st.value.label or "" for p in SAYS_THE_COUNTRY
-                         for st in e.properties.get(p, ()))
-        return bool(countries) and all(
-            c and len(c) >= 4 and re.search(rf"(?<!\w){re.escape(c)}", named)
-            for c in countries)
+        Estonia", in "Estonian Reform Party"), or is the country of such a party or office
+        where the KG holds it (the Conservative Party's United Kingdom):
+        ``SAYS_THE_COUNTRY``."""
+        citizenship = e.properties.get(CITIZENSHIP, ())
+        held = [st.value for p in SAYS_THE_COUNTRY for st in e.properties.get(p, ())]
+        named = " ".join(v.label or "" for v in held)
+        theirs = {st.value.value_id for v in held if v.value_id
+                  for other in [self.view.entity(v.value_id)] if other is not None
+                  for p in ORGANISATION_COUNTRY for st in other.properties.get(p, ())}
+
+        def said(value) -> bool:
+            label = value.label or ""
+            return value.value_id in theirs or (
+                len(label) >= 4 and re.search(rf"(?<!\w){re.escape(label)}", named) is not None)
+        return bool(citizenship) and all(said(st.value) for st in citizenship)
 
     def _restates_occupation(self, e: EntityFacts) -> bool:
         """Whether every field of work of the person is a word of an occupation's stem
@@ -1574,8 +1595,9 @@ class Planner:
         after ``turn`` (issue #33: blind raters of ``--hops``, r42-r50): to a person, a
         work, a band, a club, a university, a company or another organisation (a party), as
         a side topic may (``THREAD_KINDS``; never asked an organisation's country or the
-        town of its offices, ``NOT_OF_AN_ORGANISATION``), to a capital ("What is its
-        capital?" "Valletta." "How many people live there?"), or from a country to another
+        town of its offices, ``NOT_OF_AN_ORGANISATION``), to a capital of a state that
+        still exists ("What is its capital?" "Valletta." "How many people live there?";
+        never today's Warsaw from the Second Polish Republic), or from a country to another
         ("What borders Malta?" "Italy." "And what is its capital?"); never from a town, a
         thing or a person to the country or the town it is in ("Which country is Rennes
         in?" "France." "And what is the country's capital?"; "Where did he work?" "London."
@@ -1588,6 +1610,9 @@ class Planner:
         kind = self._kind(target, type_id)
         if kind == "country":
             return self._kind(turn.subject) == "country"
+        if kind == "city" and turn.subject.gone:
+            return False  # "What was the capital of the Second Polish Republic?" "Warsaw."
+            # "And how many people live in the city?": today's city, a state gone (r59)
         return self._side_topic(kind, turn.planned.property_id)
 
     def _kind(self, e: EntityFacts, type_id: str | None = None) -> str:

@@ -124,7 +124,7 @@ def _words(question: str, fillers: frozenset[str]) -> list[str]:
     return [w for w in re.findall(r"[a-z']+", question.lower()) if w not in fillers]
 
 
-def _jobs(e: EntityFacts) -> list[str]:
+def occupation_labels(e: EntityFacts) -> list[str]:
     """The labels of the person's occupations the KG names with one."""
     return [st.value.label for st in e.properties.get(OCCUPATION, ())
             if st.value is not None and st.value.label]
@@ -133,14 +133,14 @@ def _jobs(e: EntityFacts) -> list[str]:
 def makes_music(e: EntityFacts) -> bool:
     """Whether every occupation of the person the KG names (with a label) is in music
     ("singer", "guitarist", "singer-songwriter"), so their genres are music's."""
-    jobs = _jobs(e)
+    jobs = occupation_labels(e)
     return bool(jobs) and all(MUSIC_OCCUPATION.search(job) for job in jobs)
 
 
 def sings(e: EntityFacts) -> bool:
     """Whether an occupation of the person the KG names is in music: their voice type
     (P412) is worth a question ("What range did James Joyce sing in?" "Tenor." is not)."""
-    return any(MUSIC_OCCUPATION.search(job) for job in _jobs(e))
+    return any(MUSIC_OCCUPATION.search(job) for job in occupation_labels(e))
 
 
 def lead_word(question: str) -> str:
