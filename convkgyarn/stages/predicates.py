@@ -22,9 +22,11 @@ from convkgyarn.store import insert_rows, transaction
 
 # Qualifiers worth a question when no LLM chooses them.
 USEFUL_QUALIFIER_DATATYPES = {"time"}
-USEFUL_QUALIFIERS = {"P453": "character role", "P1686": "for work", "P642": "of",
-                     # whom an office holder succeeded, and who followed (0.8.18)
-                     "P1365": "replaces", "P1366": "replaced by"}
+USEFUL_QUALIFIERS = {"P453": "character role", "P1686": "for work", "P642": "of"}
+# ... and of one property only, where a curated question says them: whom an office holder
+# succeeded, and who followed (0.8.18; of a mayor, P6, no phrase reads as English: "Who was
+# the replaces when ...?")
+USEFUL_QUALIFIER_PAIRS = frozenset({("P39", "P1365"), ("P39", "P1366")})
 MAX_PER_CALL = 50
 
 
@@ -251,7 +253,8 @@ class SelectPredicates(Stage):
         for c in candidates:
             chosen.append((c["id"], None))
             for q in c["qualifiers"]:
-                if q["datatype"] in USEFUL_QUALIFIER_DATATYPES or q["id"] in USEFUL_QUALIFIERS:
+                if q["datatype"] in USEFUL_QUALIFIER_DATATYPES or q["id"] in USEFUL_QUALIFIERS \
+                        or (c["id"], q["id"]) in USEFUL_QUALIFIER_PAIRS:
                     chosen.append((c["id"], q["id"]))
         return chosen
 

@@ -185,3 +185,17 @@ def test_type_predicates_are_extracted_again_only_when_their_inputs_change(sampl
     changed = ExtractPredicates(context(sample_db)).run().stats
     assert "unchanged" not in changed
     assert table() != built and not any(r[0] == "Q5" for r in table())
+
+
+def test_rules_keep_whom_an_office_holder_succeeded_but_not_a_mayor_s_replaces():
+    """P1365 "replaces" and P1366 "replaced by" are kept on positions held (P39), where a
+    curated question says them ("Who held that office before?"), and nowhere else: of a
+    mayor (P6) the only phrase built from the label read "Who was the replaces when ...?"
+    (a reviewer of 0.8.18)."""
+    def candidate(pid):
+        return {"id": pid, "qualifiers": [{"id": q, "datatype": "wikibase-item"}
+                                          for q in ("P1365", "P1366", "P794")]}
+    chosen = SelectPredicates._select_rules(None, [candidate("P39"), candidate("P6")])
+    assert ("P39", "P1365") in chosen and ("P39", "P1366") in chosen
+    assert not [c for c in chosen if c[0] == "P6" and c[1] is not None]
+    assert ("P39", "P794") not in chosen

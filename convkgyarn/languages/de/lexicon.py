@@ -297,6 +297,10 @@ VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, ...]] = {
                       "Wann haben sich [S:nom] und [a:nom] getrennt?"),
     ("P39", "P580"): ("{Seit wann ist|Ab wann war} [S:nom] [a:nom]?", "Wann wurde [S:nom] "
                       "[a:nom]?", "In welchem Jahr wurde [S:nom] [a:nom]?"),
+    ("P39", "P1365"): ("Wen löste [S:nom] als [a:nom] ab?", "Auf wen folgte [S:nom] als [a:nom]?",
+                       "Wessen Nachfolger wurde [S:nom] als [a:nom]?"),
+    ("P39", "P1366"): ("Wer löste [S:akk] als [a:nom] ab?", "Wer folgte als [a:nom] auf [S:akk]?",
+                       "Wer übernahm das Amt als [a:nom] von [S:dat]?"),
     ("P39", "P582"): ("Bis wann war [S:nom] [a:nom]?", "Wann endete [S's:f.nom:Amtszeit] als "
                       "[a:nom]?", "In welchem Jahr hörte [S:nom] als [a:nom] auf?"),
     ("P54", "P580"): ("{Seit wann spielt|Ab wann spielte} [S:nom] für [a:akk]?",
@@ -341,6 +345,10 @@ ELLIPSIS_QUALIFIED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
              ("bis wann war das?", "und bis wann?", "wann war das zu Ende?")),
     "P585": (("Wann war das?", "Und wann war das?", "In welchem Jahr war das?"),
              ("wann war das?", "in welchem Jahr war das?", "und wann war das?")),
+    "P1365": (("Wer hatte das Amt davor inne?", "Und wer war es davor?", "Wer war der Vorgänger?"),
+              ("Vorgänger?", "wer davor?", "und davor?")),
+    "P1366": (("Wer hatte das Amt danach inne?", "Und wer kam danach?", "Wer war der Nachfolger?"),
+              ("Nachfolger?", "wer danach?", "und danach?")),
 }
 ELLIPSIS_QUALIFIED_PRESENT = {
     "P580": (("Seit wann ist das so?", "Und seit wann?", "Seit wann ist das denn so?"),

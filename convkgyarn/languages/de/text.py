@@ -161,6 +161,8 @@ TEXT_QUALIFIED: dict[tuple[str, str], tuple[str, ...]] = {
     ("P26", "P582"): ("[S:kw] [a] Scheidung", "[S:kw] [a] Trennung", "[S:kw] [a] verheiratet bis"),
     ("P39", "P580"): ("[S:kw] [a] seit", "[S:kw] [a] Amtsantritt", "[S:kw] [a] Beginn"),
     ("P39", "P582"): ("[S:kw] [a] bis", "[S:kw] [a] Amtsende", "[S:kw] [a] Ende"),
+    ("P39", "P1365"): ("[S:kw] [a] Vorgänger", "[S:kw] Vorgänger als [a]", "[S:kw] [a] davor"),
+    ("P39", "P1366"): ("[S:kw] [a] Nachfolger", "[S:kw] Nachfolger als [a]", "[S:kw] [a] danach"),
     ("P54", "P580"): ("[S:kw] [a] seit", "[S:kw] Wechsel [a]", "[S:kw] [a] Beginn"),
     ("P54", "P582"): ("[S:kw] [a] bis", "[S:kw] Abschied [a]", "[S:kw] [a] Ende"),
     ("P108", "P580"): ("[S:kw] [a] seit", "[S:kw] [a] Beginn", "[S:kw] [a] Einstieg"),

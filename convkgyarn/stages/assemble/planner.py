@@ -52,10 +52,10 @@ NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")}
 # The order of one statement's questions: its start, whom it followed, its end, who
 # followed (``QUALIFIER_ORDER``; others after, by id).
 QUALIFIER_ORDER = {"P580": 0, "P1365": 1, "P582": 2, "P1366": 3}
-# At most this many questions about one statement's details while other facts are left:
-# "When did he take office?" "Who held that office before?" and on to something else, not
-# "When did that end?" as well (three raters preferred the conversation that asked his
-# party or his schools instead, s23).
+# At most this many questions about one statement's details; the others are asked only to
+# reach min_turns: "When did he take office?" "Who held that office before?" and on to
+# something else, not "When did that end?" as well (three raters preferred the
+# conversation that asked his party or his schools instead, s23).
 STATEMENT_DETAILS_MAX = 2
 # A person's facts in the order of a life: birth and family, schooling, the work they are
 # known for (anything unlisted), marriage and children, faith, languages and home, death
@@ -107,6 +107,9 @@ VOICE_TYPE = "P412"
 FINER_PLACES = ("P159", "P131", "P276")
 NUMBERED_NEIGHBOURS = ("P155", "P156")  # follows, followed by
 CAPITAL_OF = "P1376"
+ADMINISTRATIVE_WORD = re.compile(r"\b(partido|region|province|district|county|municipality|"
+                                 r"department|prefecture|governorate|oblast|raion|canton|"
+                                 r"commune|borough|voivodeship|state|shire|municipio)\b")
 # The earliest record of a town beside its founding reads as a contradiction ("When did it
 # come into being?" "1220." "When is it first mentioned in records?" "927."): the founding
 # is asked.
@@ -325,7 +328,8 @@ def obvious_from_name(e: EntityFacts, answered: list, property_id: str | None = 
     """A fact whose every answer is a thing the subject's name says ("Oxford" for "St
     Peter's College, Oxford"; "University of Oxford" for "University of Oxford Physics
     Department"; "Waterloo" for "Battle of Waterloo"; the "United States of America" for the
-    "United States Mint"): no one asks it. Where a thing is (``FINER_PLACES``), one answer
+    "United States Mint"): no one asks it (the planner leaves it out; numbered neighbours
+    it keeps as trivia, ``Planner._trivia``). Where a thing is (``FINER_PLACES``), one answer
     the name says is enough, or one that says the name ("Where is the Museum of Fine Arts of
     Lyon?" "Lyon, 1st arrondissement of Lyon."; "Where is Greenwich in the United
     Kingdom?" "Royal Borough of Greenwich."), as is being the capital only of what bears
@@ -343,9 +347,10 @@ def obvious_from_name(e: EntityFacts, answered: list, property_id: str | None = 
     named = [len(name.strip()) >= 4 and
              re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", x) is not None
              for x in labels]
-    if (property_id in FINER_PLACES and any(named)) or \
-            (property_id == CAPITAL_OF and named and all(named)):
+    if (property_id in FINER_PLACES and any(named)) or (property_id == CAPITAL_OF and all(
+            n and ADMINISTRATIVE_WORD.search(x) for n, x in zip(named, labels))):
         return True  # "What is Karlsruhe the capital of?" "Karlsruhe Government Region."
+        # (never Guinea-Bissau of Bissau: a country, not a region named after its seat)
 
     def says(label: str) -> bool:
         short = label.split(" of ")[0]  # "United States" of "United States of America"
@@ -718,7 +723,8 @@ class Planner:
         if property_id in HONORIFICS or (e.human and property_id == INSTRUMENT and
                                          occupation_labels(e) and not sings(e)):
             return True
-        if property_id in BESIDE_A_FOUNDING and self._sayable(e, INCEPTION):
+        if property_id in BESIDE_A_FOUNDING and self._askable(e, INCEPTION) and \
+                self._sayable(e, INCEPTION):
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
             return True
@@ -740,9 +746,10 @@ class Planner:
         office they held or a party they belong to ("Estonia" in "Prime Minister of
         Estonia", in "Estonian Reform Party"), or is the country of such a party or office
         where the KG holds it (the Conservative Party's United Kingdom):
-        ``SAYS_THE_COUNTRY``."""
+        ``SAYS_THE_COUNTRY``, of offices and parties the plan may ask."""
         citizenship = e.properties.get(CITIZENSHIP, ())
-        held = [st.value for p in SAYS_THE_COUNTRY for st in e.properties.get(p, ())]
+        held = [st.value for p in SAYS_THE_COUNTRY if self._askable(e, p)
+                for st in e.properties.get(p, ())]
         named = " ".join(v.label or "" for v in held)
         theirs = {st.value.value_id for v in held if v.value_id
                   for other in [self.view.entity(v.value_id)] if other is not None
@@ -764,8 +771,15 @@ class Planner:
                   if st.value.label]
 
         def restated(field: str) -> bool:
-            stem = field[:max(6, len(field) - 2)]  # "physics" -> "physi", at least 6 letters
-            return any(job.startswith(stem) or f" {stem}" in f" {job}" for job in jobs)
+            if len(field) < 5:
+                return False  # "law", "art": a lawn bowler, a martial artist
+            stem = field[:max(6, len(field) - 2)]  # "physics" -> "physic", "music" whole
+            for job in jobs:  # the stem at a word's start, then at most an agent's ending
+                at = job.find(stem)
+                if (at == 0 or (at > 0 and job[at - 1] == " ")) and \
+                        len(job[at + len(stem):].split(" ")[0]) <= 4:
+                    return True  # physic-ist, mathemati-cian, chemist, music-ian
+            return False
         return bool(jobs) and bool(fields) and all(map(restated, fields))
 
     def _language_of_the_country(self, e: EntityFacts) -> bool:
@@ -851,16 +865,23 @@ class Planner:
         located?" "The United Kingdom." "Where is the college based?" "Oxford." read to a
         blind reader as two questions asking one thing, r58)."""
         values = [s.value for s in answer_statements(e, e.properties[property_id])[0]]
-        return bool(values) and all("settlement" in kinds or not kinds
-                                    for kinds in map(self.view.kinds_of, values))
+        return bool(values) and all("settlement" in self.view.kinds_of(v) or
+                                    self.view.typeless(v) for v in values)
 
     def _placed_in_town(self, e: EntityFacts) -> bool:
         """Whether a thing that keeps no country (``_keeps_country``) has a town to be asked,
         every answer sayable and not one its name says: then its country is trivia, asked
         only to fill turns, and the plan is made without it."""
         return not e.human and not self._keeps_country(e) and any(
-            (stmts := self._sayable(e, p)) and not obvious_from_name(e, stmts, p)
-            and self._a_town(e, p) for p in TOWN_LEVEL if p in e.properties)
+            self._askable(e, p) and (stmts := self._sayable(e, p)) and
+            not obvious_from_name(e, stmts, p) and self._a_town(e, p)
+            for p in TOWN_LEVEL if p in e.properties)
+
+    def _askable(self, e: EntityFacts, property_id: str) -> bool:
+        """Whether the plan may ask the fact at all (a template for the subject's best type,
+        not too many values, ``view.askable``): a rule that leaves a question to another
+        fact needs that fact asked."""
+        return (property_id, None) in self.view.best_type(e)[1]
 
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
         """What a planned turn is answered with, as said: two facts with the same answer
@@ -1026,11 +1047,9 @@ class Planner:
                     chosen.append(part)
                     size += len(part)
             for block in removed:  # still asked where nothing else reaches min_turns
-                if size >= least:
-                    spare[:0] = [t for t in block if t.qualifier_id is None]
-                    continue
-                chosen.append(block)
-                size += len(block)
+                if size < least:
+                    chosen.append(block)
+                    size += len(block)
         located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
         if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
             ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),

@@ -434,6 +434,7 @@ class KGView:
         self._people: dict[str, bool] = {}
         self._peer_values: dict[tuple[str, str], dict[str, int]] = {}
         self._kinds: dict[str, frozenset[str]] = {}
+        self._typeless: set[str] = set()  # items the KG holds no type of (``typeless``)
         self._genders: dict[str, str] = {}
         self._best: dict[str, tuple] = {}
         self._placeholders: dict[str, str] = {}
@@ -914,6 +915,15 @@ class KGView:
         labels = self.run.type_labels(sorted({t for ts in typed.values() for t in ts}))
         for vid, types in typed.items():
             self._kinds[vid] = value_kinds([(t, labels[t]) for t in types])
+            if not types:
+                self._typeless.add(vid)
+
+    def typeless(self, value: Value) -> bool:
+        """Whether the KG holds no P31 type of the item at all (a partial dump that names
+        it in a fact but does not hold it), as opposed to types of no kind ``kinds_of``
+        knows (a skyscraper, a museum)."""
+        self.kinds_of(value)
+        return value.value_id is not None and value.value_id in self._typeless
 
     def renown(self, value: Value) -> tuple[int, int]:
         """How well known an item that a qualified statement names is, to order several: its

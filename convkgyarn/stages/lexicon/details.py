@@ -23,9 +23,9 @@ VOICE_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P39", "P582"): ("when did {S's} term as [a] end?", "when did {S} stop serving as [a]?",
                       "in what year did {S's} term as [a] end?"),
     ("P39", "P1365"): ("who did {S} succeed as [a]?", "whom did {S} replace as [a]?",
-                       "who was [a] before {S}?"),
-    ("P39", "P1366"): ("who succeeded {S} as [a]?", "who took over from {S} as [a]?",
-                       "who was [a] after {S}?"),
+                       "who was [a] before {S:o}?"),
+    ("P39", "P1366"): ("who succeeded {S:o} as [a]?", "who took over from {S:o} as [a]?",
+                       "who was [a] after {S:o}?"),
     ("P35", "P580"): ("when did [a] become the head of state of {S:o}?", "since when has [a] "
                       "been the head of state of {S:o}?", "in what year did [a] become the head "
                       "of state of {S:o}?"),
@@ -56,8 +56,8 @@ TEXT_QUALIFIED: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P26", "P582"): ("{S} [a] divorce date", "end of {S} marriage to [a]", "year {S} and [a] "
                       "split"),
     ("P39", "P580"): ("{S} [a] start of term", "year {S} became [a]", "{S} took office as [a]"),
-    ("P39", "P1365"): ("{S} predecessor as [a]", "who {S} succeeded as [a]", "[a] before {S}"),
-    ("P39", "P1366"): ("{S} successor as [a]", "who succeeded {S} as [a]", "[a] after {S}"),
+    ("P39", "P1365"): ("{S} predecessor as [a]", "who {S} succeeded as [a]", "{S} [a] predecessor"),
+    ("P39", "P1366"): ("{S} successor as [a]", "{S} [a] successor", "{S} [a] succeeded by"),
     ("P39", "P582"): ("{S} [a] end of term", "year {S} left office as [a]", "{S} term as [a] "
                       "ended"),
     ("P1082", "P585"): ("{S} population [a] year", "year of {S} population count",

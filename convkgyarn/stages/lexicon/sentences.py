@@ -121,5 +121,4 @@ SENTENCE_NOUNS: dict[str, str] = {
     "highest point", "P1589": "lowest point", "P2131": "GDP", "P1174": "number of visitors "
     "a year", "P2196": "number of students", "P1128": "number of employees",
     "P1373": "daily ridership", "P1103": "number of platform tracks", "P1086": "atomic number",
-    "P3872": "number of passengers a year",
 }

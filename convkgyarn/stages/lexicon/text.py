@@ -194,7 +194,6 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P1103": ("platform tracks", "number of tracks", "tracks"),
     "P5595": ("platforms", "number of platforms", "platform count"),
     "P1373": ("daily passengers", "daily ridership", "passengers per day"),
-    "P3872": ("passengers per year", "annual passengers", "yearly passenger numbers"),
     "P16": ("transport network", "network", "transit system"),
     "P631": ("structural engineer", "engineer", "engineered by"),
     "P5817": ("state of use", "current use", "status"),

@@ -422,8 +422,6 @@ VOICE.update({
               "how many platforms are there at {S:o}?"),
     "P1373": ("how many people use {S:o} every day?", "how many passengers does {S} handle a "
               "day?", "what is the daily ridership of {S:o}?"),
-    "P3872": ("how many passengers does {S} handle a year?", "how many people use {S:o} in "
-              "a year?", "how many passengers pass through {S:o} each year?"),
     "P16": ("which transport network is {S} part of?", "what network does {S} belong to?",
             "which system is {S} on?"),
     "P631": ("who was the structural engineer of {S:o}?", "who engineered {S:o}?",
