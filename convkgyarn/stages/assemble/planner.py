@@ -1582,6 +1582,11 @@ class Planner:
             if any((ent.id, pid, None) in asked for pid in SAYS_CONTINENT):
                 # "Which country is Omsk in?" said the continent: never asked to fill
                 rest = [f for f in rest if f[0] != CONTINENT]
+            if ent.id in came_from and t_type is not None and \
+                    self._kind(ent, t_type) == "organisation":
+                # an organisation moved to, even to fill the turns, is not asked its
+                # country or its offices' town (``NOT_OF_AN_ORGANISATION``)
+                rest = [f for f in rest if f[0] not in NOT_OF_AN_ORGANISATION]
             if rest:  # the end of a conversation: a data date rather than nothing
                 return [(ent, t_type, p, came_from.get(ent.id))
                         for p in self.plan(ent, rest, left, rng, cached=False, least=left)]
@@ -1603,7 +1608,9 @@ class Planner:
         if target is None:
             return None
         h_type, h_facts = self.view.best_type(target)
-        if h_type is not None and not places and self._kind(target, h_type) == "organisation":
+        if h_type is not None and self._kind(target, h_type) == "organisation":
+            # moved to by any rule, even to fill the turns: never its country or the town
+            # of its offices (``NOT_OF_AN_ORGANISATION``)
             h_facts = [(p, q) for p, q in h_facts if p not in NOT_OF_AN_ORGANISATION]
         if h_type is None or len(h_facts) < least:
             return None
