@@ -723,8 +723,7 @@ class Planner:
         if property_id in HONORIFICS or (e.human and property_id == INSTRUMENT and
                                          occupation_labels(e) and not sings(e)):
             return True
-        if property_id in BESIDE_A_FOUNDING and self._askable(e, INCEPTION) and \
-                self._sayable(e, INCEPTION):
+        if property_id in BESIDE_A_FOUNDING and self._askable(e, INCEPTION):
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
             return True
@@ -733,13 +732,6 @@ class Planner:
         if property_id in CIVIL_LIFE and not e.human and self.view.someone(e):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
-
-    @staticmethod
-    def _sayable(e: EntityFacts, property_id: str) -> list:
-        """The statements a question about the property would answer, if every one can be
-        said (else none)."""
-        stmts = answer_statements(e, e.properties.get(property_id, []))[0]
-        return stmts if stmts and all(s.unsayable is None for s in stmts) else []
 
     def _country_said(self, e: EntityFacts) -> bool:
         """Whether every country the person is a citizen of begins a word of the name of an
@@ -854,11 +846,6 @@ class Planner:
             return any(p in e.properties for p in PLACE_MEASURES)
         return kind in KEEP_COUNTRY
 
-    def _in_town(self, e: EntityFacts, chosen: list[list[PlannedTurn]]) -> bool:
-        """Whether the plan asks which town the subject is in (``TOWN_LEVEL``, ``_a_town``)."""
-        return any(t.property_id in TOWN_LEVEL and t.qualifier_id is None and
-                   self._a_town(e, t.property_id) for t in (block[0] for block in chosen))
-
     def _a_town(self, e: EntityFacts, property_id: str) -> bool:
         """Whether every answer of the fact is a settlement by the KG's types, or an item a
         partial dump holds no type of (the Oxford of twenty colleges: "In what country is it
@@ -869,18 +856,17 @@ class Planner:
                                     self.view.typeless(v) for v in values)
 
     def _placed_in_town(self, e: EntityFacts) -> bool:
-        """Whether a thing that keeps no country (``_keeps_country``) has a town to be asked,
-        every answer sayable and not one its name says: then its country is trivia, asked
-        only to fill turns, and the plan is made without it."""
+        """Whether a thing that keeps no country (``_keeps_country``) has a town to be asked
+        (askable, and not one its name says): then its country is trivia, asked only to
+        fill turns, and the plan is made without it."""
         return not e.human and not self._keeps_country(e) and any(
-            self._askable(e, p) and (stmts := self._sayable(e, p)) and
-            not obvious_from_name(e, stmts, p) and self._a_town(e, p)
-            for p in TOWN_LEVEL if p in e.properties)
+            self._askable(e, p) and self._a_town(e, p) and not obvious_from_name(
+                e, answer_statements(e, e.properties[p])[0], p) for p in TOWN_LEVEL)
 
     def _askable(self, e: EntityFacts, property_id: str) -> bool:
         """Whether the plan may ask the fact at all (a template for the subject's best type,
-        not too many values, ``view.askable``): a rule that leaves a question to another
-        fact needs that fact asked."""
+        every answer sayable, not too many values: ``facts.askable``): a rule that leaves a
+        question to another fact needs that fact asked."""
         return (property_id, None) in self.view.best_type(e)[1]
 
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
@@ -1033,23 +1019,6 @@ class Planner:
                     said.add(self._answer_key(e, t))
                     size += 1
                     break
-        if not e.human and self._in_town(e, chosen) and not self._keeps_country(e):
-            removed = [b for b in chosen if b[0].property_id == COUNTRY]
-            for block in removed:
-                chosen.remove(block)  # "Where is the college?" "Oxford." says the country
-                size -= len(block)
-            for block in fits:  # its turn goes to the next fact
-                if size >= turns:
-                    break
-                if block[0].property_id != COUNTRY and not any(
-                        block[0] in b for b in chosen):
-                    part = block[:turns - size]
-                    chosen.append(part)
-                    size += len(part)
-            for block in removed:  # still asked where nothing else reaches min_turns
-                if size < least:
-                    chosen.append(block)
-                    size += len(block)
         located = [i for i, b in enumerate(chosen) if b[0].property_id in LOCATION_LEVEL]
         if len(located) > 1:  # where it is, from the broad to the narrow: the country, then
             ordered = sorted((chosen[i] for i in located),  # the region ("Where in France?"),
@@ -1582,11 +1551,8 @@ class Planner:
             if any((ent.id, pid, None) in asked for pid in SAYS_CONTINENT):
                 # "Which country is Omsk in?" said the continent: never asked to fill
                 rest = [f for f in rest if f[0] != CONTINENT]
-            if ent.id in came_from and t_type is not None and \
-                    self._kind(ent, t_type) == "organisation":
-                # an organisation moved to, even to fill the turns, is not asked its
-                # country or its offices' town (``NOT_OF_AN_ORGANISATION``)
-                rest = [f for f in rest if f[0] not in NOT_OF_AN_ORGANISATION]
+            if ent.id in came_from:  # a topic moved to, even to fill the turns
+                rest = self._facts_moved_to(ent, t_type, rest)
             if rest:  # the end of a conversation: a data date rather than nothing
                 return [(ent, t_type, p, came_from.get(ent.id))
                         for p in self.plan(ent, rest, left, rng, cached=False, least=left)]
@@ -1608,13 +1574,19 @@ class Planner:
         if target is None:
             return None
         h_type, h_facts = self.view.best_type(target)
-        if h_type is not None and self._kind(target, h_type) == "organisation":
-            # moved to by any rule, even to fill the turns: never its country or the town
-            # of its offices (``NOT_OF_AN_ORGANISATION``)
-            h_facts = [(p, q) for p, q in h_facts if p not in NOT_OF_AN_ORGANISATION]
-        if h_type is None or len(h_facts) < least:
+        if h_type is None:
             return None
-        return target, h_type, h_facts
+        h_facts = self._facts_moved_to(target, h_type, h_facts)
+        return (target, h_type, h_facts) if len(h_facts) >= least else None
+
+    def _facts_moved_to(self, target: EntityFacts, type_id: str | None,
+                        facts: list[Fact]) -> list[Fact]:
+        """The facts a conversation that moved to ``target`` may ask of it, by any rule,
+        even to fill the turns: of an organisation, never its country or the town of its
+        offices (``NOT_OF_AN_ORGANISATION``; a side topic's ``thread_facts`` says the same)."""
+        if type_id is None or self._kind(target, type_id) != "organisation":
+            return facts
+        return [f for f in facts if f[0] not in NOT_OF_AN_ORGANISATION]
 
     def moves_to(self, turn: Turn, item_id: str, type_id: str | None = None) -> bool:
         """Whether a conversation whose subject still has facts planned moves to this item
