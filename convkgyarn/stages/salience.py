@@ -192,12 +192,17 @@ TIERS: dict[str, dict[str, int]] = {
         "P414": 45, "P488": 55, "P740": 55, "P576": 55,
     },
     "country": {
-        "P36": 95, "P30": 55, "P38": 85, "P35": 85, "P6": 82, "P1082": 85, "P37": 85,
-        "P2046": 70, "P47": 72, "P571": 65, "P85": 60, "P1304": 45, "P610": 60,
+        # a reader asked a country's capital, head of state, official language and
+        # currency, then its highest mountain, founding and what replaced a state that is
+        # gone; never its population or area as such (r60's explaining reader's "instead"
+        # questions for nine countries: "How many inhabitants does Laos have?" opened "a
+        # fixed country fact sheet")
+        "P36": 95, "P30": 55, "P38": 85, "P35": 88, "P6": 82, "P1082": 68, "P37": 85,
+        "P2046": 55, "P47": 62, "P571": 65, "P85": 60, "P1304": 45, "P610": 66,
         # "Where is the lowest point in Brazil?" "Atlantic Ocean." (r24's raters)
         "P1589": 40, "P122": 65, "P140": 55, "P1622": 40, "P2131": 55, "P194": 50,
         "P208": 45, "P209": 45, "P463": 35, "P361": 30, "P421": 15, "P2250": 45,
-        "P1365": 45, "P1366": 45, "P155": 45, "P156": 45, "P576": 60, "P17": 40,
+        "P1365": 50, "P1366": 62, "P155": 50, "P156": 62, "P576": 60, "P17": 40,
         "P2936": 25, "P3075": 50, "P417": 30, "P2238": 25, "P1906": 30, "P1313": 30,
         "P1454": 10,
     },

@@ -495,6 +495,16 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             # "What followed the GDR?" "Germany." "What came after it?" "Germany, ..."
             assert not said.get(key, set()) & set(t["answer"]), (t["question"], t["answer"])
             said.setdefault(key, set()).update(t["answer"])
+        places: dict = {}  # "Where did he work?" "Göttingen." "Where did he live?"
+        for t in r["turns"]:  # "Göttingen, Edinburgh, Wrocław." (Max Born, r59's reader)
+            if t["question_kind"] == "fact" and not t["qualifier_property_id"] and \
+                    t["property_id"] in ("P19", "P20", "P551", "P937"):
+                places[(t["subject_id"], t["property_id"])] = set(t["answer"])
+        for (subject, pid), answer in places.items():
+            if pid in ("P551", "P937"):
+                others = set().union(*(a for (s, q), a in places.items()
+                                       if s == subject and q != pid))
+                assert not answer & others, (pid, answer, others, r["turns"])
         if r["entity"]["label"] == "United States Mint":  # its name says its country
             assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]
         asked = {(t["subject_id"], t["property_id"]) for t in r["turns"]}
@@ -1173,6 +1183,7 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
     "Bonn." (now the other way round)."""
     records = []
     military: set[str] = set()
+    famous: set[str] = set()
     for name in ("real-entities-dev.ndjson.bz2", "entities-635.ndjson.bz2"):
         with project(tmp_path / name / "p.duckdb") as p:
             p.load([shared_data / "wikidata" / name],
@@ -1184,12 +1195,20 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
             military |= {row[0] for row in p.con.execute(
                 "SELECT DISTINCT entity_id FROM statements WHERE property_id IN "
                 "('P241', 'P410')").fetchall()}
+            famous |= {row[0] for row in p.con.execute(
+                "SELECT id FROM entities WHERE sitelinks >= 100").fetchall()}
+    famous |= {"Q255", "Q7747"}  # Beethoven, and Putin (few sitelinks in this file)
     people = [r for r in records if "Q5" in r["entity"]["types"]]
     known_for = {r["entity"]["id"] for r in people for t in r["turns"]
                  if t["property_id"] == "P106" and t["subject_id"] == r["entity"]["id"]}
     openers = Counter(r["turns"][0]["property_id"] for r in people
-                      if r["entity"]["id"] in known_for)
-    assert openers["P106"] >= 25 and not openers["P27"], openers
+                      if r["entity"]["id"] in known_for and r["entity"]["id"] not in famous)
+    assert openers["P106"] >= 18 and not openers["P27"], openers
+    # "What does Vladimir Putin do for a living?": "almost no one would need to ask" (r60)
+    opened = [(r["entity"]["label"], r["turns"][0]["question"]) for r in people
+              if r["entity"]["id"] in {"Q255", "Q7747"}]
+    assert opened and not [r["turns"][0]["question"] for r in people if r["entity"]["id"] in
+                {"Q255", "Q7747"} and r["turns"][0]["property_id"] == "P106"], opened
     quine = [r for r in people if r["entity"]["label"] == "Willard Van Orman Quine"]
     assert quine
     wars = 0
@@ -1214,7 +1233,10 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
                 assert not any(answer < a for _, a in said), (  # the narrower first
                     r["entity"]["label"], t["question"], said)
                 said.append((t["property_id"], answer))
-    assert wars  # Max Born served in the First World War: the KG gives him a branch
+    # people with a branch or a rank held may be asked their wars, no one else (since
+    # 0.8.19, whose plans open a famous person with what they are known for rather than
+    # their job, no conversation of these files asks one)
+    assert military and wars >= 0
     dated = Counter(sum(1 for t in r["turns"] if t["subject_id"] == r["entity"]["id"] and
                         t["question_kind"] == "fact" and
                         t["qualifier_property_id"] in ("P580", "P582", "P585"))
@@ -2014,3 +2036,44 @@ def test_a_subject_after_a_verb_or_preposition_is_said_as_an_object():
         for key, forms in table.items():  # marriage" is a typed query's possessive
             for form in forms:
                 assert not wrong.search(form), (key, form)
+
+
+def test_a_school_s_or_an_employer_s_dates_say_what_the_subject_did_there():
+    """"When did she leave Yale University?", the first time Yale is named, "assumes she
+    studied there without asking, and 'leave' is an odd way to ask about graduating" (r59's
+    reader): every spoken question about when someone began or ended at a school or an
+    employer says that they studied or worked there."""
+    from convkgyarn.stages import lexicon
+    for (pid, qid), does in ((("P69", "P580"), "studying"), (("P69", "P582"), "studying"),
+                             (("P108", "P580"), "working"), (("P108", "P582"), "working")):
+        for form in lexicon.VOICE_QUALIFIED[(pid, qid)]:
+            assert does in form, (pid, qid, form)
+
+
+def test_a_title_held_beside_an_occupation_fills_turns_only():
+    """"What was Max Born's job?" "Physicist, mathematician, academic, university teacher."
+    "What positions did he hold?" "Professor." "repeats Q1" (r59's reader): a position that
+    is a title, not an office with a name of its own, fills turns only; an office is asked."""
+    born = _entity("Q57065", "Max Born", "Q5", human=True, P106=[("Q169470", "physicist")],
+                   P39=[("Q121594", "professor")])
+    putin = _entity("Q7747", "Vladimir Putin", "Q5", human=True,
+                    P106=[("Q82955", "politician")],
+                    P39=[("Q218295", "President of Russia"), ("Q121594", "professor")])
+    no_job = _entity("Q9", "Somebody", "Q5", human=True, P39=[("Q121594", "professor")])
+    planner = _stub_planner({}, {"Q5": "human"})
+    planner._salience = lambda e, p: (85, True)
+    assert planner._trivia(born, "P39")
+    assert not planner._trivia(putin, "P39") and not planner._trivia(no_job, "P39")
+
+
+def test_where_a_politician_worked_fills_turns_only():
+    """"What did Sir John Ramsden, 5th Baronet do for a living?" "Politician." "Where did he
+    work?" "London.": "a vague question for a 19th-century MP" (a held-out set's reader):
+    the town of a parliament fills turns only; where a painter worked is asked."""
+    mp = _entity("Q1", "Sir John Ramsden, 5th Baronet", "Q5", human=True,
+                 P106=[("Q82955", "politician")], P937=[("Q84", "London")])
+    painter = _entity("Q2", "Ger Lataster", "Q5", human=True, P106=[("Q1028181", "painter")],
+                      P937=[("Q727", "Amsterdam")])
+    planner = _stub_planner({}, {"Q5": "human"})
+    planner._salience = lambda e, p: (50, True)
+    assert planner._trivia(mp, "P937") and not planner._trivia(painter, "P937")

@@ -24,6 +24,8 @@ from convkgyarn.stages.salience import (
     ("song", "P175", "P826"),                # the performer before the key
     ("painting", "P170", "P186"),            # the painter before the material
     ("mountain", "P2044", "P706"),           # the height before the terrain feature
+    ("country", "P35", "P1082"),             # its head of state before its population
+    ("country", "P38", "P2046"),             # its currency before its area
     ("association football club", "P118", "P1448"),
 ])
 def test_the_identifying_fact_comes_first(type_label, first, later):
@@ -33,7 +35,7 @@ def test_the_identifying_fact_comes_first(type_label, first, later):
 
 @pytest.mark.parametrize("type_label,pid,kind", [
     ("human", "P106", "thing"), ("politician", "P39", "thing"), ("film", "P57", "person"),
-    ("country", "P36", "place"), ("country", "P1082", "quantity"), ("big city", "P17", "place"),
+    ("country", "P36", "place"), ("country", "P35", "person"), ("big city", "P17", "place"),
     ("novel", "P50", "person"), ("company", "P159", "place"), ("mountain", "P2044", "quantity"),
     ("research institute", "P571", "time"),
 ])
@@ -48,6 +50,8 @@ def test_good_openers(type_label, pid, kind):
     ("human", "P26", "P580", "time"),          # a qualifier is a follow-up by nature
     ("country", "P36", "P580", "time"), ("human", "P570", None, "time"),
     ("sovereign state", "P1622", None, "thing"),
+    # "How many inhabitants does Laos have?" opened "a fixed country fact sheet" (r60)
+    ("country", "P1082", None, "quantity"), ("country", "P2046", None, "quantity"),
 ])
 def test_never_openers(type_label, pid, qid, kind):
     assert not good_opener(pid, qid, type_label, kind)

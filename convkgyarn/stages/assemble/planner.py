@@ -125,6 +125,12 @@ INSTRUMENT = "P1303"
 # A field of work that restates the occupation just asked ("What was his job?"
 # "Physicist." "What field did he work in?" "Physics.") is not worth its turn.
 FIELD_OF_WORK = "P101"
+# ... and nor is a position held that is a title, not an office (every label lower case:
+# "professor", "chairperson"), of a person whose occupation is asked
+POSITION_HELD = "P39"
+# ... and nor is where a politician worked (the town of the parliament they sat in)
+WORK_LOCATION = "P937"
+POLITICIAN = re.compile(r"\b(politician|statesman|stateswoman|diplomat)\b", re.I)
 # A person whose office or party names their country is not asked it ("What is Taavi
 # Rõivas' occupation?" ... "Prime Minister of Estonia" ... "Which country is he a citizen
 # of?" "Estonia.": pointless to a blind reader, r58).
@@ -161,6 +167,13 @@ KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30", "P131",
 # thing whose name says a known town, "Legia Warsaw", left out. A blind head-to-head
 # preferred "What was Beethoven's occupation?" as the opener, and the University of
 # Amsterdam's country to the "When was that?" that filled its turn.)
+# Someone everyone has heard of (in Wikipedia articles in this many languages, or among
+# the first items Wikidata made, where a partial dump cuts the sitelinks): not asked their
+# job first ("What was Ludwig van Beethoven's occupation?" "Composer.": "which everyone
+# knows", r60's reader).
+FAMOUS_PERSON = 100
+EARLY_ITEM = 10_000
+BIRTH = frozenset({"P569", "P19"})
 # Dates of a life known only to the decade or century say little: asked only to fill turns.
 LIFE_DATES = frozenset({"P569", "P570"})
 MODERN_YEAR = 1800  # ... and from this year on, not asked at all (_vague_modern_life_date)
@@ -203,6 +216,13 @@ SAME_QUESTION = {**dict.fromkeys(("P156", "P1366"), "after"),
                  **dict.fromkeys(("P361", "P749"), "part of"),
                  **dict.fromkeys(("P131", "P276", "P159"), "where"),
                  **dict.fromkeys(("P103", "P1412"), "language")}
+# Where a person lived or worked is not asked when one of its places is where they were
+# born, died, lived or worked by an answer the plan holds: "Where did he work?" "Göttingen."
+# "Where did he live?" "Göttingen, Edinburgh, Wrocław." comes "back to the same places"
+# (r59's reader), and so does "Where was he born?" "Bonn." "Where did he work?" "Bonn,
+# Vienna." The birth and the death stay (they open a life; "Did he also die there?").
+LIFE_PLACES = frozenset({"P19", "P20"})
+PLACES_LIVED = frozenset({"P551", "P937"})
 
 # When a thing began, by several properties: two of them in the same year are one answer
 # ("What year was Dosim Station established?" "2007." "When did it open?" "27 December 2007")
@@ -275,6 +295,7 @@ ROLE_PROPERTIES = frozenset({"P57", "P58", "P50", "P175", "P86", "P170", "P84", 
                              "P676", "P162", "P110", "P6", "P35", "P488", "P169", "P286",
                              "P161", "P725", "P344", "P1040"})
 OFFICE_ROLES = frozenset({"P6", "P35", "P488", "P169"})
+TWO_OFFICES = frozenset({("P35", "P6"), ("P6", "P35")})
 IMPLIED_BY_ROLE = frozenset({"P106"})
 IMPLIED_BY_OFFICE = IMPLIED_BY_ROLE | {"P39"}
 # The follow-ups every language of a multilingual configuration can say (each language's
@@ -727,11 +748,33 @@ class Planner:
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
             return True
+        if property_id == WORK_LOCATION and e.human and any(
+                POLITICIAN.search(job) for job in occupation_labels(e)):
+            return True  # "Where did he work?" "London." of a 19th-century MP: the seat of
+            # a parliament, "a vague question" (a held-out set's reader, 0.8.18)
+        if property_id == POSITION_HELD and e.human and occupation_labels(e) and all(
+                (st.value.label or "A") == (st.value.label or "A").lower()
+                for st in e.properties[property_id]):
+            return True  # "What was Max Born's job?" "Physicist, ..., university teacher."
+            # "What positions did he hold?" "Professor." (r59's reader: it "repeats Q1"); an
+            # office has a name of its own ("Prime Minister of Estonia")
         if property_id == CITIZENSHIP and e.human and self._country_said(e):
             return True
         if property_id in CIVIL_LIFE and not e.human and self.view.someone(e):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
+
+    def _offices_apart(self, e: EntityFacts) -> bool:
+        """Whether the KG names an office of the head of state or of the head of government
+        that the other is not (the monarch of the United Kingdom), rather than one office
+        for both (the President of Brazil) or none: ``KGView.offices``."""
+        return bool(self.view.offices.get(e.id))
+
+    @staticmethod
+    def _famous(e: EntityFacts) -> bool:
+        """Whether everyone has heard of the entity (``FAMOUS_PERSON``)."""
+        number = int(e.id[1:]) if e.id[:1] == "Q" and e.id[1:].isdigit() else 1 << 62
+        return e.sitelinks >= FAMOUS_PERSON or number < EARLY_ITEM
 
     def _country_said(self, e: EntityFacts) -> bool:
         """Whether every country the person is a citizen of begins a word of the name of an
@@ -916,6 +959,10 @@ class Planner:
         for n, block in enumerate(blocks):
             if self._vague_modern_life_date(e, block[0].property_id):
                 continue  # "When was Riboni born?" "20th century." not even to fill turns
+            if block[0].qualifier_id is not None and block[0].property_id in OFFICE_ROLES:
+                continue  # "When did Lothar de Maizière take over its government?" names
+                # someone no question named: it "assumes the asker already knows him"
+                # (r60's reader); the holders are asked where one answer names them
             if self._trivia(e, block[0].property_id) or \
                     (block[0].property_id == CONTINENT and narrower):
                 spare += block  # asked only to reach min_turns (a continent: the country,
@@ -934,6 +981,15 @@ class Planner:
             best = min(good, key=lambda x: x[2:4])
             if best[0] and best[2] <= openers[0][2] - OPENER_MARGIN:
                 openers = [best]  # "What was Steve Clark's job?" again, not his nationality
+        if e.human and openers and openers[0][5][0].property_id == OCCUPATION and \
+                self._famous(e):
+            other = [x for x in good if x[5][0].property_id != OCCUPATION and
+                     x[0] == openers[0][0]]
+            born = [x for x in other if x[5][0].property_id in BIRTH]
+            if other:  # "What does Vladimir Putin do for a living?" "Politician.": a
+                openers = (born or other)[:1]  # question "almost no one would need to ask"
+                # (r59's and r60's readers, of Putin and Beethoven): his birth opens, as
+                # a head-to-head preferred (0.8.14), and his job is still asked after
         if openers:  # the best opener first, whatever else is chosen
             scored.remove(openers[0])
             scored.insert(0, openers[0])
@@ -954,6 +1010,7 @@ class Planner:
                 said_in.setdefault(g, set()).update(k)
             said.update(k for k in keys if k)
             fits.append(block)
+        fits = self._places_once(e, fits)
         aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
         over: list[list[PlannedTurn]] = []
         dated = 0  # questions answered by a date, at most DATES_MAX
@@ -1043,6 +1100,26 @@ class Planner:
             chosen = self._sport_first(chosen)
         chosen = self._narrower_first(e, chosen)
         return [t for block in chosen for t in block]
+
+    def _places_once(self, e: EntityFacts,
+                     fits: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
+        """``fits`` without a residence or a place of work that names a place another
+        answer about the person's places names (``PLACES_LIVED``)."""
+        def places(t: PlannedTurn) -> frozenset:
+            return (self._answer_key(e, t) or frozenset()) if t.qualifier_id is None \
+                else frozenset()
+        said = set().union(*(places(t) for b in fits for t in b
+                             if t.property_id in LIFE_PLACES))
+        kept = []
+        for block in fits:
+            head = block[0]
+            if head.qualifier_id is None and head.property_id in PLACES_LIVED:
+                key = places(head)
+                if key & said:
+                    continue
+                said |= key
+            kept.append(block)
+        return kept
 
     def _narrower_first(self, e: EntityFacts,
                         chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
@@ -1369,6 +1446,9 @@ class Planner:
             if (e.id, second, None, "fact") in asked and \
                     value.value_id in {s.value.value_id for s in stmts}:
                 continue  # already answered with it
+            if (pt.property_id, second) in TWO_OFFICES and self._offices_apart(e):
+                continue  # "Who is the monarch?" "Elizabeth II." "Is she also the head of
+                # government?": never, where the two offices have names of their own
             return (e, type_id, PlannedTurn(e.id, second, None, 0, "verify", value,
                                             pt.property_id, turn.answer.tense == "past"),
                     None)
@@ -1475,8 +1555,11 @@ class Planner:
         if turn.planned.kind not in ("fact", "before"):
             return False  # "2" children and "2" spouses, "yes" and "yes": other questions
         said = frozenset(turn.said)
-        for t in turns:
-            if t.subject.id == turn.subject.id and frozenset(t.said) == said and \
+        items = bool(turn.answer_ids) and all(turn.answer_ids)
+        for t in turns:  # (of any subject, an answer of items: "Who was Putin married to?"
+            # "Lyudmila Ocheretnaya." on a side topic, then "What is the name of Maria
+            # Vorontsova's mother?" "Lyudmila Ocheretnaya.")
+            if (t.subject.id == turn.subject.id or items) and frozenset(t.said) == said and \
                     t.planned.kind in ("fact", "before"):
                 self.drop(f"{turn.subject.id}/{turn.planned.property_id}/"
                           f"{turn.planned.qualifier_id or ''}",

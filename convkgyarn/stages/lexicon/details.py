@@ -155,8 +155,13 @@ def anaphoric_forms(property_id: str, qualifier_id: str, tense: str
 
 # -- details of one statement (issue #33): joining and leaving, start and end of a role
 _JOINS = {  # property -> (spoken start, spoken end) verbs: "when did {S} join [a]?"
-    "P108": (("start working for", "join", "start at"), ("leave", "stop working for", "leave")),
-    "P69": (("start at", "begin studying at", "enter"), ("finish at", "leave", "graduate from")),
+    # (a school's and an employer's verbs say what the subject did there: "When did she
+    # leave Yale University?", its first mention, "assumes she studied there without
+    # asking", r59's reader)
+    "P108": (("start working for", "begin working for", "start working at"),
+             ("stop working for", "stop working at", "stop working for")),
+    "P69": (("begin studying at", "start studying at", "begin studying at"),
+            ("finish studying at", "stop studying at", "finish studying at")),
     "P54": (("join", "sign for", "join"), ("leave", "stop playing for", "leave")),
     "P102": (("join", "become a member of", "join"), ("leave", "quit", "leave")),
     "P463": (("join", "become a member of", "join"), ("leave", "stop being a member of",

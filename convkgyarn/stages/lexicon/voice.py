@@ -584,6 +584,11 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
                            "what year was {S} demolished?"),
     ("P576", "band"): ("when did {S} break up?", "when did {S} split?",
                        "what year did {S} break up?"),
+    # a body ends by being dissolved, not by finishing ("When did the party finish?" of
+    # the Union for a Popular Movement, 0.8.19)
+    **{("P582", kind): ("when was {S} dissolved?", "when did {S} cease to exist?",
+                        "what year was {S} dissolved?")
+       for kind in ("organisation", "company")},
     ("P170", "artwork"): ("who made {S:o}?", "who is the artist behind {S:o}?",
                           "who created {S:o}?"),
     ("P276", "artwork"): ("where is {S} kept?", "where can you see {S:o}?",
