@@ -48,7 +48,12 @@ NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")}
                                 # whom an office holder succeeded ("When did he take office
                                 # as Prime Minister of Estonia?" "2014." "Who held the
                                 # office before?": r58's reader, of fifty politicians)
-                                ("P39", "P1365")})
+                                ("P39", "P1365"),
+                                # since when a country has had its capital or its currency
+                                # ("What money is used there?" "Euro." "Since when?"): a
+                                # question that builds on the answer, where r60's reader
+                                # found "a fixed country fact sheet" (0.8.19)
+                                ("P36", "P580"), ("P38", "P580")})
 # The order of one statement's questions: its start, whom it followed, its end, who
 # followed (``QUALIFIER_ORDER``; others after, by id).
 QUALIFIER_ORDER = {"P580": 0, "P1365": 1, "P582": 2, "P1366": 3}
