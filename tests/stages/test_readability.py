@@ -500,11 +500,11 @@ def test_real_entities_meet_the_readability_targets(tmp_path, shared_data):
             if t["question_kind"] == "fact" and not t["qualifier_property_id"] and \
                     t["property_id"] in ("P19", "P20", "P551", "P937"):
                 places[(t["subject_id"], t["property_id"])] = set(t["answer"])
-        for (subject, pid), answer in places.items():
+        for (subject, pid), answer in places.items():  # (half its places or more)
             if pid in ("P551", "P937"):
                 others = set().union(*(a for (s, q), a in places.items()
                                        if s == subject and q != pid))
-                assert not answer & others, (pid, answer, others, r["turns"])
+                assert 2 * len(answer & others) < len(answer), (pid, answer, others)
         if r["entity"]["label"] == "United States Mint":  # its name says its country
             assert "P17" not in {t["property_id"] for t in r["turns"]}, r["turns"]
         asked = {(t["subject_id"], t["property_id"]) for t in r["turns"]}
@@ -1183,7 +1183,6 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
     "Bonn." (now the other way round)."""
     records = []
     military: set[str] = set()
-    famous: set[str] = set()
     for name in ("real-entities-dev.ndjson.bz2", "entities-635.ndjson.bz2"):
         with project(tmp_path / name / "p.duckdb") as p:
             p.load([shared_data / "wikidata" / name],
@@ -1195,20 +1194,12 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
             military |= {row[0] for row in p.con.execute(
                 "SELECT DISTINCT entity_id FROM statements WHERE property_id IN "
                 "('P241', 'P410')").fetchall()}
-            famous |= {row[0] for row in p.con.execute(
-                "SELECT id FROM entities WHERE sitelinks >= 100").fetchall()}
-    famous |= {"Q255", "Q7747"}  # Beethoven, and Putin (few sitelinks in this file)
     people = [r for r in records if "Q5" in r["entity"]["types"]]
     known_for = {r["entity"]["id"] for r in people for t in r["turns"]
                  if t["property_id"] == "P106" and t["subject_id"] == r["entity"]["id"]}
     openers = Counter(r["turns"][0]["property_id"] for r in people
-                      if r["entity"]["id"] in known_for and r["entity"]["id"] not in famous)
-    assert openers["P106"] >= 18 and not openers["P27"], openers
-    # "What does Vladimir Putin do for a living?": "almost no one would need to ask" (r60)
-    opened = [(r["entity"]["label"], r["turns"][0]["question"]) for r in people
-              if r["entity"]["id"] in {"Q255", "Q7747"}]
-    assert opened and not [r["turns"][0]["question"] for r in people if r["entity"]["id"] in
-                {"Q255", "Q7747"} and r["turns"][0]["property_id"] == "P106"], opened
+                      if r["entity"]["id"] in known_for)
+    assert openers["P106"] >= 25 and not openers["P27"], openers
     quine = [r for r in people if r["entity"]["label"] == "Willard Van Orman Quine"]
     assert quine
     wars = 0
@@ -1233,10 +1224,7 @@ def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, sh
                 assert not any(answer < a for _, a in said), (  # the narrower first
                     r["entity"]["label"], t["question"], said)
                 said.append((t["property_id"], answer))
-    # people with a branch or a rank held may be asked their wars, no one else (since
-    # 0.8.19, whose plans open a famous person with what they are known for rather than
-    # their job, no conversation of these files asks one)
-    assert military and wars >= 0
+    assert wars  # Max Born served in the First World War: the KG gives him a branch
     dated = Counter(sum(1 for t in r["turns"] if t["subject_id"] == r["entity"]["id"] and
                         t["question_kind"] == "fact" and
                         t["qualifier_property_id"] in ("P580", "P582", "P585"))
@@ -2046,8 +2034,8 @@ def test_a_school_s_or_an_employer_s_dates_say_what_the_subject_did_there():
     from convkgyarn.stages import lexicon
     for (pid, qid), does in ((("P69", "P580"), "studying"), (("P69", "P582"), "studying"),
                              (("P108", "P580"), "working"), (("P108", "P582"), "working")):
-        for form in lexicon.VOICE_QUALIFIED[(pid, qid)]:
-            assert does in form, (pid, qid, form)
+        for form in lexicon.VOICE_QUALIFIED[(pid, qid)]:  # (finishing at a school is
+            assert does in form or (qid == "P582" and "finish" in form), (pid, qid, form)
 
 
 def test_a_title_held_beside_an_occupation_fills_turns_only():

@@ -172,13 +172,12 @@ KNOWN_OF_THE_FAMOUS = frozenset({"P17", "P30", "P131",
 # thing whose name says a known town, "Legia Warsaw", left out. A blind head-to-head
 # preferred "What was Beethoven's occupation?" as the opener, and the University of
 # Amsterdam's country to the "When was that?" that filled its turn.)
-# Someone everyone has heard of (in Wikipedia articles in this many languages, or among
-# the first items Wikidata made, where a partial dump cuts the sitelinks): not asked their
-# job first ("What was Ludwig van Beethoven's occupation?" "Composer.": "which everyone
-# knows", r60's reader).
-FAMOUS_PERSON = 100
-EARLY_ITEM = 10_000
-BIRTH = frozenset({"P569", "P19"})
+# (Not kept, 0.8.19: a famous person's birth, not their job, as the opener, where two
+# explaining readers called "What does Vladimir Putin do for a living?" a question "almost
+# no one would need to ask". Three head-to-head raters preferred it for Beethoven's
+# fluency and Constantine's diversity and the job first for Putin's relevance, three
+# times each (s26), and on the bundled sample, whose subjects are mostly famous, it made
+# more conversations open three questions with one word.)
 # Dates of a life known only to the decade or century say little: asked only to fill turns.
 LIFE_DATES = frozenset({"P569", "P570"})
 MODERN_YEAR = 1800  # ... and from this year on, not asked at all (_vague_modern_life_date)
@@ -221,8 +220,8 @@ SAME_QUESTION = {**dict.fromkeys(("P156", "P1366"), "after"),
                  **dict.fromkeys(("P361", "P749"), "part of"),
                  **dict.fromkeys(("P131", "P276", "P159"), "where"),
                  **dict.fromkeys(("P103", "P1412"), "language")}
-# Where a person lived or worked is not asked when one of its places is where they were
-# born, died, lived or worked by an answer the plan holds: "Where did he work?" "Göttingen."
+# Where a person lived or worked is not asked when half its places or more are where they
+# were born, died, lived or worked by an answer the plan holds: "Where did he work?" "Göttingen."
 # "Where did he live?" "Göttingen, Edinburgh, Wrocław." comes "back to the same places"
 # (r59's reader), and so does "Where was he born?" "Bonn." "Where did he work?" "Bonn,
 # Vienna." The birth and the death stay (they open a life; "Did he also die there?").
@@ -270,6 +269,16 @@ ASPECT_MAX = 2
 # its dates keeps its fact and the dates the allowance leaves ("Who was he married to?"
 # "When was the wedding?"). A birth or a founding is a fact of its own, not counted.
 DATES_MAX = 2
+# ... and at most STARTS_MAX of them when a statement began, while it has other facts to
+# ask: "Who leads the government?" "Scott Morrison." "When did that begin?" "Who is its head
+# of state?" "Elizabeth II." "When did that start?" repeats one pattern (two head-to-head
+# raters' diversity, s26)
+STARTS_MAX = 1
+START = "P580"
+# (the statements whose start is asked "When did that start?": a leader's, a capital's, a
+# currency's; "When did the marriage begin?" or "When did he take office as President of
+# Chile?" read as questions of their own)
+SINCE_WHEN = frozenset({"P6", "P35", "P488", "P169", "P286", "P1037", "P36", "P38"})
 # A statement's date cut from the rest of its block is asked alone ("When did he take
 # office as President of Chile?") only of a fact this salient (an office held, a team):
 # "When did he begin studying at Heidelberg University?" alone is no better than "Who was
@@ -775,12 +784,6 @@ class Planner:
         for both (the President of Brazil) or none: ``KGView.offices``."""
         return bool(self.view.offices.get(e.id))
 
-    @staticmethod
-    def _famous(e: EntityFacts) -> bool:
-        """Whether everyone has heard of the entity (``FAMOUS_PERSON``)."""
-        number = int(e.id[1:]) if e.id[:1] == "Q" and e.id[1:].isdigit() else 1 << 62
-        return e.sitelinks >= FAMOUS_PERSON or number < EARLY_ITEM
-
     def _country_said(self, e: EntityFacts) -> bool:
         """Whether every country the person is a citizen of begins a word of the name of an
         office they held or a party they belong to ("Estonia" in "Prime Minister of
@@ -986,15 +989,6 @@ class Planner:
             best = min(good, key=lambda x: x[2:4])
             if best[0] and best[2] <= openers[0][2] - OPENER_MARGIN:
                 openers = [best]  # "What was Steve Clark's job?" again, not his nationality
-        if e.human and openers and openers[0][5][0].property_id == OCCUPATION and \
-                self._famous(e):
-            other = [x for x in good if x[5][0].property_id != OCCUPATION and
-                     x[0] == openers[0][0]]
-            born = [x for x in other if x[5][0].property_id in BIRTH]
-            if other:  # "What does Vladimir Putin do for a living?" "Politician.": a
-                openers = (born or other)[:1]  # question "almost no one would need to ask"
-                # (r59's and r60's readers, of Putin and Beethoven): his birth opens, as
-                # a head-to-head preferred (0.8.14), and his job is still asked after
         if openers:  # the best opener first, whatever else is chosen
             scored.remove(openers[0])
             scored.insert(0, openers[0])
@@ -1019,10 +1013,15 @@ class Planner:
         aspects: Counter = Counter()  # at most ASPECT_MAX facts about one side of it
         over: list[list[PlannedTurn]] = []
         dated = 0  # questions answered by a date, at most DATES_MAX
+        started = 0  # ... of which at most STARTS_MAX ask when a statement began
         for i, block in enumerate(fits):
             dates = [self._dated(e, t) for t in block]
             allowed = DATES_MAX - dated  # the block's first dates, up to the allowance
             keep = [not d or sum(dates[:k + 1]) <= allowed for k, d in enumerate(dates)]
+            begun = [t.qualifier_id == START and t.property_id in SINCE_WHEN
+                     for t in block]  # ... and one "Since when?"
+            keep = [k and (not b or started + sum(begun[:j + 1]) <= STARTS_MAX)
+                    for j, (k, b) in enumerate(zip(keep, begun))]
             if not keep[0]:
                 over.append(block)  # a date its first question, none allowed
                 continue
@@ -1043,6 +1042,8 @@ class Planner:
                 chosen.append(block)
                 size += len(block)
                 dated += sum(dates)
+                started += sum(t.qualifier_id == START and t.property_id in SINCE_WHEN
+                               for t in block)
             if size == turns:
                 break
         if size < turns:
@@ -1108,8 +1109,10 @@ class Planner:
 
     def _places_once(self, e: EntityFacts,
                      fits: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
-        """``fits`` without a residence or a place of work that names a place another
-        answer about the person's places names (``PLACES_LIVED``)."""
+        """``fits`` without a residence or a place of work half of whose places another
+        answer about the person's places names (``PLACES_LIVED``): "Where did he live?"
+        "Amsterdam, Los Angeles, New York City." after his birth in Amsterdam says more
+        (two head-to-head raters preferred it to his nationality, s26)."""
         def places(t: PlannedTurn) -> frozenset:
             return (self._answer_key(e, t) or frozenset()) if t.qualifier_id is None \
                 else frozenset()
@@ -1120,7 +1123,7 @@ class Planner:
             head = block[0]
             if head.qualifier_id is None and head.property_id in PLACES_LIVED:
                 key = places(head)
-                if key & said:
+                if 2 * len(key & said) >= len(key):
                     continue
                 said |= key
             kept.append(block)
@@ -1279,6 +1282,12 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
+            if pt.kind == "fact" and pt.qualifier_id is None and \
+                    (ent.id, pt.property_id, None, "verify") in asked:
+                self.drop(f"{ent.id}/{pt.property_id}/", "a yes/no question asked about it "
+                          "already", "")  # "Is he also its head of government?" "No."
+                continue  # then "Who is its head of government?": three head-to-head
+                # raters preferred the conversation without it (s26)
             if "count" not in done and len(turns) >= 1 and hop_from is None and \
                     cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
                     rng.random() < cfg.follow_share:

@@ -157,11 +157,12 @@ def anaphoric_forms(property_id: str, qualifier_id: str, tense: str
 _JOINS = {  # property -> (spoken start, spoken end) verbs: "when did {S} join [a]?"
     # (a school's and an employer's verbs say what the subject did there: "When did she
     # leave Yale University?", its first mention, "assumes she studied there without
-    # asking", r59's reader)
+    # asking", r59's reader; "When did she stop studying at Yale University?" read worse
+    # to two head-to-head raters than "leave", s26)
     "P108": (("start working for", "begin working for", "start working at"),
              ("stop working for", "stop working at", "stop working for")),
     "P69": (("begin studying at", "start studying at", "begin studying at"),
-            ("finish studying at", "stop studying at", "finish studying at")),
+            ("finish studying at", "finish at", "finish studying at")),
     "P54": (("join", "sign for", "join"), ("leave", "stop playing for", "leave")),
     "P102": (("join", "become a member of", "join"), ("leave", "quit", "leave")),
     "P463": (("join", "become a member of", "join"), ("leave", "stop being a member of",
