@@ -18,8 +18,9 @@ they spoke. So each broad kind lists its facts in four tiers:
 - IDENTIFYING (90): the first line of an introduction. Person: occupation, notable work,
   position held, the sport played, the team or band; film and TV: director, cast,
   creator, release; book: author; song and album: performer, release; painting and
-  sculpture: creator; country: capital, continent, head of state or government,
-  currency, official language, population; city and region: country, population, the
+  sculpture: creator; country: capital, head of state or government, currency, official
+  language (since 0.8.19 not its population, below them, nor its area: a reader's
+  "instead" questions for nine countries named neither); city and region: country, population, the
   region it is in; organisation: founded, founder, headquarters, what it does; company:
   founder, founded, industry, headquarters, chief executive; university: founded,
   location, country; club: sport, league, home ground, founded; event: when, where, who

@@ -355,21 +355,3 @@ def test_a_religion_is_not_asked_after_the_religious_order(dev):
     assert con.execute("SELECT count(*) FROM drops WHERE reason = 'an earlier answer of the "
                        "conversation says it' AND detail = 'the religious order'").fetchone()[0]
 
-
-def test_a_country_s_capital_and_currency_lead_on_to_since_when(dev):
-    """"What is Brazil's capital city?" "Brasília." "Since when?" "22 April 1960.": r60's
-    reader found the country conversations "a fixed fact sheet" with "nothing linking one
-    question to the next"; where the KG dates a capital or a currency, the date follows it,
-    right after, and is the start of the very statement just answered."""
-    chained = []
-    for r in dev[0]:
-        if r["config"]["name"] != "voice-deixis":
-            continue
-        turns = r["turns"]
-        for before, t in zip(turns, turns[1:]):
-            if t["property_id"] in ("P36", "P38") and t["qualifier_property_id"] == "P580" \
-                    and before["property_id"] == t["property_id"] and \
-                    not before["qualifier_property_id"]:
-                assert t["statement_ids"][0] in before["statement_ids"], (before, t)
-                chained.append((r["entity"]["label"], before["answer"], t["question"]))
-    assert {"Brazil", "Malta"} <= {c[0] for c in chained}, chained

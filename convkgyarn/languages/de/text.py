@@ -155,8 +155,8 @@ NO_ELLIPSIS = frozenset({"P1376", "P361", "P138", "P2031", "P2032", "P1441"})
 TEXT_QUALIFIED: dict[tuple[str, str], tuple[str, ...]] = {
     ("P6", "P580"): ("[S:kw] [a] Amtsantritt", "[a] Regierungschef seit", "[a] im Amt seit"),
     ("P6", "P582"): ("[S:kw] [a] Amtsende", "[a] Regierungschef bis", "[a] im Amt bis"),
-    ("P36", "P580"): ("[S:kw] Hauptstadt [a] seit", "[a] Hauptstadt seit wann",
-                      "[S:kw] [a] Hauptstadt seit"),
+    ("P36", "P580"): ("[S:kw] Hauptstadt [a] seit", "[a] Hauptstadt ab wann",
+                      "[S:kw] [a] Hauptstadt Beginn"),
     ("P38", "P580"): ("[S:kw] Währung [a] seit", "[S:kw] [a] Einführung",
                       "[S:kw] [a] Währung seit"),
     ("P35", "P580"): ("[S:kw] [a] Amtsantritt", "[a] Staatsoberhaupt seit", "[a] im Amt seit"),

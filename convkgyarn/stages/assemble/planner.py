@@ -48,12 +48,12 @@ NATURAL_QUALIFIERS = frozenset({(p, q) for p in TERMS for q in ("P580", "P582")}
                                 # whom an office holder succeeded ("When did he take office
                                 # as Prime Minister of Estonia?" "2014." "Who held the
                                 # office before?": r58's reader, of fifty politicians)
-                                ("P39", "P1365"),
-                                # since when a country has had its capital or its currency
-                                # ("What money is used there?" "Euro." "Since when?"): a
-                                # question that builds on the answer, where r60's reader
-                                # found "a fixed country fact sheet" (0.8.19)
-                                ("P36", "P580"), ("P38", "P580")})
+                                ("P39", "P1365")})
+# (Not kept, 0.8.19: since when a country has had its capital or its currency, "What is
+# the capital of Australia?" "Canberra." "When did that begin?" "1927." Three head-to-head
+# raters found it varied (diversity 9, 7 and 7 pairs of 28 to none) and less relevant and
+# less fluent (relevance 3, 5 and 3 pairs to 6, 8 and 10, nearly every loss such a chain:
+# "Paris" "508 CE", s27).)
 # The order of one statement's questions: its start, whom it followed, its end, who
 # followed (``QUALIFIER_ORDER``; others after, by id).
 QUALIFIER_ORDER = {"P580": 0, "P1365": 1, "P582": 2, "P1366": 3}
@@ -130,10 +130,13 @@ INSTRUMENT = "P1303"
 # A field of work that restates the occupation just asked ("What was his job?"
 # "Physicist." "What field did he work in?" "Physics.") is not worth its turn.
 FIELD_OF_WORK = "P101"
-# ... and nor is a position held that is a title, not an office (every label lower case:
-# "professor", "chairperson"), of a person whose occupation is asked
+# ... and nor is a position held that is an academic title, not an office ("professor"),
+# of a person whose occupation is asked (a pope's "pope" is asked)
 POSITION_HELD = "P39"
-# ... and nor is where a politician worked (the town of the parliament they sat in)
+ACADEMIC_TITLE = re.compile(r"((full|associate|assistant|adjunct|visiting|emeritus|honorary) )?"
+                            r"(professor|lecturer|docent|reader|research fellow|fellow|"
+                            r"privatdozent)")
+# ... and nor is the one place a politician worked (the town of the parliament they sat in)
 WORK_LOCATION = "P937"
 POLITICIAN = re.compile(r"\b(politician|statesman|stateswoman|diplomat)\b", re.I)
 # A person whose office or party names their country is not asked it ("What is Taavi
@@ -233,7 +236,10 @@ PLACES_LIVED = frozenset({"P551", "P937"})
 FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
 # ... and when a life or a career ended: a career that ended the year he died is his death
 # ("When did Tarkovsky stop working?" "1986." beside "When did he die?": a reader's "odd")
-ENDING_DATES = frozenset({"P570", "P2032"})
+ENDING_DATES = frozenset({"P570", "P2032",
+                          # ... and a body's dissolution and its end ("When was the party
+                          # dissolved?" twice: a reviewer of 0.8.19)
+                          "P576", "P582"})
 # Where a thing is, from the broad to the narrow: asked in this order, and the continent not
 # at all when something narrower is known (the country says it).
 CONTINENT = "P30"
@@ -270,7 +276,7 @@ ASPECT_MAX = 2
 # "When was the wedding?"). A birth or a founding is a fact of its own, not counted.
 DATES_MAX = 2
 # ... and at most STARTS_MAX of them when a statement began, while it has other facts to
-# ask: "Who leads the government?" "Scott Morrison." "When did that begin?" "Who is its head
+# ask (in one plan: a refill or a side topic plans its own): "Who leads the government?" "Scott Morrison." "When did that begin?" "Who is its head
 # of state?" "Elizabeth II." "When did that start?" repeats one pattern (two head-to-head
 # raters' diversity, s26)
 STARTS_MAX = 1
@@ -762,12 +768,15 @@ class Planner:
             return True
         if property_id == FIELD_OF_WORK and e.human and self._restates_occupation(e):
             return True
-        if property_id == WORK_LOCATION and e.human and any(
+        if property_id == WORK_LOCATION and e.human and \
+                len(e.properties[property_id]) == 1 and any(
                 POLITICIAN.search(job) for job in occupation_labels(e)):
             return True  # "Where did he work?" "London." of a 19th-century MP: the seat of
-            # a parliament, "a vague question" (a held-out set's reader, 0.8.18)
+            # a parliament, "a vague question" (a held-out set's reader, 0.8.18); several
+            # places say more (Putin's "Moscow, Saint Petersburg, Dresden": three raters
+            # preferred it to his nationality, s27)
         if property_id == POSITION_HELD and e.human and occupation_labels(e) and all(
-                (st.value.label or "A") == (st.value.label or "A").lower()
+                ACADEMIC_TITLE.fullmatch(st.value.label or "")
                 for st in e.properties[property_id]):
             return True  # "What was Max Born's job?" "Physicist, ..., university teacher."
             # "What positions did he hold?" "Professor." (r59's reader: it "repeats Q1"); an
@@ -1123,7 +1132,7 @@ class Planner:
             head = block[0]
             if head.qualifier_id is None and head.property_id in PLACES_LIVED:
                 key = places(head)
-                if 2 * len(key & said) >= len(key):
+                if key and 2 * len(key & said) >= len(key):
                     continue
                 said |= key
             kept.append(block)
@@ -1282,12 +1291,14 @@ class Planner:
             fact = (ent.id, pt.property_id, pt.qualifier_id, pt.kind)
             if fact in asked:
                 continue
-            if pt.kind == "fact" and pt.qualifier_id is None and \
-                    (ent.id, pt.property_id, None, "verify") in asked:
-                self.drop(f"{ent.id}/{pt.property_id}/", "a yes/no question asked about it "
-                          "already", "")  # "Is he also its head of government?" "No."
-                continue  # then "Who is its head of government?": three head-to-head
-                # raters preferred the conversation without it (s26)
+            if pt.kind == "fact" and (ent.id, pt.property_id, None, "verify") in asked and \
+                    (ent.id, pt.property_id, None, "fact") not in asked:
+                self.drop(f"{ent.id}/{pt.property_id}/{pt.qualifier_id or ''}",
+                          "a yes/no question asked about it already", "")
+                continue  # "Is he also its head of government?" "No." then "Who is its
+                # head of government?" (three head-to-head raters preferred the
+                # conversation without it, s26), or its start, naming a holder no question
+                # named ("When did Thongloun Sisoulith become its head of government?")
             if "count" not in done and len(turns) >= 1 and hop_from is None and \
                     cfg.turns - len(turns) >= 2 and self.counts_first(ent, pt) and \
                     rng.random() < cfg.follow_share:
@@ -1570,9 +1581,10 @@ class Planner:
             return False  # "2" children and "2" spouses, "yes" and "yes": other questions
         said = frozenset(turn.said)
         items = bool(turn.answer_ids) and all(turn.answer_ids)
-        for t in turns:  # (of any subject, an answer of items: "Who was Putin married to?"
-            # "Lyudmila Ocheretnaya." on a side topic, then "What is the name of Maria
-            # Vorontsova's mother?" "Lyudmila Ocheretnaya.")
+        for t in turns:  # (of any subject, either way round, an answer of items: "Who was
+            # Putin married to?" "Lyudmila Ocheretnaya." on a side topic, then "What is the
+            # name of Maria Vorontsova's mother?" "Lyudmila Ocheretnaya."; a sibling born
+            # where the subject was: the same answer twice, which flow_defects counts)
             if (t.subject.id == turn.subject.id or items) and frozenset(t.said) == said and \
                     t.planned.kind in ("fact", "before"):
                 self.drop(f"{turn.subject.id}/{turn.planned.property_id}/"
