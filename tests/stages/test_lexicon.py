@@ -113,3 +113,13 @@ def test_a_question_reads_right_for_the_answers_it_has(pid):
     as "founded"), "What was replaced by the country?": no variant says these."""
     wrong = {"P5822": "how many", "P61": "who found ", "P1365": "was replaced by"}[pid]
     assert not any(wrong in v for v in lexicon.VOICE[pid]), lexicon.VOICE[pid]
+
+
+def test_an_award_s_date_is_asked_when_and_a_measure_s_as_of_when():
+    """"Paris Jackson awards" "as of when?" asked an award as if it were a population: an
+    award or a nomination happened in a year; an amount was measured as of one."""
+    for pid in ("P166", "P1411"):
+        spoken, typed = lexicon.anaphoric_forms(pid, "P585", "past")
+        assert not [f for f in spoken + typed if "as of" in f], (pid, spoken, typed)
+    spoken, typed = lexicon.anaphoric_forms("P1082", "P585", "present")
+    assert "as of when?" in typed
