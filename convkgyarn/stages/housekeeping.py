@@ -94,6 +94,7 @@ NOT_WORTH_ASKING = {
     "P5023": CATALOGUE, "P7295": CATALOGUE, "P8138": CATALOGUE, "P7938": CATALOGUE,
     "P1454": CATALOGUE, "P5658": CATALOGUE, "P1382": CATALOGUE, "P3179": CATALOGUE,
     "P2846": CATALOGUE, "P6241": CATALOGUE, "P8402": CATALOGUE,
+    "P3823": CATALOGUE,  # "What is German's Ethnologue language status?" "1 National"
     # indicator series: a number for one year, and a scale only economists know
     "P1081": INDICATOR, "P1125": INDICATOR, "P8476": INDICATOR, "P8477": INDICATOR,
     "P8328": INDICATOR, "P4841": INDICATOR, "P2573": INDICATOR, "P2134": INDICATOR,

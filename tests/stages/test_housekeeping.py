@@ -70,6 +70,7 @@ NOT_WORTH_ASKING = [
     ("P1539", "female population", "quantity"),
     ("P9998", "rural population", "quantity"), ("P9997", "literacy rate", "quantity"),
     ("P530", "diplomatic relation", "wikibase-item"),
+    ("P3823", "Ethnologue language status", "wikibase-item"),  # "1 National"
 ]
 # ... and their neighbours that a quiz or a curious person would ask: they stay.
 WORTH_ASKING = [
@@ -81,6 +82,8 @@ WORTH_ASKING = [
     ("P1109", "refractive index", "quantity"), ("P1082", "population", "quantity"),
     ("P1622", "driving side", "wikibase-item"), ("P610", "highest point", "wikibase-item"),
     ("P1636", "date of baptism in early childhood", "time"),
+    ("P1098", "number of speakers", "quantity"), ("P3872", "patronage", "quantity"),
+    ("P6589", "endowment", "quantity"), ("P2660", "topographic prominence", "quantity"),
 ]
 
 

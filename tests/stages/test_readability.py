@@ -2089,3 +2089,47 @@ def test_a_body_s_dissolution_and_its_end_in_one_year_are_one_question():
     planner = _stub_planner({}, {"Q7278": "political party"})
     keys = {planner._answer_key(party, PlannedTurn("Q1", p, None, 0)) for p in ("P576", "P582")}
     assert len(keys) == 1 and None not in keys, keys
+
+
+def test_a_citizenship_the_birthplace_says_and_a_period_beside_a_life_date_fill_turns_only():
+    """"And what's his birthplace?" "Amsterdam." "Which country is he a citizen of?"
+    "Kingdom of the Netherlands." "adds little" (r61's reader; r60's of "a Saint Petersburg
+    birth"), and "When was Plato born?" "427 BCE." "What period was he from?" "Ancient
+    Greece." is "almost redundant": each fills turns only. A second citizenship, or one
+    that is not the birthplace's country, is still asked."""
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.records import Statement
+    places = {"Q727": _entity("Q727", "Amsterdam", "Q515", P17=[("Q55", "Netherlands")]),
+              "Q1490": _entity("Q1490", "Tokyo", "Q515", P17=[("Q17", "Japan")])}
+    groothedde = _entity("Q1", "Ger Groothedde", "Q5", human=True, P19=[("Q727", "Amsterdam")],
+                         P27=[("Q29999", "Kingdom of the Netherlands")])
+    kangnam = _entity("Q2", "Kangnam", "Q5", human=True, P19=[("Q1490", "Tokyo")],
+                      P27=[("Q17", "Japan"), ("Q884", "South Korea")])
+    emigre = _entity("Q3", "Somebody", "Q5", human=True, P19=[("Q1490", "Tokyo")],
+                     P27=[("Q30", "United States of America")])
+    plato = _entity("Q859", "Plato", "Q5", human=True, P19=[("Q844930", "Classical Athens")],
+                    P27=[("Q844930", "Classical Athens")], P2348=[("Q11772", "Ancient Greece")])
+    born = {"P569": (Statement("Q859$b", Value("time", "7 May 427 BCE", None, 11)),)}
+    plato = EntityFacts(plato.id, plato.label, None, plato.types, True, True,
+                        {**plato.properties, **born})
+    vague = EntityFacts(plato.id, plato.label, None, plato.types, True, True, {
+        **plato.properties, "P569": (Statement("Q859$c", Value("time", "5th century BCE",
+                                                                None, 7)),)})
+    planner = _stub_planner(places, {"Q5": "human", "Q515": "city"})
+    planner._salience = lambda e, p: (60, True)
+    planner._askable = lambda e, p: p in e.properties
+    assert planner._trivia(groothedde, "P27") and planner._trivia(plato, "P27")
+    assert not planner._trivia(kangnam, "P27") and not planner._trivia(emigre, "P27")
+    assert planner._trivia(plato, "P2348") and not planner._trivia(vague, "P2348")
+
+
+def test_what_followed_a_state_is_asked_after_it_began_and_ended():
+    """"What followed it?" "Germany." "When did East Germany come into being?" asks "oddly
+    before" when the state began (r61's reader): what followed goes after the dates."""
+    from convkgyarn.stages.assemble.planner import Planner, PlannedTurn
+    order = ["P36", "P1082", "P156", "P571", "P576"]
+    chosen = [[PlannedTurn("Q16957", p, None, 0)] for p in order]
+    moved = [b[0].property_id for b in Planner._what_followed_last(chosen)]
+    assert moved == ["P36", "P1082", "P571", "P576", "P156"]
+    opener = [[PlannedTurn("Q1", p, None, 0)] for p in ["P156", "P571"]]
+    assert [b[0].property_id for b in Planner._what_followed_last(opener)] == ["P156", "P571"]

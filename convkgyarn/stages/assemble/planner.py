@@ -100,6 +100,8 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # ... and a native language that is (a variety of) the official language of the person's
 # country ("American English" of an American: ``Planner._language_of_the_country``)
 NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
+BIRTHPLACE = "P19"
+PERIOD = "P2348"  # the time period a person lived in: trivia beside a precise life date
 # What a character of fiction (``wording.personal``) is first asked: the work it appears in
 # ("What is Lisa Simpson a character in?"), not the country it is a citizen of
 CHARACTER_WORKS = frozenset({"P1441"})
@@ -243,6 +245,7 @@ ENDING_DATES = frozenset({"P570", "P2032",
 # Where a thing is, from the broad to the narrow: asked in this order, and the continent not
 # at all when something narrower is known (the country says it).
 CONTINENT = "P30"
+AFTER_ITS_END = frozenset({"P156", "P1366"})  # followed by, replaced by
 # (Not kept, 0.8.8: what a college is part of left out after "Where is it?" "Oxford." A
 # blind A/B of 40 subjects preferred the conversations that asked "What is the college part
 # of?" "University of Oxford." in 7 pairs of 7.)
@@ -786,8 +789,14 @@ class Planner:
             return True  # "What was Max Born's job?" "Physicist, ..., university teacher."
             # "What positions did he hold?" "Professor." (r59's reader: it "repeats Q1"); an
             # office has a name of its own ("Prime Minister of Estonia")
-        if property_id == CITIZENSHIP and e.human and self._country_said(e):
+        if property_id == CITIZENSHIP and e.human and (self._country_said(e) or
+                                                       self._born_in_the_country(e)):
             return True
+        if property_id == PERIOD and e.human and any(
+                self._askable(e, p) and all((st.value.precision or 0) >= 9
+                                            for st in e.properties[p]) for p in LIFE_DATES):
+            return True  # "When was Plato born?" "427 BCE." "What period was he from?"
+            # "Ancient Greece." is "almost redundant" (r61's reader)
         if property_id in CIVIL_LIFE and not e.human and self.view.someone(e):
             return True
         return self._salience(e, property_id)[0] <= TRIVIA
@@ -817,6 +826,32 @@ class Planner:
             return value.value_id in theirs or (
                 len(label) >= 4 and re.search(rf"(?<!\w){re.escape(label)}", named) is not None)
         return bool(citizenship) and all(said(st.value) for st in citizenship)
+
+    def _born_in_the_country(self, e: EntityFacts) -> bool:
+        """Whether every country the person is a citizen of is the country of their
+        birthplace, which the plan may ask: "Where was he born?" "Amsterdam." "Which
+        country is he a citizen of?" "The Netherlands." "adds little" (two explaining
+        readers, r60 and r61). By id, or by a name inside the other's ("Netherlands" in
+        "Kingdom of the Netherlands"): the birthplace itself, or its country as the KG
+        holds it."""
+        citizenship = e.properties.get(CITIZENSHIP, ())
+        if not citizenship or not self._askable(e, BIRTHPLACE):
+            return False
+        places = [st.value for st in e.properties.get(BIRTHPLACE, ()) if st.value.value_id]
+        countries = places + [  # (Plato's "Classical Athens" is both)
+            st.value for place in places for other in [self.view.entity(place.value_id)]
+            if other is not None
+            for st in answer_statements(other, other.properties.get(COUNTRY, ()))[0]]
+
+        def same(a: Value, b: Value) -> bool:
+            if a.value_id and a.value_id == b.value_id:
+                return True
+            x, y = (a.label or "").lower(), (b.label or "").lower()
+            return min(len(x), len(y)) >= 4 and bool(
+                re.search(rf"(?<!\w){re.escape(x)}(?!\w)", y) or
+                re.search(rf"(?<!\w){re.escape(y)}(?!\w)", x))
+        return bool(countries) and all(any(same(st.value, c) for c in countries)
+                                       for st in citizenship)
 
     def _restates_occupation(self, e: EntityFacts) -> bool:
         """Whether every field of work of the person is a word of an occupation's stem
@@ -1123,7 +1158,27 @@ class Planner:
         if e.human:
             chosen = self._sport_first(chosen)
         chosen = self._narrower_first(e, chosen)
+        if not e.human:
+            chosen = self._what_followed_last(chosen)
         return [t for block in chosen for t in block]
+
+    @staticmethod
+    def _what_followed_last(chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
+        """What followed a thing (``AFTER_ITS_END``) is asked after when it began and ended:
+        "What followed it?" "Germany." "When did East Germany come into being?" comes
+        "oddly before asking when the state began" (r61's reader). The opener stays first."""
+        dated = [i for i, b in enumerate(chosen) if b[0].qualifier_id is None and
+                 b[0].property_id in FOUNDING_DATES | ENDING_DATES]
+        if not dated:
+            return chosen
+        last = chosen[dated[-1]]
+        moving = [b for i, b in enumerate(chosen) if 0 < i < dated[-1] and
+                  b[0].qualifier_id is None and b[0].property_id in AFTER_ITS_END]
+        if not moving:
+            return chosen
+        rest = [b for b in chosen if not any(b is m for m in moving)]
+        at = next(i for i, b in enumerate(rest) if b is last) + 1
+        return rest[:at] + moving + rest[at:]
 
     def _places_once(self, e: EntityFacts,
                      fits: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:

@@ -377,6 +377,10 @@ VOICE.update({
     "P2048": ("how tall is {S}?", "what is {S's} height?", "how high is {S}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
               "how high is {S} above sea level?"),
+    "P2660": ("how prominent is {S}?", "what is the prominence of {S:o}?",
+              "how much does {S} stand out from the peaks around it?"),
+    "P1098": ("how many people speak {S}?", "how many speakers does {S} have?",
+              "how many speakers of {S} are there?"),
     # amounts that became askable with units named (``languages.units.english_name``), in
     # words people use: not "What is the compulsory education of France?" "6 years old"
     "P3270": ("at what age does school start in {S:o}?",
@@ -420,6 +424,9 @@ VOICE.update({
               "how many tracks run through {S:o}?"),
     "P5595": ("how many platforms does {S} have?", "how many platform faces does {S} have?",
               "how many platforms are there at {S:o}?"),
+    # (a count over a period the KG gives beside it: a year, or a month)
+    "P3872": ("how many passengers does {S} handle?", "how many people pass through {S:o}?",
+              "how many travellers use {S:o}?"),
     "P1373": ("how many people use {S:o} every day?", "how many passengers does {S} handle a "
               "day?", "what is the daily ridership of {S:o}?"),
     "P16": ("which transport network is {S} part of?", "what network does {S} belong to?",
@@ -458,6 +465,8 @@ VOICE.update({
               "how many people belong to {S:o}?"),
     "P2196": ("how many students does {S} have?", "how many students go to {S:o}?",
               "how many students are at {S:o}?"),
+    "P6589": ("how big is {S's} endowment?", "how large an endowment does {S} have?",
+              "what is {S's} endowment worth?"),
     "P5822": ("what is {S's} admission rate?", "what share of applicants does {S} admit?",
               "what percentage of applicants does {S} accept?"),
     "P5894": ("how much does {S} cost to attend?", "what are the tuition fees at {S:o}?",
