@@ -2120,6 +2120,17 @@ def test_a_citizenship_the_birthplace_says_and_a_period_beside_a_life_date_fill_
     planner._askable = lambda e, p: p in e.properties
     assert planner._trivia(groothedde, "P27") and planner._trivia(plato, "P27")
     assert not planner._trivia(kangnam, "P27") and not planner._trivia(emigre, "P27")
+    # a name inside another's names the same country only beside words of a form of state
+    for place_country, citizenship, same in [
+            ("United States", "United States of America", True),
+            ("Equatorial Guinea", "Guinea", False), ("South Sudan", "Sudan", False),
+            ("Guinea-Bissau", "Guinea", False), ("American Samoa", "Samoa", False),
+            ("Democratic Republic of the Congo", "Republic of the Congo", False),
+            ("People's Republic of China", "Republic of China", False)]:
+        places["Q9"] = _entity("Q9", "Town", "Q515", P17=[("Q90", place_country)])
+        someone = _entity("Q4", "Somebody", "Q5", human=True, P19=[("Q9", "Town")],
+                          P27=[("Q91", citizenship)])
+        assert planner._trivia(someone, "P27") is same, (place_country, citizenship)
     assert planner._trivia(plato, "P2348") and not planner._trivia(vague, "P2348")
 
 

@@ -101,6 +101,12 @@ TRIVIA_FOR_PEOPLE = frozenset({"P264", "P1412", "P6886", "P1441", "P411"})
 # country ("American English" of an American: ``Planner._language_of_the_country``)
 NATIVE_LANGUAGE, CITIZENSHIP, OFFICIAL_LANGUAGE = "P103", "P27", "P37"
 BIRTHPLACE = "P19"
+# Words that name a country's form of state, not another country: "Kingdom of the
+# Netherlands" is the Netherlands, "United States of America" the United States; never
+# "Equatorial Guinea" Guinea, "South Sudan" Sudan, nor "Democratic Republic of the Congo"
+# the Republic of the Congo, nor the People's Republic of China the Republic of China.
+FORM_OF_STATE = frozenset({"kingdom", "of", "the", "republic", "federal", "commonwealth",
+                           "america"})
 PERIOD = "P2348"  # the time period a person lived in: trivia beside a precise life date
 # What a character of fiction (``wording.personal``) is first asked: the work it appears in
 # ("What is Lisa Simpson a character in?"), not the country it is a citizen of
@@ -831,9 +837,9 @@ class Planner:
         """Whether every country the person is a citizen of is the country of their
         birthplace, which the plan may ask: "Where was he born?" "Amsterdam." "Which
         country is he a citizen of?" "The Netherlands." "adds little" (two explaining
-        readers, r60 and r61). By id, or by a name inside the other's ("Netherlands" in
-        "Kingdom of the Netherlands"): the birthplace itself, or its country as the KG
-        holds it."""
+        readers, r60 and r61). By id, or by a name the other's holds beside words of a form
+        of state (``FORM_OF_STATE``: "Netherlands" in "Kingdom of the Netherlands"): the
+        birthplace itself, or its country as the KG holds it."""
         citizenship = e.properties.get(CITIZENSHIP, ())
         if not citizenship or not self._askable(e, BIRTHPLACE):
             return False
@@ -846,10 +852,11 @@ class Planner:
         def same(a: Value, b: Value) -> bool:
             if a.value_id and a.value_id == b.value_id:
                 return True
-            x, y = (a.label or "").lower(), (b.label or "").lower()
-            return min(len(x), len(y)) >= 4 and bool(
-                re.search(rf"(?<!\w){re.escape(x)}(?!\w)", y) or
-                re.search(rf"(?<!\w){re.escape(y)}(?!\w)", x))
+            x, y = sorted(((a.label or "").lower().split(), (b.label or "").lower().split()),
+                          key=len)
+            return bool(x) and any(  # the longer, the shorter with words of a form of state
+                y[i:i + len(x)] == x and set(y[:i] + y[i + len(x):]) <= FORM_OF_STATE
+                for i in range(len(y) - len(x) + 1))
         return bool(countries) and all(any(same(st.value, c) for c in countries)
                                        for st in citizenship)
 

@@ -144,7 +144,7 @@ ELLIPSIS_OF_STATEMENT: dict[tuple[str, str], tuple[tuple[str, str, str], tuple[s
     # an award or a nomination happened at a time, it was not measured as of one: "Paris
     # Jackson awards" "as of when?" asks an award as if it were a population
     ("P166", "P585"): (("when was that?", "and when was that?", "in what year was that?"),
-                       ("won when?", "year won?", "year of that?")),
+                       ("awarded when?", "year received?", "year of that?")),
     ("P1411", "P585"): (("when was that?", "and when was that?", "in what year was that?"),
                         ("nominated when?", "year nominated?", "year of that?")),
 }
