@@ -1178,14 +1178,14 @@ class Planner:
                  b[0].property_id in FOUNDING_DATES | ENDING_DATES]
         if not dated:
             return chosen
-        last = chosen[dated[-1]]
-        moving = [b for i, b in enumerate(chosen) if 0 < i < dated[-1] and
-                  b[0].qualifier_id is None and b[0].property_id in AFTER_ITS_END]
+        end = dated[-1]
+        moving = [i for i in range(1, end) if chosen[i][0].qualifier_id is None and
+                  chosen[i][0].property_id in AFTER_ITS_END]
         if not moving:
             return chosen
-        rest = [b for b in chosen if not any(b is m for m in moving)]
-        at = next(i for i, b in enumerate(rest) if b is last) + 1
-        return rest[:at] + moving + rest[at:]
+        rest = [b for i, b in enumerate(chosen) if i not in moving]
+        at = end - len(moving) + 1  # right after the last date (every move was before it)
+        return rest[:at] + [chosen[i] for i in moving] + rest[at:]
 
     def _places_once(self, e: EntityFacts,
                      fits: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:

@@ -143,9 +143,10 @@ ELLIPSIS_OF_STATEMENT: dict[tuple[str, str], tuple[tuple[str, str, str], tuple[s
                        ("split up when?", "relationship end?", "end of relationship?")),
     # an award or a nomination happened at a time, it was not measured as of one: "Paris
     # Jackson awards" "as of when?" asks an award as if it were a population
-    ("P166", "P585"): (("when was that?", "and when was that?", "in what year was that?"),
+    # (spoken as any dated statement, ``ELLIPSIS_QUALIFIED``)
+    ("P166", "P585"): (ELLIPSIS_QUALIFIED["P585"][0],
                        ("awarded when?", "year received?", "year of that?")),
-    ("P1411", "P585"): (("when was that?", "and when was that?", "in what year was that?"),
+    ("P1411", "P585"): (ELLIPSIS_QUALIFIED["P585"][0],
                         ("nominated when?", "year nominated?", "year of that?")),
 }
 
