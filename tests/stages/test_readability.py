@@ -1926,6 +1926,13 @@ def test_a_politician_is_not_asked_the_country_an_office_names_nor_a_cartoon_its
     planner.view.best_type = lambda e: (e.types[0], [(p, None) for p in e.properties])
     assert planner._country_said(pm) and planner._country_said(member)
     assert not planner._country_said(other)  # the party is not in the KG: nothing says it
+    for country, party_name, said in (("Japan", "Japanese Communist Party", True),
+                                      ("Israel", "Israeli Labor Party", True),
+                                      ("Oman", "Romania Party", False),
+                                      ("India", "Indian National Congress", True)):
+        someone = _entity("Q1", "Someone", "Q5", human=True, P27=[("Q9", country)],
+                          P102=[("Q8", party_name)])
+        assert planner._country_said(someone) is said, (country, party_name)
     assert planner._country_said(briton)  # the KG holds the party, in the United Kingdom
     assert planner._trivia(pm, "P27")
     homer = _entity("Q7810", "Homer Simpson", "Q15632617", P27=[("Q30", "United States")],
@@ -2089,6 +2096,14 @@ def test_a_body_s_dissolution_and_its_end_in_one_year_are_one_question():
     planner = _stub_planner({}, {"Q7278": "political party"})
     keys = {planner._answer_key(party, PlannedTurn("Q1", p, None, 0)) for p in ("P576", "P582")}
     assert len(keys) == 1 and None not in keys, keys
+    # a museum's official closing (P3999) and a ship's retirement (P730) end a thing too
+    museum = EntityFacts("Q2", "Some Museum", None, ("Q33506",), False, True, {
+        "P576": (Statement("Q2$a", Value("time", "1998", None, 9)),),
+        "P3999": (Statement("Q2$b", Value("time", "1998-06-01", None, 11)),),
+        "P730": (Statement("Q2$c", Value("time", "1998", None, 9)),)})
+    keys = {planner._answer_key(museum, PlannedTurn("Q2", p, None, 0))
+            for p in ("P576", "P3999", "P730")}
+    assert len(keys) == 1 and None not in keys, keys
 
 
 def test_a_citizenship_the_birthplace_says_and_a_period_beside_a_life_date_fill_turns_only():
@@ -2144,3 +2159,77 @@ def test_what_followed_a_state_is_asked_after_it_began_and_ended():
     assert moved == ["P36", "P1082", "P571", "P576", "P156"]
     opener = [[PlannedTurn("Q1", p, None, 0)] for p in ["P156", "P571"]]
     assert [b[0].property_id for b in Planner._what_followed_last(opener)] == ["P156", "P571"]
+
+
+def test_two_amounts_or_two_dates_are_kept_apart_where_another_order_can():
+    """"How large is the country?" "How big is its economy?" asks "two size measurements in
+    a row" (r61's reader), "When did that start?" "When was it founded?" two whens: the
+    blocks are interleaved anew, the opener first, where it is where it was, the dates'
+    and the amounts' own orders kept, moving blocks least; a founding and an ending are one
+    run, founding first; a height and a width, a population and an area stay together."""
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.planner import PlannedTurn
+    from convkgyarn.stages.assemble.records import Statement
+
+    def fact(pid: str, kind: str, qualifiers: dict | None = None):
+        value = {"date": Value("time", "1981", None, 9),
+                 "amount": Value("quantity", "22966", None)}.get(
+            kind, Value("wikibase-item", "Somewhere", "Q99"))
+        return (Statement(f"Q1${pid}", value, qualifiers=qualifiers or {}),)
+
+    kinds = {"P36": "item", "P571": "date", "P47": "item", "P2046": "amount",
+             "P2131": "amount", "P576": "date", "P17": "item", "P1082": "amount",
+             "P2048": "amount", "P2049": "amount", "P195": "item", "P156": "item",
+             "P6": "item", "P2044": "amount", "P1619": "date", "P159": "item",
+             "P582": "date", "P138": "item"}
+    start = {"P580": (Value("time", "2016", None, 9),)}
+    props = {p: fact(p, k) for p, k in kinds.items()}
+    props["P6"] = fact("P6", "item", start)
+    props["P112"] = (Statement("Q1$a", Value("wikibase-item", "Alice", "Q5")),)
+    props["P127"] = (Statement("Q1$b", Value("wikibase-item", "Alice", "Q5")),
+                     Statement("Q1$c", Value("wikibase-item", "Bob", "Q6")))
+    belize = EntityFacts("Q1", "Belize", None, ("Q6256",), False, False, props)
+    planner = _stub_planner({}, {"Q6256": "country"})
+
+    def order(*pids: str) -> list[str]:
+        blocks = [[PlannedTurn("Q1", "P6", None, 0), PlannedTurn("Q1", "P6", "P580", 0)]
+                  if p == "P6" else [PlannedTurn("Q1", q, None, 0) for q in p.split("+")]
+                  for p in pids]
+        return [t.property_id if t.qualifier_id is None else t.qualifier_id
+                for b in planner._kinds_apart(belize, blocks) for t in b]
+
+    # capital, founded, borders, area, GDP: the area moves up one, the GDP stays last
+    assert order("P36", "P571", "P47", "P2046", "P2131") == \
+        ["P36", "P571", "P2046", "P47", "P2131"]
+    # "Who is its mayor?" "Since when?" "When was it founded?": the founding first
+    assert order("P1082", "P6", "P571", "P47") == ["P1082", "P571", "P6", "P580", "P47"]
+    # nothing to change: no two of a kind side by side, or no other order helps
+    assert order("P36", "P2046", "P47", "P2131") == ["P36", "P2046", "P47", "P2131"]
+    assert order("P36", "P2046", "P2131") == ["P36", "P2046", "P2131"]
+    # the country stays where it was, so the museum's two figures stay together
+    assert order("P571", "P17", "P2046", "P2131") == ["P571", "P17", "P2046", "P2131"]
+    # a founding and an ending are one run, the founding first, even as the opener
+    assert order("P36", "P576", "P571", "P47") == ["P36", "P571", "P576", "P47"]
+    assert order("P576", "P571", "P195") == ["P576", "P571", "P195"]  # the opener stays
+    # amounts asked together
+    assert order("P195", "P2048", "P2049", "P47") == ["P195", "P2048", "P2049", "P47"]
+    assert order("P17", "P1082", "P2046", "P47") == ["P17", "P1082", "P2046", "P47"]
+    # a population and an elevation are two figures: the founding goes between them
+    assert order("P17", "P1082", "P2044", "P571") == ["P17", "P1082", "P571", "P2044"]
+    # what followed it stays after its dates
+    assert order("P36", "P571", "P156", "P2046", "P2131") == \
+        ["P36", "P571", "P2046", "P156", "P2131"]
+    assert order("P36", "P2046", "P2131", "P156", "P576") == \
+        ["P36", "P2046", "P576", "P2131", "P156"]
+    # amounts asked together stay side by side when the order changes around them
+    assert order("P36", "P571", "P1619", "P2048", "P2049") == \
+        ["P36", "P571", "P2048", "P2049", "P1619"]
+    # a narrower answer stays before a wider one whatever their kinds: "Who founded it?"
+    # "Alice." (a block headed by the founding date) before "Who owns it?" "Alice, Bob."
+    assert order("P195", "P1619", "P571+P112", "P127", "P138") == \
+        ["P195", "P1619", "P571", "P112", "P127", "P138"]
+    # where it is stays at the turn it was, even beside a founding and an ending moved
+    assert order("P2046", "P2048", "P159", "P582", "P1619", "P36") == \
+        ["P2046", "P2048", "P159", "P1619", "P582", "P36"]
+    # an opener about what followed it does not hold the rest back
+    assert order("P156", "P571", "P1619", "P36") == ["P156", "P571", "P36", "P1619"]

@@ -247,7 +247,9 @@ FOUNDING_DATES = frozenset({"P571", "P1619", "P577", "P575", "P580"})
 ENDING_DATES = frozenset({"P570", "P2032",
                           # ... and a body's dissolution and its end ("When was the party
                           # dissolved?" twice: a reviewer of 0.8.19)
-                          "P576", "P582"})
+                          "P576", "P582",
+                          # ... and a place's closing, a ship's or a machine's retirement
+                          "P3999", "P730"})
 # Where a thing is, from the broad to the narrow: asked in this order, and the continent not
 # at all when something narrower is known (the country says it).
 CONTINENT = "P30"
@@ -256,6 +258,7 @@ AFTER_ITS_END = frozenset({"P156", "P1366"})  # followed by, replaced by
 # blind A/B of 40 subjects preferred the conversations that asked "What is the college part
 # of?" "University of Oxford." in 7 pairs of 7.)
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
+LOCATED = frozenset(LOCATION_LEVEL)
 NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
 # ... and a capital says it as well: "What was the capital of the Weimar Republic?"
 # "Berlin." then "On what continent was it?" reads as a quiz of the obvious (four readers
@@ -289,6 +292,12 @@ DATES_MAX = 2
 # "Scott Morrison." "When did that begin?" "Who is its head of state?" "Elizabeth II."
 # "When did that start?" repeats one pattern (two head-to-head raters' diversity, s26)
 STARTS_MAX = 1
+# The most blocks ``Planner._kinds_apart`` reorders (the orders it tries grow with them),
+# and the amounts asked together however it orders them: height, width, length,
+# thickness, depth (vertical, horizontal), diameter; ...
+KINDS_APART_MAX_UNITS = 9
+AMOUNTS_TOGETHER = (frozenset({"P2048", "P2049", "P2043", "P2610", "P4511", "P5524", "P2386"}),
+                    frozenset({"P1082", "P2046"}))  # ... population, area
 START = "P580"
 # (Not kept, s29: at most one amount a conversation while other facts are left, "How many
 # people live in Berlin?" and no "How big is it?". Three head-to-head raters found it more
@@ -818,7 +827,10 @@ class Planner:
         office they held or a party they belong to ("Estonia" in "Prime Minister of
         Estonia", in "Estonian Reform Party"), or is the country of such a party or office
         where the KG holds it (the Conservative Party's United Kingdom):
-        ``SAYS_THE_COUNTRY``, of offices and parties the plan may ask."""
+        ``SAYS_THE_COUNTRY``, of offices and parties the plan may ask. A word's start, not
+        the whole word: demonyms end in many ways (Japanese, Brazilian, Iranian), at the
+        cost of a name that begins another's (Niger in "Nigerian", Dominica in
+        "Dominican"), which only leaves the citizenship to fill turns."""
         citizenship = e.properties.get(CITIZENSHIP, ())
         held = [st.value for p in SAYS_THE_COUNTRY if self._askable(e, p)
                 for st in e.properties.get(p, ())]
@@ -1167,7 +1179,118 @@ class Planner:
         chosen = self._narrower_first(e, chosen)
         if not e.human:
             chosen = self._what_followed_last(chosen)
+            chosen = self._kinds_apart(e, chosen)
         return [t for block in chosen for t in block]
+
+    def _answer_kind(self, e: EntityFacts, pt: PlannedTurn) -> str | None:
+        """"date" or "amount" where every value answering the planned turn is one, else
+        None (an item, a text, a mix)."""
+        stmts = e.properties[pt.property_id]
+        if pt.qualifier_id is not None:
+            if pt.statement_index >= len(stmts):
+                return None
+            values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
+        else:
+            values = tuple(s.value for s in answer_statements(e, stmts)[0])
+        found = {v.kind for v in values}
+        return {"time": "date", "quantity": "amount"}.get(found.pop()) \
+            if len(found) == 1 else None
+
+    def _kinds_apart(self, e: EntityFacts,
+                     chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
+        """No two amounts and no two dates of different facts one after the other where
+        another order can keep them apart: "How large is the country?" "How big is its
+        economy?" asks "two size measurements in a row", and three "When" questions in a
+        row are "formulaic" (r61's reader). The blocks are interleaved anew, keeping the
+        opener first and where a thing is at the turn it was, asked in one run
+        (``LOCATION_LEVEL``); the order among the dates, among the amounts and among the
+        other blocks, and a narrower answer before a wider one of any kind
+        (``_narrower_first``); and what followed a thing after its dates
+        (``_what_followed_last``). Of the orders with the fewest such pairs, the one that
+        moves blocks least. A founding and an ending side by side are one run, the founding
+        first (never moving an ending that opened: the opener was chosen as one), and
+        amounts asked together stay side by side and may come together (``AMOUNTS_TOGETHER``:
+        "How tall is the painting?" "How wide?"; "How many people live there?" "How big is
+        it?")."""
+        def plain_in(block: list[PlannedTurn], group: frozenset) -> bool:
+            return block[0].qualifier_id is None and block[0].property_id in group
+
+        def together(a: list[PlannedTurn], b: list[PlannedTurn]) -> bool:
+            return a[0].qualifier_id is None and b[0].qualifier_id is None and len(a) == 1 \
+                and any({a[0].property_id, b[0].property_id} <= g for g in AMOUNTS_TOGETHER)
+
+        units: list[list[list[PlannedTurn]]] = []
+        for block in chosen:
+            last = units[-1] if units else None
+            if last and plain_in(block, LOCATED) and plain_in(last[-1], LOCATED):
+                last.append(block)  # where it is: one run
+            elif last and len(last) == 1 and plain_in(block, FOUNDING_DATES) and \
+                    plain_in(last[0], ENDING_DATES):
+                last.insert(len(units) == 1, block)  # its founding, then its end (an
+                # ending that opened stays the opener)
+            elif last and len(last) == 1 and ((
+                    plain_in(block, ENDING_DATES) and plain_in(last[0], FOUNDING_DATES))
+                    or together(last[0], block)):
+                last.append(block)
+            else:
+                units.append([block])
+        merged = [block for u in units for block in u]
+        if len(units) < 3 or len(units) > KINDS_APART_MAX_UNITS:
+            return merged
+        head = [self._answer_kind(e, u[0][0]) for u in units]
+        tail = [self._answer_kind(e, u[-1][-1]) for u in units]
+
+        def clashes(order: Sequence[int]) -> int:
+            return sum(tail[a] is not None and tail[a] == head[b] and
+                       not together(units[a][-1], units[b][0])
+                       for a, b in zip(order, order[1:]))
+
+        if not clashes(range(len(units))):
+            return merged
+        offset = [0]  # the turn-block each unit starts at, as planned
+        for u in units:
+            offset.append(offset[-1] + len(u))
+        located = {i for i, u in enumerate(units) if plain_in(u[0], LOCATED)}
+        dates = {i for i, u in enumerate(units)
+                 if any(plain_in(b, FOUNDING_DATES | ENDING_DATES) for b in u)}
+        after = {i for i, u in enumerate(units) if i and plain_in(u[0], AFTER_ITS_END)}
+        keys = [{k for b in u for t in b if t.qualifier_id is None
+                 for k in (self._answer_key(e, t),) if k} for u in units]
+        narrower = {(i, j) for i in range(len(units)) for j in range(i + 1, len(units))
+                    if any(k < w for k in keys[i] for w in keys[j])}
+        queues = [[i for i in range(1, len(units)) if head[i] == k]
+                  for k in ("date", "amount", None)]
+        best: tuple | None = None
+
+        def fits(order: list[int]) -> bool:
+            at, where = {}, 0
+            for i in order:
+                at[i] = where
+                where += len(units[i])
+            return all(at[i] == offset[i] for i in located) and \
+                not any(at[a] < at[d] for a in after for d in dates) and \
+                all(at[i] < at[j] for i, j in narrower)
+
+        def interleave(order: list[int], at: list[int]) -> None:
+            nonlocal best
+            if len(order) == len(units):
+                if fits(order):
+                    score = (clashes(order), sum(abs(n - i) for n, i in enumerate(order)))
+                    if best is None or score < best[0]:
+                        best = (score, list(order))
+                return
+            for q, queue in enumerate(queues):
+                if at[q] < len(queue):
+                    order.append(queue[at[q]])
+                    at[q] += 1
+                    interleave(order, at)
+                    at[q] -= 1
+                    order.pop()
+
+        interleave([0], [0, 0, 0])
+        if best is None or best[0][0] >= clashes(range(len(units))):
+            return merged
+        return [block for i in best[1] for block in units[i]]
 
     @staticmethod
     def _what_followed_last(chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
