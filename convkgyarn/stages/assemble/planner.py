@@ -259,7 +259,7 @@ AFTER_ITS_END = frozenset({"P156", "P1366"})  # followed by, replaced by
 # of?" "University of Oxford." in 7 pairs of 7.)
 LOCATION_LEVEL = {"P30": 0, "P17": 1, "P131": 2, "P706": 2, "P276": 3, "P159": 3}
 LOCATED = frozenset(LOCATION_LEVEL)
-NARROWER_THAN_CONTINENT = frozenset(LOCATION_LEVEL) - {CONTINENT}
+NARROWER_THAN_CONTINENT = LOCATED - {CONTINENT}
 # ... and a capital says it as well: "What was the capital of the Weimar Republic?"
 # "Berlin." then "On what continent was it?" reads as a quiz of the obvious (four readers
 # rated the conversations that asked a state's continent lowest of all on relevance)
@@ -926,12 +926,9 @@ class Planner:
     @staticmethod
     def _dated(e: EntityFacts, pt: PlannedTurn) -> bool:
         """Whether the planned turn asks a statement's date ("Since when?", "When was the
-        wedding?", "When was she awarded the National Medal of Arts?")."""
-        stmts = e.properties[pt.property_id]
-        if pt.qualifier_id is None or pt.statement_index >= len(stmts):
-            return False  # a birth or a founding is a fact of its own, asked as such
-        values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
-        return bool(values) and all(v.kind == "time" for v in values)
+        wedding?", "When was she awarded the National Medal of Arts?"). A birth or a
+        founding is a fact of its own, asked as such."""
+        return pt.qualifier_id is not None and Planner._answer_kind(e, pt) == "date"
 
     @staticmethod
     def _since_when(pt: PlannedTurn) -> bool:
@@ -997,11 +994,7 @@ class Planner:
     def _answer_key(self, e: EntityFacts, pt: PlannedTurn) -> frozenset | None:
         """What a planned turn is answered with, as said: two facts with the same answer
         ("located in" and "headquarters" both Oxford) make one question, not two."""
-        stmts = e.properties[pt.property_id]
-        if pt.qualifier_id is not None:
-            values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
-        else:
-            values = tuple(s.value for s in answer_statements(e, stmts)[0])
+        values = self._answer_values(e, pt)
         if pt.qualifier_id is None and pt.property_id in FOUNDING_DATES and \
                 all(v.kind == "time" for v in values):  # founded 2007, opened 27 December
             return frozenset(("founded", (v.label or "")[:4]) for v in values) or None  # 2007
@@ -1182,17 +1175,22 @@ class Planner:
             chosen = self._kinds_apart(e, chosen)
         return [t for block in chosen for t in block]
 
-    def _answer_kind(self, e: EntityFacts, pt: PlannedTurn) -> str | None:
-        """"date" or "amount" where every value answering the planned turn is one, else
-        None (an item, a text, a mix)."""
+    @staticmethod
+    def _answer_values(e: EntityFacts, pt: PlannedTurn) -> tuple[Value, ...]:
+        """The values that answer a planned turn: its statement's qualifier values, or the
+        values of the statements that answer the fact (``answer_statements``)."""
         stmts = e.properties[pt.property_id]
-        if pt.qualifier_id is not None:
-            if pt.statement_index >= len(stmts):
-                return None
-            values = stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ())
-        else:
-            values = tuple(s.value for s in answer_statements(e, stmts)[0])
-        found = {v.kind for v in values}
+        if pt.qualifier_id is None:
+            return tuple(s.value for s in answer_statements(e, stmts)[0])
+        if pt.statement_index >= len(stmts):
+            return ()
+        return tuple(stmts[pt.statement_index].qualifiers.get(pt.qualifier_id, ()))
+
+    @staticmethod
+    def _answer_kind(e: EntityFacts, pt: PlannedTurn) -> str | None:
+        """"date" or "amount" where every value answering the planned turn is one, else
+        None (an item, a text, a mix, none)."""
+        found = {v.kind for v in Planner._answer_values(e, pt)}
         return {"time": "date", "quantity": "amount"}.get(found.pop()) \
             if len(found) == 1 else None
 
