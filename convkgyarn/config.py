@@ -350,7 +350,13 @@ class GenerateConfig(_Strict):
                              "facts only (0.6's conversations)")
     follow_share: float = Field(0.5, ge=0, le=1, description="with follow-ups: the chance that "
                                 "an answer one fits leads to it (at most one yes/no and one "
-                                "side topic a conversation)")
+                                "side topic a conversation; an \"also\" yes/no has its own "
+                                "also_share)")
+    also_share: float = Field(1.0, ge=0, le=1, description="with follow-ups: the chance that "
+                              "an answer an \"also\" yes/no fits leads to it (\"Where was he "
+                              "born?\" \"Gary.\" \"Did he also die there?\"): readers rate it "
+                              "as following on and as the variety a run of wh-questions "
+                              "lacks, so by default wherever one fits")
     hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
                        "(the director, the spouse) and ask about it")
     topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "
@@ -422,8 +428,11 @@ class GenerateConfig(_Strict):
                                   ("typos", self.typos), ("related", self.related)) if on]
         if not self.follow_ups:
             parts.append("nofollowups")
-        elif self.follow_share != default["follow_share"].default:
-            parts.append(f"follow{self.follow_share:g}")
+        else:
+            if self.follow_share != default["follow_share"].default:
+                parts.append(f"follow{self.follow_share:g}")
+            if self.also_share != default["also_share"].default:
+                parts.append(f"also{self.also_share:g}")
         if self.hops:
             parts.append("hops")
             if self.topics != default["topics"].default:

@@ -72,6 +72,7 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
         {"ellipsis": True}, {"ellipsis": True, "ellipsis_share": 0.3},
         {"hops": True, "ellipsis": True, "ellipsis_share": 0.3},
         {"answer_style": "sentence"}, {"related": True},
+        {"follow_share": 0.8}, {"also_share": 0.5}, {"follow_share": 0.8, "also_share": 0.5},
         {"changed_since": "last"}, {"changed_since": "2024-01-01"},
         {"changed_since": "refresh-0123abcd-4567"},
     ]
@@ -80,6 +81,8 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
     assert GenerateConfig(kinds=["count", "verify"]).name == "voice-kinds-count-verify"
     assert GenerateConfig(hops=True, topics=2).name == "voice-hops-topics2"
     assert GenerateConfig(changed_since="2024-01-01").name == "voice-changes-2024-01-01"
+    assert GenerateConfig(also_share=0.5).name == "voice-also0.5"
+    assert GenerateConfig(follow_ups=False, also_share=0.5).name == "voice-nofollowups"
     # a setting at its default adds nothing; the sample (how many, which, how long) neither
     assert GenerateConfig(hops=True, topics=3, ellipsis=True, ellipsis_share=0.5).name == \
         "voice-hops-ellipsis"

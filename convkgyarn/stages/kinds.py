@@ -70,6 +70,13 @@ VERIFY: dict[str, tuple[str, str, str]] = {
     "P495": ("is {S} from [a]?", "was {S} from [a]?", "{S} from [a]?"),
 }
 
+# Not asked: a yes/no about a value the subject holds in place of a fact whose plain
+# question cannot be asked (a value without a label, too many values): "Was Plato a
+# philosopher?", "Does China border Laos?". Three head-to-head raters preferred the
+# conversations without it on relevance 50 to 4 ("obvious", "random"), though with it on
+# diversity 64 to 0 (s31, benchmarks/ratings/head_to_head.jsonl). A yes/no that follows
+# from the answer before it ("Did he also die there?", ``ALSO``) is what they praised.
+
 # property -> (spoken, typed): who held it right before [a] (by start time, P580)
 BEFORE: dict[str, tuple[str, str]] = {
     "P6": ("who was the head of government of {S:o} before [a]?",

@@ -355,3 +355,57 @@ def test_a_religion_is_not_asked_after_the_religious_order(dev):
     assert con.execute("SELECT count(*) FROM drops WHERE reason = 'an earlier answer of the "
                        "conversation says it' AND detail = 'the religious order'").fetchone()[0]
 
+
+
+def test_a_yes_no_about_the_place_just_named_is_asked_wherever_one_fits(dev):
+    """"Where was he born?" "Gary." "Did he also die there?": three head-to-head raters
+    found it follows on and varies a run of wh-questions (s32: diversity 31 pairs to 0,
+    relevance 5 to 2), so ``also_share`` is 1 by default. Wherever a birthplace of one
+    known place is answered about a subject who died somewhere the KG names, with a turn
+    left and no yes/no asked yet, the next question asks whether he died there."""
+    records, con = dev
+    fits = asked = 0
+    for r in records:
+        if r["config"]["name"] != "voice-deixis":
+            continue
+        subject = r["entity"]["id"]
+        deaths = values(con, subject, "P20")
+        turns = r["turns"]
+        for i, t in enumerate(turns[:-1]):
+            if t["property_id"] != "P19" or t["question_kind"] != "fact" or \
+                    t["subject_id"] != subject or len(t["answer_ids"]) != 1 or \
+                    not t["answer_ids"][0] or not deaths or None in deaths or \
+                    not values(con, subject, "P570") or \
+                    any(x["question_kind"] == "verify" or x["property_id"] == "P20"
+                        for x in turns[:i]):
+                continue
+            fits += 1
+            after = turns[i + 1]
+            asked += after["question_kind"] == "verify" and after["property_id"] == "P20"
+            assert after["question_kind"] == "verify" and after["property_id"] == "P20", \
+                (t["question"], after["question"])
+    assert fits >= 3 and asked == fits
+    # never of a fact the conversation answered already: "Who is its head of state?"
+    # "Khalifa bin Zayed Al Nahyan." ... "Is Mohammed bin Rashid Al Maktoum also its head of
+    # state?"
+    for r in records:
+        for i, t in enumerate(r["turns"]):
+            if t["question_kind"] == "verify":
+                assert not any(x["subject_id"] == t["subject_id"] and
+                               x["property_id"] == t["property_id"] and
+                               x["question_kind"] == "fact" and
+                               not x["qualifier_property_id"] for x in r["turns"][:i]), \
+                    [x["question"] for x in r["turns"]]
+
+
+def test_also_share_is_the_chance_of_an_also(shared_data, tmp_path):
+    """At ``also_share`` 0 no "also" question is asked; the configuration says so in its
+    name."""
+    cfg = GenerateConfig(conversations=60, interaction="voice", deixis=True, also_share=0.0)
+    assert cfg.name == "voice-deixis-also0"
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([shared_data / "wikidata" / "real-entities-dev.ndjson.bz2"],
+               labels=[shared_data / "wikidata" / "property-labels-en.json",
+                       shared_data / "labels" / "preferred-labels-en.json"])
+        recs = p.records(p.generate([cfg]).runs)
+    assert recs and not any(t["question_kind"] == "verify" for r in recs for t in r["turns"])

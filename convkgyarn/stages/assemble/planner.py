@@ -1469,9 +1469,12 @@ class Planner:
         question about it ("Did he also write the screenplay?", ``also_turn``), or, for a
         person, work or organisation with facts of its own, a question or two about it
         ("When was he born?", ``thread_target``) and then back to the plan. At most one of
-        each kind per conversation, each with the chance ``follow_share`` where it fits;
-        the turns they take are the plan's last (least salient). Draws happen only where a
-        follow-up fits, so a conversation with none is the plan as it is."""
+        each kind per conversation, each with the chance ``follow_share`` where it fits
+        (an "also" with ``also_share``, by default wherever it fits: three head-to-head
+        raters found it follows on and varies the questions, s32; never of a fact the plan
+        still asks plainly or the conversation has answered); the turns they take are the
+        plan's last (least salient). Draws happen only where a follow-up fits, so a
+        conversation with none is the plan as it is."""
         cfg = self.cfg
         queue = deque(plan)
         turns: list[Turn] = []
@@ -1537,7 +1540,8 @@ class Planner:
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
                                        cfg.turns - len(turns) - at,
                                        {(q[0].id, q[2].property_id) for q in queue}, turns)
-                if steps and rng.random() < cfg.follow_share:
+                share = cfg.also_share if kind == "also" else cfg.follow_share
+                if steps and rng.random() < share:
                     for i, step in enumerate(steps):
                         queue.insert(at + i, step)
                     if kind == "thread":
@@ -1574,6 +1578,11 @@ class Planner:
             return self.span_turn(e, type_id, turn, asked, pending, said)
         if kind == "also":
             found = self.also_turn(e, type_id, turn, asked)
+            if found and (e.id, found[2].property_id) in pending:
+                return []  # the plan asks it plainly: "Who led its government?" rather
+                # than "Was Mikhail Gorbachev also its head of government?" "No." (which
+                # leaves the plain question out, ``_walk_following``), "Who is in the
+                # cast?" rather than "Did he also act in it?" (s32)
             return [found] if found else []
         target = self.thread_target(turn, topics, rng)
         if target is None:
@@ -1648,7 +1657,8 @@ class Planner:
         (so "no" says the KG knows other values, not that it is silent), every one a known
         item (an unknown value could be the one asked of; a value without a label still says
         "no": the answer is yes or no, never its label); a place of death only of a subject
-        who died. The first that fits, in the table's order."""
+        who died; never of a fact the conversation asked already (its answer said yes or
+        no). The first that fits, in the table's order."""
         pt = turn.planned
         if pt.kind != "fact" or pt.qualifier_id is not None or turn.subject.id != e.id or \
                 len(turn.answer.values) != 1 or not turn.answer.values[0].value_id:
@@ -1660,9 +1670,10 @@ class Planner:
                     (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
                     any(s.value.value_id is None for s in stmts):
                 continue
-            if (e.id, second, None, "fact") in asked and \
-                    value.value_id in {s.value.value_id for s in stmts}:
-                continue  # already answered with it
+            if (e.id, second, None, "fact") in asked:
+                continue  # already answered, with it or without it: "Who is its head of
+                # state?" "Khalifa bin Zayed Al Nahyan." ... "Who leads its government?"
+                # "Mohammed bin Rashid Al Maktoum." "Is he also its head of state?"
             if (pt.property_id, second) in TWO_OFFICES and self._offices_apart(e):
                 continue  # "Who is the monarch?" "Elizabeth II." "Is she also the head of
                 # government?": never, where the two offices have names of their own
