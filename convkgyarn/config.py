@@ -356,7 +356,8 @@ class GenerateConfig(_Strict):
                               "an answer an \"also\" yes/no fits leads to it (\"Where was he "
                               "born?\" \"Gary.\" \"Did he also die there?\"): readers rate it "
                               "as following on and as the variety a run of wh-questions "
-                              "lacks, so by default wherever one fits")
+                              "lacks, so by default wherever one fits; none with "
+                              "follow_share 0, which turns every drawn follow-up off)")
     hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
                        "(the director, the spouse) and ask about it")
     topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "
@@ -431,7 +432,8 @@ class GenerateConfig(_Strict):
         else:
             if self.follow_share != default["follow_share"].default:
                 parts.append(f"follow{self.follow_share:g}")
-            if self.also_share != default["also_share"].default:
+            if self.also_share != default["also_share"].default and self.follow_share and \
+                    not self.hops and not self.kinds:  # (where "also" questions are asked)
                 parts.append(f"also{self.also_share:g}")
         if self.hops:
             parts.append("hops")

@@ -1539,8 +1539,11 @@ class Planner:
                     continue
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
                                        cfg.turns - len(turns) - at,
-                                       {(q[0].id, q[2].property_id) for q in queue}, turns)
-                share = cfg.also_share if kind == "also" else cfg.follow_share
+                                       {(q[0].id, q[2].property_id) for q in queue}, turns,
+                                       self._plain_ahead(queue, cfg.turns - len(turns)))
+                # an "also" with its own chance, never where follow_share turns them off
+                share = cfg.also_share if kind == "also" and cfg.follow_share else \
+                    cfg.follow_share
                 if steps and rng.random() < share:
                     for i, step in enumerate(steps):
                         queue.insert(at + i, step)
@@ -1565,9 +1568,16 @@ class Planner:
         every, now = self.view.item_counts.get((e.id, pt.property_id), (0, 0))
         return len(values) == (every if e.gone or not now or tense == "past" else now)
 
+    @staticmethod
+    def _plain_ahead(queue, left: int) -> set[tuple[str, str]]:
+        """(entity, property) of the plain facts the plan asks in the turns left."""
+        return {(q[0].id, q[2].property_id) for q in list(queue)[:left]
+                if q[2].kind == "fact" and q[2].qualifier_id is None}
+
     def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
                   topics: set[str], rng: random.Random, left: int,
-                  pending: set = frozenset(), said: list = ()) -> list[Step]:
+                  pending: set = frozenset(), said: list = (),
+                  plain_ahead: set = frozenset()) -> list[Step]:
         """The steps of one kind of follow-up that fits after ``turn`` (none if it does not
         fit or no turn is left for it)."""
         if left < 1:
@@ -1577,12 +1587,7 @@ class Planner:
         if kind == "span":
             return self.span_turn(e, type_id, turn, asked, pending, said)
         if kind == "also":
-            found = self.also_turn(e, type_id, turn, asked)
-            if found and (e.id, found[2].property_id) in pending:
-                return []  # the plan asks it plainly: "Who led its government?" rather
-                # than "Was Mikhail Gorbachev also its head of government?" "No." (which
-                # leaves the plain question out, ``_walk_following``), "Who is in the
-                # cast?" rather than "Did he also act in it?" (s32)
+            found = self.also_turn(e, type_id, turn, asked, said, plain_ahead)
             return [found] if found else []
         target = self.thread_target(turn, topics, rng)
         if target is None:
@@ -1651,14 +1656,19 @@ class Planner:
             return []
         return [(e, type_id, planned, None)]
 
-    def also_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set) -> Step | None:
+    def also_turn(self, e: EntityFacts, type_id: str, turn: Turn, asked: set,
+                  said: list = (), plain_ahead: set = frozenset()) -> Step | None:
         """An "also" question that fits right after ``turn`` (``kinds.ALSO``): the turn named
         one value, and the subject holds some value of a property curated after the turn's
         (so "no" says the KG knows other values, not that it is silent), every one a known
         item (an unknown value could be the one asked of; a value without a label still says
         "no": the answer is yes or no, never its label); a place of death only of a subject
-        who died; never of a fact the conversation asked already (its answer said yes or
-        no). The first that fits, in the table's order."""
+        who died; never of a fact a turn of the conversation (``said``) asked already (its
+        answer said yes or no), nor of one the plan asks plainly in the turns left
+        (``plain_ahead``: "Who led its government?" "Ivan Silayev." tells more than "Was
+        Mikhail Gorbachev also its head of government?" "No.", which leaves the plain
+        question out; a film's cast, not "Did he also act in it?": s32). The first that
+        fits, in the table's order."""
         pt = turn.planned
         if pt.kind != "fact" or pt.qualifier_id is not None or turn.subject.id != e.id or \
                 len(turn.answer.values) != 1 or not turn.answer.values[0].value_id:
@@ -1670,7 +1680,10 @@ class Planner:
                     (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
                     any(s.value.value_id is None for s in stmts):
                 continue
-            if (e.id, second, None, "fact") in asked:
+            if (e.id, second) in plain_ahead or any(
+                    t.subject.id == e.id and t.planned.property_id == second and
+                    t.planned.kind == "fact" and t.planned.qualifier_id is None
+                    for t in said):
                 continue  # already answered, with it or without it: "Who is its head of
                 # state?" "Khalifa bin Zayed Al Nahyan." ... "Who leads its government?"
                 # "Mohammed bin Rashid Al Maktoum." "Is he also its head of state?"
