@@ -356,7 +356,6 @@ def test_a_religion_is_not_asked_after_the_religious_order(dev):
                        "conversation says it' AND detail = 'the religious order'").fetchone()[0]
 
 
-
 def test_a_yes_no_about_the_place_just_named_is_asked_wherever_one_fits(dev):
     """"Where was he born?" "Gary." "Did he also die there?": three head-to-head raters
     found it follows on and varies a run of wh-questions (s32: diversity 31 pairs to 0,
@@ -416,6 +415,7 @@ def test_also_share_is_the_chance_of_an_also(shared_data, tmp_path):
     by: dict[str, list] = {c.name: [] for c in configs}
     for r in recs:
         by[r["config"]["name"]].append(r)
+
     def facts(r):
         return [(t["subject_id"], t["property_id"], t["qualifier_property_id"],
                  t["question_kind"]) for t in r["turns"]]

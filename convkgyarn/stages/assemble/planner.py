@@ -21,6 +21,7 @@ import re
 from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import islice
 
 from convkgyarn.config import GenerateConfig
 from convkgyarn.stages import kinds, salience
@@ -1534,13 +1535,16 @@ class Planner:
                     queue[at][2].property_id == pt.property_id and \
                     queue[at][2].qualifier_id is not None:
                 at += 1
+            # what the queue holds, read by each kind below (the queue changes only when
+            # one is taken, and then the loop ends)
+            pending = {(q[0].id, q[2].property_id) for q in queue}
+            plain_ahead = self._plain_ahead(queue, cfg.turns - len(turns))
             for kind in ("span", "before", "also", "thread"):
                 if kind in done or (self.localisers and kind not in LOCALISED_FOLLOW_UPS):
                     continue
                 steps = self.follow_up(kind, ent, tid, turn, asked, topics, rng,
-                                       cfg.turns - len(turns) - at,
-                                       {(q[0].id, q[2].property_id) for q in queue}, turns,
-                                       self._plain_ahead(queue, cfg.turns - len(turns)))
+                                       cfg.turns - len(turns) - at, pending, turns,
+                                       plain_ahead)
                 # an "also" with its own chance, never where follow_share turns them off
                 share = cfg.also_share if kind == "also" and cfg.follow_share else \
                     cfg.follow_share
@@ -1571,7 +1575,7 @@ class Planner:
     @staticmethod
     def _plain_ahead(queue, left: int) -> set[tuple[str, str]]:
         """(entity, property) of the plain facts the plan asks in the turns left."""
-        return {(q[0].id, q[2].property_id) for q in list(queue)[:left]
+        return {(q[0].id, q[2].property_id) for q in islice(queue, left)
                 if q[2].kind == "fact" and q[2].qualifier_id is None}
 
     def follow_up(self, kind: str, e: EntityFacts, type_id: str, turn: Turn, asked: set,
