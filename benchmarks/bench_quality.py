@@ -1,8 +1,9 @@
 """Quality on real Wikidata: the real files in ../shared/data/wikidata, loaded as a user
-would (property list + preferred labels), the paper's eight configurations, measured with
-the black-box tools in ../shared/tools (defects, grammar, style). Prints one table per file,
-then the readability table (issue #33): flow_defects.py (given the dump's own labels merged
-by dump_labels.py, as its doc asks) and our detectors (benchmarks/readability.py), as shares
+would (property list + preferred labels, CoDEx-M's types as value labels since 0.8.23), the
+paper's eight configurations, measured with the black-box tools in ../shared/tools (defects,
+grammar, style). Prints one table per file, then the readability table (issue #33):
+flow_defects.py (given the dump's own labels merged by dump_labels.py, as its doc asks) and
+our detectors (benchmarks/readability.py), as shares
 per configuration, with examples of every defect found.
 
 The rules path (no LLM configured) is what this measures: it is the path every user has.
@@ -22,6 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.blind_rating import LABEL_FILES, VALUE_LABEL_FILES  # noqa: E402
 from benchmarks.readability import detect  # noqa: E402
 from convkgyarn.config import GenerateConfig, paper_configs  # noqa: E402
 from convkgyarn.kg.snapshot import type_labels  # noqa: E402
@@ -102,15 +104,14 @@ def main() -> None:
     if not grammar:
         print("(link-parser not installed: `apt-get install link-grammar` for the grammar "
               "column)")
-    labels = [SHARED / "data" / "wikidata" / "property-labels-en.json",
-              SHARED / "data" / "labels" / "preferred-labels-en.json"]
+
     for name in FILES:
         with tempfile.TemporaryDirectory() as tmp_dir:
             tmp = Path(tmp_dir)
             dump = SHARED / "data" / "wikidata" / name
             t0 = time.perf_counter()
             with project(tmp / "p.duckdb") as p:
-                p.load([dump], labels=labels)
+                p.load([dump], labels=LABEL_FILES, value_labels=VALUE_LABEL_FILES)
                 result = p.generate(paper_configs(GenerateConfig(
                     conversations=args.conversations, turns=5)))
                 p.write_outputs(result.runs, tmp)
@@ -137,7 +138,7 @@ def main() -> None:
                       + " ".join(f"{100 * fig.get(d, 0):>5.2f}" for d in DEFECTS)
                       + f"  {g:>7.3f}  {style['words_per_question']:>5.1f}"
                       f"  {style['wh_start']:>4.2f}  {style['deixis_in_followups']:>6.2f}")
-            readability(export, dump, labels, tmp, kinds)
+            readability(export, dump, LABEL_FILES + VALUE_LABEL_FILES, tmp, kinds)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ a reader who never sees which is which, scored, and recorded here over time.
     python benchmarks/blind_rating.py build LABEL --options '{"hops": true}'
         the same with generate options other than the defaults (an experiment; the options
         are recorded with the figures).
+    python benchmarks/blind_rating.py build LABEL --no-value-labels
+        the same without CoDEx-M's type names as value labels (as every round before 0.8.23).
     python benchmarks/blind_rating.py score LABEL [--rater "who rated"] [--ratings FILE]
         scores it with blind_set.py and appends the figures, with the commit, the export's
         settings and the rater, to benchmarks/ratings/ratings.jsonl. A second rater of the
@@ -53,6 +55,9 @@ FIXED_OPTIONS = frozenset({"turns", "seed", "conversations", "entities", "intera
 # the property list and the preferred labels every rating loads with the dump
 LABEL_FILES = [SHARED / "data" / "wikidata" / "property-labels-en.json",
                SHARED / "data" / "labels" / "preferred-labels-en.json"]
+# and, since 0.8.23, CoDEx-M's type names as labels of values only (`kg load --value-labels`:
+# occupations, genres, fields the dump's values lack; --no-value-labels for the rounds before)
+VALUE_LABEL_FILES = [SHARED / "data" / "codex-m" / "types-en.json"]
 
 
 def commit() -> str:
@@ -62,7 +67,7 @@ def commit() -> str:
 
 
 def build(label: str, file: str, seed: int, min_sitelinks: int = 0,
-          options: dict | None = None) -> None:
+          options: dict | None = None, no_value_labels: bool = False) -> None:
     from convkgyarn.config import GenerateConfig, paper_configs
     from tests.helpers import project
 
@@ -80,7 +85,8 @@ def build(label: str, file: str, seed: int, min_sitelinks: int = 0,
     dump = SHARED / "data" / "wikidata" / file
     sample = {"conversations": CONVERSATIONS}
     with tempfile.TemporaryDirectory() as tmp, project(Path(tmp) / "p.duckdb") as p:
-        p.load([dump], labels=LABEL_FILES)
+        p.load([dump], labels=LABEL_FILES,
+               value_labels=[] if no_value_labels else VALUE_LABEL_FILES)
         if min_sitelinks:  # the experiment: only entities people know, one conversation each
             popular = [r[0] for r in p.con.execute(
                 "SELECT id FROM entities WHERE coalesce(sitelinks, 0) >= ? ORDER BY id",
@@ -106,7 +112,8 @@ def build(label: str, file: str, seed: int, min_sitelinks: int = 0,
     (here / "settings.json").write_text(json.dumps(
         {"file": file, "seed": seed, "conversations": sample["conversations"], "turns": TURNS,
          "commit": commit(), **({"min_sitelinks": min_sitelinks} if min_sitelinks else {}),
-         **({"options": options} if options else {})}))
+         **({"options": options} if options else {}),
+         **({"value_labels": False} if no_value_labels else {})}))
     print(f"blind set: {here / 'set'} (give a rater only that folder; key: {here / 'key.json'})")
 
 
@@ -143,6 +150,8 @@ def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) 
         b.add_argument("--options", type=json.loads, default=None,
                        help='an experiment: generate options other than the defaults, as '
                             'JSON (\'{"hops": true}\'), recorded with the figures')
+        b.add_argument("--no-value-labels", action="store_true",
+                       help="load without CoDEx-M's value labels, as rounds before 0.8.23")
     s = sub.add_parser("score")
     s.add_argument("label")
     s.add_argument("--rater", default="unnamed")
@@ -152,8 +161,8 @@ def main(doc: str = __doc__, build=build, score=score, single_set: bool = True) 
     args = ap.parse_args()
     # the single set's options, passed only where given (the per-language build and score
     # take none)
-    given = {k: v for k, v in vars(args).items() if k in ("min_sitelinks", "options", "ratings")
-             and v is not None and v != 0}
+    given = {k: v for k, v in vars(args).items() if k in (
+        "min_sitelinks", "options", "ratings", "no_value_labels") and v is not None and v != 0}
     if args.command == "build":
         build(args.label, args.file, args.seed, **given)
     else:

@@ -55,6 +55,11 @@ class LoadConfig(_Strict):
                                "outside the dump, in English and the kept languages "
                                "(kg.label_files: {id: label}, {id: {label, ...}}, "
                                "{id: {language: label}}, wbgetentities entities)")
+    value_labels: list[Path] = Field(
+        default_factory=list, description="JSON files of labels (as labels) that name values "
+        "only: a fact whose value they name may be asked, but they never name a type or a "
+        "property, nor replace a label the dump or a labels file gives (CoDEx-M's "
+        "types-en.json names occupations, genres and fields a dump's values lack)")
     kind: Literal["dump", "sample"] = "dump"
     block_bytes: int = Field(4 << 20, ge=1024, description="bytes of dump text per parse task")
     bz2_range_bytes: int = Field(256 << 10, ge=1024, description="compressed bytes of a bz2 "

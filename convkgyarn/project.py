@@ -129,11 +129,14 @@ class Project(Inspection):
 
     # -- the KG --------------------------------------------------------------------------
     def load(self, paths: Sequence[Path | str], *, workers: int = 1,
-             labels: Sequence[Path | str] = (), force: bool = False, progress=None,
+             labels: Sequence[Path | str] = (), value_labels: Sequence[Path | str] = (),
+             force: bool = False, progress=None,
              kind: str = "dump", keep_types: Sequence[str] | None = None,
              engine: str = "local", spark_master: str | None = None,
              spark_output: str | None = None, languages: Sequence[str] | None = None):
         """Load dump files (and label files); returns the load stage with its file reports.
+        ``value_labels``: label files that name values only, never a type or a property
+        (``LoadConfig.value_labels``).
         ``keep_types``: items of other types keep only their id, label and types.
         ``languages``: also keep labels, descriptions and aliases in these languages
         (``entity_labels``; ``["all"]`` for every one; English is always kept); look them up
@@ -141,7 +144,8 @@ class Project(Inspection):
         from convkgyarn.kg.load import LoadStage
 
         cfg = LoadConfig(paths=[Path(p) for p in paths], workers=workers, force=force,
-                         labels=[Path(p) for p in labels], kind=kind,
+                         labels=[Path(p) for p in labels],
+                         value_labels=[Path(p) for p in value_labels], kind=kind,
                          keep_types=list(keep_types) if keep_types is not None else None,
                          engine=engine, spark_master=spark_master, spark_output=spark_output,
                          languages=list(languages) if languages is not None else None)

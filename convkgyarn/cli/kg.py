@@ -35,6 +35,11 @@ def kg_load(
         help="JSON of labels for ids outside the dump: {id: label} or {id: {\"label\": ...}} "
         "(English), {id: {\"de\": label}} or a wbgetentities reply (the --language "
         "languages); repeat for several files.")] = None,
+    value_labels: Annotated[Optional[list[Path]], typer.Option(
+        help="A labels file (as --labels) that names values only: facts whose values it "
+        "names may be asked, but it never names a type or a property, nor replaces a label "
+        "the dump or --labels gives (e.g. CoDEx-M's types-en.json: occupations, genres, "
+        "fields); repeat for several.")] = None,
     sparql: Annotated[Optional[str], typer.Option(
         help="Load from this SPARQL endpoint instead of a dump.")] = None,
     entities: Annotated[Optional[list[str]], typer.Option(
@@ -74,7 +79,7 @@ def kg_load(
         return
     if not paths:
         raise UserError("give dump files to load, or --sparql URL")
-    for p in [*paths, *(labels or [])]:
+    for p in [*paths, *(labels or []), *(value_labels or [])]:
         if not p.is_file():
             raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
     with open_project(cfg, write=True, name="kg load") as project, Progress(
@@ -86,7 +91,8 @@ def kg_load(
         def tick(nbytes: int, n_entities: int) -> None:
             progress.update(task, mb=nbytes / 1e6, ents=n_entities)
 
-        stage = project.load(paths, workers=workers, labels=labels or [], force=force,
+        stage = project.load(paths, workers=workers, labels=labels or [],
+                             value_labels=value_labels or [], force=force,
                              progress=tick, keep_types=types or None, engine=engine,
                              spark_master=spark_master, spark_output=spark_output,
                              languages=languages or None)
@@ -104,7 +110,8 @@ def kg_load(
             # the database the user named, so the line works as printed
             say("  see rejects: convkgyarn kg rejects" + (f" --db {cfg.db}" if db else ""))
     if stage.labels_loaded:
-        say(f"{stage.labels_loaded:,} labels from {len(labels or [])} file(s)")
+        say(f"{stage.labels_loaded:,} labels from "
+            f"{len(labels or []) + len(value_labels or [])} file(s)")
     if by_language:
         say(_languages_line(by_language))
     for warning in coverage.get("warnings", []):
@@ -152,7 +159,8 @@ def kg_stats_cmd(
                            " ".join(s["keep_types"]) if s["keep_types"] else "all items",
                            " ".join(["en", *(s["languages"] or [])]))
                           for s in stats["sources"]] + [
-                        (f["path"], "labels", "done", f"{f['labels']:,} labels", "",
+                        (f["path"], "value labels" if f["scope"] == "values" else "labels",
+                         "done", f"{f['labels']:,} labels", "",
                          " ".join(f["languages"])) for f in stats["label_files"]],
                     title="sources"))
 

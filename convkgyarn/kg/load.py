@@ -427,6 +427,8 @@ class LoadStage(Stage):
             self.files.append(self.load_file(Path(path)))
         for path in self.config.labels:
             self.labels_loaded += self.load_labels(Path(path))
+        for path in self.config.value_labels:
+            self.labels_loaded += self.load_labels(Path(path), scope="values")
         stats = {
             "files": len(self.files),
             "loaded": sum(f.status == "loaded" for f in self.files),
@@ -594,21 +596,25 @@ class LoadStage(Stage):
         return self.con.execute("SELECT count(*) FROM properties WHERE file_id = ?",
                                 [file_id]).fetchone()[0]
 
-    def load_labels(self, path: Path) -> int:
+    def load_labels(self, path: Path, scope: str | None = None) -> int:
         """Supplementary labels for values outside the dump, in English and the kept
         languages (replacing the same file's earlier labels and rejects); malformed entries
-        are rejects naming the file and the key (``load_rejects``, file_id NULL)."""
+        are rejects naming the file and the key (``load_rejects``, file_id NULL). ``scope``
+        'values': labels that name values only (``--value-labels``; the ``labels`` view,
+        never ``class_labels``); a file loaded again takes the scope it is given now."""
         found = read_labels(path, self.languages)
         source = str(path.resolve())
         with transaction(self.con):
             self.con.execute("DELETE FROM extra_labels WHERE source = ?", [source])
             self.con.execute("DELETE FROM load_rejects WHERE file_id IS NULL AND file = ?",
                              [source])
-            insert_rows(self.con, "extra_labels", [{**r, "source": source} for r in found.rows])
+            insert_rows(self.con, "extra_labels", [{**r, "source": source, "scope": scope}
+                                                   for r in found.rows])
             insert_rows(self.con, "load_rejects", [
                 {"file_id": None, "file": source, "line_no": None, "reason": reason,
                  "snippet": snippet, "field": where} for where, reason, snippet in found.rejects])
-            bump_kg_version(self.con, f"labels {source} {fingerprint(path)} {self.languages}")
+            bump_kg_version(self.con, f"labels {source} {fingerprint(path)} {self.languages}"
+                            + (f" {scope}" if scope else ""))
         if found.rejects:
             where, reason, _ = found.rejects[0]
             self.ctx.say(f"{path}: {len(found.rejects):,} entries rejected (first {where}: "

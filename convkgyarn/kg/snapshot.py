@@ -28,7 +28,8 @@ def type_label(con: duckdb.DuckDBPyConnection, type_id: str) -> str | None:
     a type without one (its id is never shown)."""
     if type_id == HUMAN:
         return "person"
-    row = con.execute("SELECT label FROM labels WHERE id = ? LIMIT 1", [type_id]).fetchone()
+    row = con.execute("SELECT label FROM class_labels WHERE id = ? LIMIT 1",
+                      [type_id]).fetchone()
     return row[0].lower() if row and row[0] else None
 
 
@@ -72,8 +73,8 @@ def type_labels(con: duckdb.DuckDBPyConnection, type_ids: list[str], *,
     and one reached through occupations (P106) "person" (``inferred_type_labels``: one pass
     over the statements, so it is asked for the types that have templates, once per stage
     or run, not for every value's type)."""
-    found = dict(con.execute("SELECT id, any_value(label) FROM labels WHERE list_contains(?, id) "
-                             "GROUP BY id", [list(type_ids)]).fetchall())
+    found = dict(con.execute("SELECT id, any_value(label) FROM class_labels WHERE "
+                             "list_contains(?, id) GROUP BY id", [list(type_ids)]).fetchall())
     out = {t: "person" if t == HUMAN else (found[t].lower() if found.get(t) else None)
            for t in type_ids}
     missing = [t for t, label in out.items() if label is None]

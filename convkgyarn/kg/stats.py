@@ -32,9 +32,11 @@ def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "label_languages": language_coverage(con),
         "sources": [{k: s[k] for k in ("path", "kind", "status", "entities", "keep_types",
                                        "languages")} for s in sources(con)],
-        # label files given with --labels: how many labels each holds, in which languages
-        "label_files": [{"path": path, "labels": n, "languages": languages} for
-                        path, n, languages in con.execute(
-            "SELECT source, count(*), list_sort(list(DISTINCT coalesce(language, 'en'))) "
-            "FROM extra_labels GROUP BY source ORDER BY source").fetchall()],
+        # label files given with --labels (and --value-labels: "scope" values): how many
+        # labels each holds, in which languages
+        "label_files": [{"path": path, "labels": n, "languages": languages, "scope": scope}
+                        for path, n, languages, scope in con.execute(
+            "SELECT source, count(*), list_sort(list(DISTINCT coalesce(language, 'en'))), "
+            "coalesce(any_value(scope), 'all') FROM extra_labels GROUP BY source "
+            "ORDER BY source").fetchall()],
     }

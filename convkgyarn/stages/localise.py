@@ -160,8 +160,8 @@ class LocaliseTemplates(TemplaterStage):
     rules."""
 
     name = "templates.localise"
-    reads = ("selected_predicates", "entities", "entity_types", "labels", "property_info",
-             "qualifiers", "statements")
+    reads = ("selected_predicates", "entities", "entity_types", "class_labels",
+             "property_info", "qualifiers", "statements")
     writes = ("local_templates", "local_template_inputs")
 
     def __init__(self, ctx, config=None) -> None:

@@ -93,7 +93,7 @@ class SelectPredicates(Stage):
     """Choose G(t, F(t)) per type: rules always pre-filter; the LLM decides when configured."""
 
     name = "predicates.select"
-    reads = ("type_predicates", "selected_types", "entity_types", "labels", "properties",
+    reads = ("type_predicates", "selected_types", "entity_types", "class_labels", "properties",
              "property_info", "qualifiers")
     writes = ("selected_predicates", "selection_inputs")
 
@@ -126,7 +126,8 @@ class SelectPredicates(Stage):
         self._props = {r[0]: r[1:] for r in self.con.execute(
             "SELECT id, label, datatype, classes FROM property_info").fetchall()}
         self._class_labels = dict(self.con.execute(
-            "SELECT id, label FROM labels WHERE id IN (SELECT unnest(classes) FROM properties)"
+            "SELECT id, label FROM class_labels WHERE id IN (SELECT unnest(classes) FROM "
+            "properties)"
         ).fetchall())
         self._by_type: dict[str, list[tuple]] = {}
         for type_id, pid, share in self.con.execute(

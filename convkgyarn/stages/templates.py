@@ -321,8 +321,8 @@ class GenerateTemplates(TemplaterStage):
     """Write, validate and store templates for every selected (type, predicate[, qualifier])."""
 
     name = "templates.generate"
-    reads = ("selected_predicates", "entities", "entity_types", "labels", "property_info",
-             "qualifiers", "statements")
+    reads = ("selected_predicates", "entities", "entity_types", "class_labels",
+             "property_info", "qualifiers", "statements")
     writes = ("templates", "template_inputs")
 
     def __init__(self, ctx, config=None) -> None:

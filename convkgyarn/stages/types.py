@@ -76,7 +76,7 @@ class SelectTypes(Stage):
     """Decide per type whether its entities get conversations (``selected_types``)."""
 
     name = "types.select"
-    reads = ("type_predicates", "entity_types", "entities", "labels", "property_info")
+    reads = ("type_predicates", "entity_types", "entities", "class_labels", "property_info")
     writes = ("selected_types",)
     PER_CALL = 50
 
@@ -101,7 +101,7 @@ class SelectTypes(Stage):
                    (SELECT list(p.label ORDER BY tp.entities DESC, tp.property_id)[1:8]
                     FROM type_predicates tp JOIN property_info p ON p.id = tp.property_id
                     WHERE tp.type_id = s.type_id AND p.label IS NOT NULL)
-            FROM sized s LEFT JOIN labels l ON l.id = s.type_id ORDER BY s.n DESC, s.type_id
+            FROM sized s LEFT JOIN class_labels l ON l.id = s.type_id ORDER BY s.n DESC, s.type_id
             """).fetchall()
         return [{"id": r[0], "label": r[1], "entities": r[2], "examples": r[3] or [],
                  "properties": r[4] or []} for r in rows]

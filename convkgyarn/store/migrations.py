@@ -311,6 +311,12 @@ def _to_v8(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({schema.TABLES[table].strip()})")
 
 
+def _to_v9(con: duckdb.DuckDBPyConnection) -> None:
+    """0.8.22 -> 0.8.23: labels files that name values only (``kg load --value-labels``:
+    ``extra_labels.scope`` 'values'; every earlier file's labels name anything, NULL)."""
+    con.execute("ALTER TABLE extra_labels ADD COLUMN IF NOT EXISTS scope VARCHAR")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
@@ -321,7 +327,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
               Migration(7, "0.7.0: labels in languages besides English (entity_labels), "
                             "loads record the languages they kept", _to_v7),
               Migration(8, "0.7.0: conversations in several languages; templates in "
-                            "languages besides English", _to_v8))
+                            "languages besides English", _to_v8),
+              Migration(9, "0.8.23: labels files that name values only (--value-labels)",
+                        _to_v9))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

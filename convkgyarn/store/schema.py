@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -56,9 +56,11 @@ TABLES: dict[str, str] = {
         file_id INTEGER, file VARCHAR, line_no BIGINT, reason VARCHAR, snippet VARCHAR,
         field VARCHAR""",
     # labels from label files (kg load --labels), by language (en: English, as before 0.7)
+    # (scope 'values': a --value-labels file's, naming values only, never a type or a
+    # property: see the ``labels`` and ``class_labels`` views; NULL: naming anything)
     "extra_labels": """
         id VARCHAR, label VARCHAR, source VARCHAR, datatype VARCHAR, description VARCHAR,
-        language VARCHAR""",
+        language VARCHAR, scope VARCHAR""",
     # Labels, descriptions and aliases of an item or property entity in a language besides
     # English that its load kept (load_files.languages): one row per (id, language) with
     # any of them. Items without an English label (not in entities) are here too.
@@ -188,15 +190,28 @@ TABLES: dict[str, str] = {
 }
 
 VIEWS: dict[str, str] = {
-    # English label of any id: an entity, else a property entity, else a supplied label
-    # (one per id: the latest labels file wins).
-    "labels": """
+    # English label of an id as a type or a property is named: an entity, else a property
+    # entity, else a supplied label of a --labels file (one per id: the latest file wins).
+    # Never a --value-labels file's: a type named by another source than the dump's changes
+    # the nouns and rankings its subjects are asked by ("What year was Brasenose College
+    # built?" with CoDEx-M's type names, 0.8.17).
+    "class_labels": """
         SELECT id, label FROM entities
         UNION ALL SELECT id, label FROM properties WHERE label IS NOT NULL
             AND id NOT IN (SELECT id FROM entities)
         UNION ALL SELECT id, arg_max(label, rowid) FROM extra_labels
-            WHERE label IS NOT NULL AND language = 'en' AND id NOT IN (SELECT id FROM entities)
+            WHERE label IS NOT NULL AND language = 'en' AND scope IS NULL
+              AND id NOT IN (SELECT id FROM entities)
               AND id NOT IN (SELECT id FROM properties WHERE label IS NOT NULL)
+            GROUP BY id""",
+    # English label of any id: as ``class_labels`` has it, else a --value-labels file's
+    # (the latest wins): the names of values a dump holds but does not label ("playwright",
+    # "science fiction literature"), so that a fact with such a value may be asked.
+    "labels": """
+        SELECT id, label FROM class_labels
+        UNION ALL SELECT id, arg_max(label, rowid) FROM extra_labels
+            WHERE label IS NOT NULL AND language = 'en' AND scope = 'values'
+              AND id NOT IN (SELECT id FROM class_labels)
             GROUP BY id""",
     # The label of any id in any language the project keeps, one per (id, language): English
     # as ``labels`` has it; every other language from the dump (entity_labels), else from a
@@ -220,7 +235,7 @@ VIEWS: dict[str, str] = {
         ), used1 AS (SELECT id, any_value(datatype) AS datatype FROM used GROUP BY 1),
         extra AS (SELECT id, arg_max(label, rowid) AS label, arg_max(datatype, rowid) AS datatype,
                          arg_max(description, rowid) AS description
-                  FROM extra_labels WHERE language = 'en' GROUP BY id)
+                  FROM extra_labels WHERE language = 'en' AND scope IS NULL GROUP BY id)
         SELECT coalesce(p.id, u.id) AS id,
                coalesce(p.label, x.label) AS label,
                coalesce(p.datatype, u.datatype, x.datatype) AS datatype,
@@ -278,8 +293,8 @@ KG_TABLES = ("entities", "properties", "entity_types", "statements", "qualifiers
              "load_rejects", "entity_labels")
 # The KG snapshot as the stages read it: what a load, a label file or a refresh writes, and
 # the views over it. Its content is identified by ``kg_meta.kg_version`` (``kg_version``).
-KG_VIEWS = ("labels", "labels_by_language", "property_info", "facts", "statement_values",
-            "qualifier_values")
+KG_VIEWS = ("class_labels", "labels", "labels_by_language", "property_info", "facts",
+            "statement_values", "qualifier_values")
 KG_RELATIONS = frozenset(KG_TABLES + ("load_files", "extra_labels", "kg_meta") + KG_VIEWS)
 # What a refresh records of how the KG changed: with the snapshot, what a loaded KG provides
 # to the stages (``Pipeline`` checks every read against it and the stages before).

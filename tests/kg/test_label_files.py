@@ -164,3 +164,73 @@ def test_any_json_object_is_read_or_refused_in_one_line(tmp_path, data):
         assert isinstance(row["label"], str) and row["label"].strip()
     for where, reason, snippet in found.rejects:
         assert where and reason and len(snippet) <= 200
+
+
+def _without(sample_path, tmp_path, *ids: str):
+    """The bundled sample with the entities ``ids`` left out: their ids stay as values
+    (Obama's occupation "lawyer", Q40348), unlabelled, as a real dump's values often are."""
+    lines = sample_path.read_text().splitlines()[1:-1]
+    ents = [json.loads(line.rstrip(",")) for line in lines]
+    dump = tmp_path / "dump.ndjson"
+    dump.write_text("\n".join(json.dumps(e) for e in ents if e["id"] not in ids) + "\n")
+    return dump
+
+
+def _occupation_drops(p) -> list[str]:
+    return [r[0] for r in p.con.execute(
+        "SELECT reason FROM drops WHERE stage = 'assemble' AND item = 'Q76/P106'").fetchall()]
+
+
+def test_value_labels_name_values_so_their_facts_are_asked_but_never_a_type(tmp_path,
+                                                                            sample_path):
+    """`kg load --value-labels FILE`: a value only the file names (CoDEx-M's occupations) may
+    be asked, where without it the fact is dropped as incomplete; the file never names a type
+    (a P106 type stays the inferred "person") nor replaces a label the dump or a --labels
+    file gives."""
+    from convkgyarn.config import GenerateConfig
+    from convkgyarn.kg.snapshot import type_labels
+
+    dump = _without(sample_path, tmp_path, "Q40348")
+    values = write(tmp_path / "values.json", {
+        "Q40348": {"label": "lawyer", "description": "a legal professional"},
+        "Q82955": "statesman",  # the dump names it "politician"
+        "Q5": "hominid",        # a type the dump names
+        "Q99999999": "never used"})
+    config = GenerateConfig(turns=5, conversations=20, entities=["Q76"], seed=0)
+    with project(tmp_path / "before.duckdb") as p:
+        p.load([dump])
+        p.generate([config])
+        assert any("without an English label" in r for r in _occupation_drops(p))
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([dump], value_labels=[values])
+        labels = dict(p.con.execute("SELECT id, label FROM labels").fetchall())
+        classes = dict(p.con.execute("SELECT id, label FROM class_labels").fetchall())
+        assert (labels["Q40348"], labels["Q82955"], labels["Q5"]) == (
+            "lawyer", "politician", "human")
+        assert "Q40348" not in classes and "Q99999999" not in classes
+        assert type_labels(p.con, ["Q40348"], infer=True) == {"Q40348": "person"}
+        result = p.generate([config])
+        assert not any("without an English label" in r for r in _occupation_drops(p))
+        asked = [t for rec in p.records(result.runs) for t in rec["turns"]
+                 if "lawyer" in t["answer"]]
+        assert asked and all("politician" in t["answer"] for t in asked)  # the whole answer
+    with project(tmp_path / "both.duckdb") as p:  # a --labels file's label comes first
+        p.load([dump], labels=[write(tmp_path / "l.json", {"Q40348": "attorney"})],
+               value_labels=[values])
+        assert p.con.execute("SELECT label FROM labels WHERE id = 'Q40348'").fetchone()[0] \
+            == "attorney"
+
+
+def test_kg_load_takes_value_labels_and_kg_stats_names_them(tmp_path, sample_path):
+    db = tmp_path / "p.duckdb"
+    values = write(tmp_path / "values.json", {"Q40348": "lawyer"})
+    r = cli("kg", "load", _without(sample_path, tmp_path, "Q40348"), "--value-labels", values,
+            "--db", db)
+    assert r.exit_code == 0, r.output
+    assert "1 labels from 1 file(s)" in r.output
+    stats = json.loads(cli("kg", "stats", "--json", "--db", db).stdout)
+    assert [(f["scope"], f["labels"]) for f in stats["label_files"]] == [("values", 1)]
+    table = cli("kg", "stats", "--db", db).output
+    assert re.search(r"│ value labels +│ done +│ 1 labels", table), table
+    r = cli("kg", "load", "--value-labels", tmp_path / "missing.json", sample_path, "--db", db)
+    assert r.exit_code != 0 and "missing.json: no such file" in r.output, r.output

@@ -395,6 +395,10 @@ def test_a_yes_no_about_the_place_just_named_is_asked_wherever_one_fits(dev):
                                x["question_kind"] == "fact" and
                                not x["qualifier_property_id"] for x in r["turns"][:i]), \
                     [x["question"] for x in r["turns"]]
+    # and never whether a club or a firm was founded where it sits: "Where is its
+    # headquarters?" "Amsterdam." "Was AFC Ajax also founded in Amsterdam?" (obvious, s33)
+    assert not any(t["question_kind"] == "verify" and t["property_id"] == "P740"
+                   for r in records for t in r["turns"])
 
 
 def test_also_share_is_the_chance_of_an_also(shared_data, tmp_path):

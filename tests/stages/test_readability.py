@@ -2004,6 +2004,24 @@ def test_a_museum_an_honorific_and_a_writer_s_guitar_fill_turns_only():
     assert not planner._trivia(composer, "P1303")
 
 
+def test_an_instrument_list_with_the_voice_fills_turns_only():
+    """"Which instruments did Michael Jackson play?" "Voice, piano, drum kit." as the
+    opener (0.8.23's value labels named his instruments): Wikidata's "voice" is no
+    instrument a person would list, and three head-to-head raters preferred his
+    conversation opening with his birth (s34). With the voice among them, the instruments
+    only fill turns; a pianist's piano is still asked."""
+    singer = _entity("Q2831", "Michael Jackson", "Q5", human=True,
+                     P106=[("Q177220", "singer")],
+                     P1303=[("Q17172850", "voice"), ("Q5994", "piano")])
+    pianist = _entity("Q1", "Somebody", "Q5", human=True, P106=[("Q177220", "singer")],
+                      P1303=[("Q5994", "piano")])
+    planner = _stub_planner({}, {})
+    planner.view.best_type = lambda e: (e.types[0], [(p, None) for p in e.properties])
+    planner._salience = lambda e, p: (60, True)
+    assert planner._trivia(singer, "P1303")
+    assert not planner._trivia(pianist, "P1303")
+
+
 def test_a_state_that_is_gone_does_not_move_to_today_s_capital():
     """"What was the capital of the Second Polish Republic?" "Warsaw." "And how many people
     live in the city?": today's Warsaw in a conversation about a state that ended in 1939

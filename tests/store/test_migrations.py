@@ -105,9 +105,16 @@ def test_views_are_recreated_and_old_views_replaced(old_db):
     assert {"labels", "facts", "statement_values", "template_rejects", "drops"} <= views
 
 
+def back_to_schema_8(raw: duckdb.DuckDBPyConnection) -> None:
+    """Undo schema 9 (label files that name values only) on a fresh database, as releases up
+    to 0.8.22 wrote it."""
+    raw.execute("ALTER TABLE extra_labels DROP COLUMN scope")
+
+
 def back_to_schema_6(raw: duckdb.DuckDBPyConnection) -> None:
     """Undo schema 7 (labels in other languages) on a fresh database, as releases up to 0.6.0
     wrote it."""
+    back_to_schema_8(raw)
     raw.execute("ALTER TABLE load_files DROP COLUMN languages")
     raw.execute("ALTER TABLE extra_labels DROP COLUMN language")
     raw.execute("DROP TABLE entity_labels")
@@ -174,3 +181,26 @@ def test_a_0_6_0_database_gains_languages_and_keeps_its_labels(tmp_path, sample_
     assert r.exit_code == 0 and "unchanged" in r.output, r.output
     r = cli("kg", "load", sample_path, "--language", "de", "--db", path)
     assert r.exit_code == 0 and "unchanged" not in r.output, r.output
+
+
+def test_a_0_8_22_database_keeps_its_label_files_naming_everything(tmp_path, sample_path,
+                                                                  shared_data):
+    """Schema 8 -> 9: every label file loaded before names anything (types and properties
+    too), as it did; a file given with --value-labels afterwards names values only."""
+    path = tmp_path / "v8.duckdb"
+    props = shared_data / "wikidata" / "property-labels-en.json"
+    r = cli("kg", "load", sample_path, "--labels", props, "--db", path)
+    assert r.exit_code == 0, r.output
+    raw = duckdb.connect(str(path))
+    labels = raw.execute("SELECT * FROM labels ORDER BY id").fetchall()
+    info = raw.execute("SELECT * FROM property_info ORDER BY id").fetchall()
+    back_to_schema_8(raw)
+    raw.execute("UPDATE schema_version SET version = 8")
+    raw.close()
+    con = connect(path)
+    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    assert con.execute("SELECT count(*), count(scope) FROM extra_labels").fetchone()[1] == 0
+    assert con.execute("SELECT * FROM labels ORDER BY id").fetchall() == labels
+    assert con.execute("SELECT * FROM class_labels ORDER BY id").fetchall() == labels
+    assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info
+    con.close()

@@ -66,9 +66,6 @@ ALSO: dict[tuple[str, str], F] = {
     ("P1411", "P166"): _also("Hat [S:nom] [a:akk] am Ende gewonnen?",
                              "Hat [S:nom] [v:akk] am Ende gewonnen?",
                              "[S:kw] [a] am Ende gewonnen?", "[a] am Ende gewonnen?"),
-    ("P159", "P740"): _also("Wurde [S:nom] auch [in:a] gegründet?",
-                            "Wurde [S:nom] [in:v] auch gegründet?",
-                            "[S:kw] auch [in:a] gegründet?", "auch [in:a] gegründet?"),
 }
 # a city's head of government is its mayor
 ALSO_BY_KIND: dict[tuple[tuple[str, str], str], F] = {
