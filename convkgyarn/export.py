@@ -241,8 +241,9 @@ class Summary:
 
     def result(self, con: duckdb.DuckDBPyConnection, llm: LLMConfig) -> dict[str, Any]:
         """The summary: counts, and every type and property with its English label (the
-        ``labels`` view: entities, property entities, label files) beside its id; ids of
-        Wikidata's form that have none are listed under ``labels_missing``."""
+        ``class_labels`` view: entities, property entities, --labels files, as generation
+        named them; never a --value-labels file's) beside its id; ids of Wikidata's form that
+        have none are listed under ``labels_missing``."""
         facts = len(self.facts)
         labels = labels_of(con, [*self.types, *self.predicates])
         missing = {"types": _unlabelled(self.types, labels, is_item),
@@ -267,11 +268,12 @@ class Summary:
 
 
 def labels_of(con: duckdb.DuckDBPyConnection, ids: Iterable[str | None]) -> dict[str, str]:
-    """The English label of each id that has one (the ``labels`` view)."""
+    """The English label of each type or property id that has one (the ``class_labels``
+    view: as generation named them)."""
     wanted = sorted({i for i in ids if i})
     if not wanted:
         return {}
-    return dict(con.execute("SELECT id, label FROM labels WHERE list_contains(?, id) "
+    return dict(con.execute("SELECT id, label FROM class_labels WHERE list_contains(?, id) "
                             "AND label IS NOT NULL", [wanted]).fetchall())
 
 

@@ -224,7 +224,8 @@ def label_coverage(con: duckdb.DuckDBPyConnection) -> dict:
     # One note for all of them: the fix is the same, and three copies of it hide the figures.
     warnings = [f"few English labels: {', '.join(low)}; unlabelled ones are left out of "
                 "conversations. Give --labels with {id: label} files (a Wikidata property "
-                "list, labels of the items and units), or load a dump that includes these "
+                "list, labels of the items and units; --value-labels for a file that "
+                "should name values only), or load a dump that includes these "
                 "entities"] if low else []
     out["warnings"] = warnings
     return out

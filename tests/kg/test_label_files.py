@@ -214,11 +214,19 @@ def test_value_labels_name_values_so_their_facts_are_asked_but_never_a_type(tmp_
         asked = [t for rec in p.records(result.runs) for t in rec["turns"]
                  if "lawyer" in t["answer"]]
         assert asked and all("politician" in t["answer"] for t in asked)  # the whole answer
-    with project(tmp_path / "both.duckdb") as p:  # a --labels file's label comes first
-        p.load([dump], labels=[write(tmp_path / "l.json", {"Q40348": "attorney"})],
-               value_labels=[values])
+        # the export's summary names types as generation did: not by a value file
+        from convkgyarn.export import labels_of
+        assert labels_of(p.con, ["Q40348", "Q5"]) == {"Q5": "human"}
+    with project(tmp_path / "both.duckdb") as p:  # a --labels file's label comes first,
+        # in English and in every kept language, though the value file loads after it
+        p.load([dump], labels=[write(tmp_path / "l.json", {
+                   "Q40348": {"en": "attorney", "de": "Anwalt"}})],
+               value_labels=[write(tmp_path / "v.json", {
+                   "Q40348": {"en": "lawyer", "de": "Jurist"}})],
+               languages=["de"])
         assert p.con.execute("SELECT label FROM labels WHERE id = 'Q40348'").fetchone()[0] \
             == "attorney"
+        assert by_language(p.con, "de")["Q40348"] == "Anwalt"
 
 
 def test_kg_load_takes_value_labels_and_kg_stats_names_them(tmp_path, sample_path):

@@ -199,7 +199,6 @@ def test_a_0_8_22_database_keeps_its_label_files_naming_everything(tmp_path, sam
     raw.close()
     con = connect(path)
     assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
-    assert con.execute("SELECT count(*), count(scope) FROM extra_labels").fetchone()[1] == 0
     assert con.execute("SELECT * FROM labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM class_labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info

@@ -545,7 +545,7 @@ class AssembleConversations(Stage):
                     "predicates.min_type_entities entities (3 by default) and none has as "
                     "many; for a KG this small set `[predicates] min_type_entities = 1` in "
                     "convkgyarn.toml")
-        hint = (" (give --labels with English labels of the values)"
+        hint = (" (give --value-labels with English labels of the values)"
                 if any("English label" in r for r in log.reasons) else "")
         if profiles:  # a KG of little-known people: the rule, not the facts, left them out
             return (f"no conversations: left out: {top}{hint}; --profiles keeps little-known "
