@@ -77,8 +77,14 @@ def kg_load(
         say(f"{s['entities']} entities from {s['endpoint']} in {s['queries']} queries "
             f"({report.seconds:.1f}s) -> {cfg.db}")
         return
-    if not paths:
-        raise UserError("give dump files to load, or --sparql URL")
+    if not paths and not labels and not value_labels:
+        raise UserError("give dump files to load (or label files: --labels, --value-labels), "
+                        "or --sparql URL")
+    paths = paths or []
+    both = {p.resolve() for p in labels or []} & {p.resolve() for p in value_labels or []}
+    if both:  # one file, one scope: the later load would silently replace the earlier
+        raise UserError(f"{sorted(both)[0]}: given as both --labels and --value-labels; "
+                        "give it once (--value-labels: it names values only)")
     for p in [*paths, *(labels or []), *(value_labels or [])]:
         if not p.is_file():
             raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")

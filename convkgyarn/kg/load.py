@@ -418,8 +418,8 @@ class LoadStage(Stage):
         self.sample_removed = 0
 
     def process(self) -> dict[str, Any]:
-        if self.config.kind != "sample":
-            self.sample_removed = remove_sample(self.con)
+        if self.config.kind != "sample" and self.config.paths:  # (label files alone are no
+            self.sample_removed = remove_sample(self.con)         # data that mixes with it)
             if self.sample_removed:
                 self.ctx.say(f"removed the bundled sample ({self.sample_removed} entities) "
                              "from this project: it never mixes with your data")

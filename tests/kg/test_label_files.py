@@ -241,4 +241,42 @@ def test_kg_load_takes_value_labels_and_kg_stats_names_them(tmp_path, sample_pat
     table = cli("kg", "stats", "--db", db).output
     assert re.search(r"│ value labels +│ done +│ 1 labels", table), table
     r = cli("kg", "load", "--value-labels", tmp_path / "missing.json", sample_path, "--db", db)
-    assert r.exit_code != 0 and "missing.json: no such file" in r.output, r.output
+    assert r.exit_code == 2 and "missing.json: no such file" in r.output, r.output
+    # one file given with both scopes is one clear error, before any work
+    r = cli("kg", "load", "--labels", values, "--value-labels", values, "--db", db)
+    assert r.exit_code == 2 and "given as both --labels and --value-labels" in r.output, \
+        r.output
+
+
+def test_a_label_file_joins_a_loaded_project_on_its_own(tmp_path, sample_path):
+    """`kg load --value-labels FILE` with no dump adds the file to the project's KG (a new
+    snapshot identity), and the facts it names may be asked from then on; the dump stays
+    as it was loaded."""
+    db = tmp_path / "p.duckdb"
+    assert cli("kg", "load", _without(sample_path, tmp_path, "Q40348"), "--db", db
+               ).exit_code == 0
+    with project(db, write=False) as p:
+        before = p.con.execute("SELECT count(*) FROM entities").fetchone()[0]
+        version = p.con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'"
+                                ).fetchone()[0]
+    r = cli("kg", "load", "--value-labels", write(tmp_path / "v.json", {"Q40348": "lawyer"}),
+            "--db", db)
+    assert r.exit_code == 0 and "1 labels from 1 file(s)" in r.output, r.output
+    with project(db, write=False) as p:
+        assert p.con.execute("SELECT count(*) FROM entities").fetchone()[0] == before
+        assert p.con.execute("SELECT label FROM labels WHERE id = 'Q40348'").fetchone()[0] \
+            == "lawyer"
+        assert p.con.execute("SELECT value FROM kg_meta WHERE key = 'kg_version'"
+                             ).fetchone()[0] != version
+    r = cli("kg", "load", "--db", db)
+    assert r.exit_code == 2 and "give dump files to load" in r.output, r.output
+
+
+def test_label_files_alone_never_remove_the_bundled_sample(tmp_path, sample_path):
+    """A dump of the user's own replaces the bundled sample; a label file alone is no data
+    of theirs, and the sample stays."""
+    with project(tmp_path / "p.duckdb") as p:
+        p.load([sample_path], kind="sample")
+        n = p.con.execute("SELECT count(*) FROM entities").fetchone()[0]
+        p.load([], value_labels=[write(tmp_path / "v.json", {"Q99999999": "something"})])
+        assert p.con.execute("SELECT count(*) FROM entities").fetchone()[0] == n > 0
