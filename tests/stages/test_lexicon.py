@@ -123,3 +123,13 @@ def test_an_award_s_date_is_asked_when_and_a_measure_s_as_of_when():
         assert not [f for f in spoken + typed if "as of" in f], (pid, spoken, typed)
     spoken, typed = lexicon.anaphoric_forms("P1082", "P585", "present")
     assert "as of when?" in typed
+
+
+def test_a_search_query_says_a_noun_after_its():
+    """"its year dissolved" (r65's raters: a stilted keyword fragment): the dissolution's
+    queries name it with nouns, "its dissolution year"."""
+    w = RulesWriter()
+    fact = Fact("Q1", "country", "P576", "dissolved, abolished or demolished date", "time")
+    queries = w.write(fact, "text")
+    assert any("dissolution year" in q for q in queries["deixis"]), queries["deixis"]
+    assert not any("year dissolved" in q for qs in queries.values() for q in qs), queries

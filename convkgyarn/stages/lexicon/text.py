@@ -152,7 +152,7 @@ TEXT_NOUNS: dict[str, tuple[str, ...]] = {
     "P2238": ("official symbols", "symbol", "national symbol"),
     "P1365": ("predecessor", "replaced", "preceded by"),
     "P1366": ("successor", "replaced by", "followed by"),
-    "P576": ("end date", "dissolution", "year dissolved"),
+    "P576": ("end date", "dissolution", "dissolution year"),  # not "its year dissolved" (r65)
     "P1435": ("heritage status", "listed status", "heritage designation"),
     "P669": ("street", "address", "street name"),
     "P159": ("headquarters", "head office", "hq location"),
