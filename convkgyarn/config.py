@@ -96,6 +96,23 @@ class LoadConfig(_Strict):
             raise ValueError(f"--type takes Wikidata item ids like Q5, not {bad or 'nothing'}")
         return sorted(set(value))
 
+    @model_validator(mode="after")
+    def _one_scope_a_file(self) -> "LoadConfig":
+        both = labels_in_both_scopes(self.labels, self.value_labels)
+        if both:
+            raise ValueError(both)
+        return self
+
+
+def labels_in_both_scopes(labels, value_labels) -> str | None:
+    """The error of a labels file given as both --labels and --value-labels (one file, one
+    scope: the later load would silently replace the earlier), or None."""
+    both = {Path(p).resolve() for p in labels} & {Path(p).resolve() for p in value_labels}
+    if not both:
+        return None
+    return (f"{sorted(both)[0]}: given as both --labels and --value-labels; give it once "
+            "(--value-labels: it names values only)")
+
 
 class Price(_Strict):
     """USD per million tokens."""

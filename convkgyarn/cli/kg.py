@@ -11,7 +11,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 
 from convkgyarn.cli.common import (
     ConfigOption, DbOption, Force, MemoryLimit, command, console, open_project, out, project_config, say, table)
-from convkgyarn.config import SparqlConfig
+from convkgyarn.config import SparqlConfig, labels_in_both_scopes
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import LABEL_ONLY
 
@@ -81,10 +81,9 @@ def kg_load(
         raise UserError("give dump files to load (or label files: --labels, --value-labels), "
                         "or --sparql URL")
     paths = paths or []
-    both = {p.resolve() for p in labels or []} & {p.resolve() for p in value_labels or []}
-    if both:  # one file, one scope: the later load would silently replace the earlier
-        raise UserError(f"{sorted(both)[0]}: given as both --labels and --value-labels; "
-                        "give it once (--value-labels: it names values only)")
+    both = labels_in_both_scopes(labels or [], value_labels or [])
+    if both:  # before the project opens (LoadConfig says the same to a library caller)
+        raise UserError(both)
     for p in [*paths, *(labels or []), *(value_labels or [])]:
         if not p.is_file():
             raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")

@@ -246,6 +246,9 @@ def test_kg_load_takes_value_labels_and_kg_stats_names_them(tmp_path, sample_pat
     r = cli("kg", "load", "--labels", values, "--value-labels", values, "--db", db)
     assert r.exit_code == 2 and "given as both --labels and --value-labels" in r.output, \
         r.output
+    with pytest.raises(ValueError, match="given as both --labels and --value-labels"):
+        with project(db) as p:  # and to a library caller
+            p.load([], labels=[values], value_labels=[values])
 
 
 def test_a_label_file_joins_a_loaded_project_on_its_own(tmp_path, sample_path):

@@ -154,22 +154,31 @@ def test_a_0_3_0_database_gains_keep_types_and_its_loads_stay_whole(tmp_path, sa
     assert r.exit_code == 0 and "unchanged" in r.output, r.output
 
 
-def test_a_0_6_0_database_gains_languages_and_keeps_its_labels(tmp_path, sample_path,
-                                                               shared_data):
-    """Schema 6 -> 7: every label file's labels are English, every load kept English only;
-    the same file loaded again without --language is unchanged, with --language it reloads."""
-    path = tmp_path / "v6.duckdb"
+def labelled_database_of_schema(version: int, back, tmp_path, sample_path, shared_data):
+    """The sample loaded with the property list, taken back to schema ``version`` by
+    ``back`` and migrated: (its path, the migrated connection, its labels and property_info
+    rows before)."""
+    path = tmp_path / f"v{version}.duckdb"
     props = shared_data / "wikidata" / "property-labels-en.json"
     r = cli("kg", "load", sample_path, "--labels", props, "--db", path)
     assert r.exit_code == 0, r.output
     raw = duckdb.connect(str(path))
     labels = raw.execute("SELECT * FROM labels ORDER BY id").fetchall()
     info = raw.execute("SELECT * FROM property_info ORDER BY id").fetchall()
-    back_to_schema_6(raw)
-    raw.execute("UPDATE schema_version SET version = 6")
+    back(raw)
+    raw.execute("UPDATE schema_version SET version = ?", [version])
     raw.close()
     con = connect(path)
     assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    return path, con, labels, info
+
+
+def test_a_0_6_0_database_gains_languages_and_keeps_its_labels(tmp_path, sample_path,
+                                                               shared_data):
+    """Schema 6 -> 7: every label file's labels are English, every load kept English only;
+    the same file loaded again without --language is unchanged, with --language it reloads."""
+    path, con, labels, info = labelled_database_of_schema(6, back_to_schema_6, tmp_path,
+                                                          sample_path, shared_data)
     assert con.execute("SELECT DISTINCT language FROM extra_labels").fetchall() == [("en",)]
     assert con.execute("SELECT * FROM labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info
@@ -186,19 +195,9 @@ def test_a_0_6_0_database_gains_languages_and_keeps_its_labels(tmp_path, sample_
 def test_a_0_8_22_database_keeps_its_label_files_naming_everything(tmp_path, sample_path,
                                                                   shared_data):
     """Schema 8 -> 9: every label file loaded before names anything (types and properties
-    too), as it did; a file given with --value-labels afterwards names values only."""
-    path = tmp_path / "v8.duckdb"
-    props = shared_data / "wikidata" / "property-labels-en.json"
-    r = cli("kg", "load", sample_path, "--labels", props, "--db", path)
-    assert r.exit_code == 0, r.output
-    raw = duckdb.connect(str(path))
-    labels = raw.execute("SELECT * FROM labels ORDER BY id").fetchall()
-    info = raw.execute("SELECT * FROM property_info ORDER BY id").fetchall()
-    back_to_schema_8(raw)
-    raw.execute("UPDATE schema_version SET version = 8")
-    raw.close()
-    con = connect(path)
-    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    too), as it did."""
+    _, con, labels, info = labelled_database_of_schema(8, back_to_schema_8, tmp_path,
+                                                       sample_path, shared_data)
     assert con.execute("SELECT * FROM labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM class_labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info

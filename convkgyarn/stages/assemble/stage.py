@@ -292,9 +292,8 @@ class AssembleConversations(Stage):
         """The templates and the KG (with what a refresh changed), and the related entities
         when the configuration asks for them."""
         return ("templates", "entities", "entity_types", "kg_meta", "labels", "class_labels",
-                "load_files",
-                "property_info", "qualifiers", "statements", "refresh_runs", "fact_changes"
-                ) + (("related_entities",) if self.config.related else ()) + (
+                "load_files", "property_info", "qualifiers", "statements", "refresh_runs",
+                "fact_changes") + (("related_entities",) if self.config.related else ()) + (
                     ("local_templates", "labels_by_language")
                     if self.config.languages != ["en"] else ())
 
