@@ -380,6 +380,15 @@ class GenerateConfig(_Strict):
                               "as following on and as the variety a run of wh-questions "
                               "lacks, so by default wherever one fits; none with "
                               "follow_share 0, which turns every drawn follow-up off)")
+    list_share: float = Field(0.0, ge=0, le=1, description="with follow-ups: the chance that "
+                              "a list of the subject's own (neighbours, official languages, "
+                              "children) is asked as a count first and then named (\"How many "
+                              "neighbours does it have?\" \"2\" \"Can you name them?\"); 0 by "
+                              "default: asked wherever it fits, three blind head-to-head "
+                              "raters preferred the plain question on relevance in 41 "
+                              "judgements of 42 and on diversity in 39 (s36); 0.8.23 drew "
+                              "follow_share here. Not with hops, kinds or changed_since, "
+                              "whose walks ask no count first")
     hops: bool = Field(False, description="follow-ups may move to an item answered earlier "
                        "(the director, the spouse) and ask about it")
     topics: int = Field(3, ge=1, le=10, description="with --hops: at most this many entities "
@@ -457,6 +466,9 @@ class GenerateConfig(_Strict):
             if self.also_share != default["also_share"].default and self.follow_share and \
                     not self.hops and not self.kinds:  # (where "also" questions are asked)
                 parts.append(f"also{self.also_share:g}")
+            if self.list_share != default["list_share"].default and self.follow_share and \
+                    not self.hops and not self.kinds and self.changed_since is None:
+                parts.append(f"list{self.list_share:g}")  # (where a count leads to a list)
         if self.hops:
             parts.append("hops")
             if self.topics != default["topics"].default:

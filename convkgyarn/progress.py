@@ -31,3 +31,9 @@ ProgressHook = Callable[[StepProgress], None]
 
 def no_progress(event: StepProgress) -> None:
     """The hook of a caller that shows nothing."""
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and its noun as a message says them: "1 entry", "2,301 entries" (never
+    "1 entries"); ``plural`` defaults to the singular with an s."""
+    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"

@@ -34,6 +34,7 @@ from convkgyarn.config import GenerateConfig, LoadConfig
 from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, ConvKGYarnError, UserError
 from convkgyarn.kg.reader import fingerprint
 from convkgyarn.kg.snapshot import kg_version, set_kg_version
+from convkgyarn.progress import counted
 from convkgyarn.stage import Context, Stage, utcnow
 from convkgyarn.store import KG_TABLES, connect, insert_rows, quote_path, transaction
 
@@ -405,7 +406,8 @@ class Refresher:
         old = con.execute("SELECT count(*) FROM entities").fetchone()[0]
         limit = self.project.config.refresh.max_shrink
         if old and not self.allow_shrink and (old - new) / old > limit:
-            raise UserError(f"refused: {paths} has {new:,} entities, {old - new:,} fewer than "
+            raise UserError(f"refused: {paths} has {counted(new, 'entity', 'entities')}, "
+                            f"{old - new:,} fewer than "
                             f"the project's {old:,} ({(old - new) / old:.0%}, more than "
                             f"{limit:.0%}); check the dump, or run again with --allow-shrink")
 

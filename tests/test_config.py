@@ -73,6 +73,7 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
         {"hops": True, "ellipsis": True, "ellipsis_share": 0.3},
         {"answer_style": "sentence"}, {"related": True},
         {"follow_share": 0.8}, {"also_share": 0.5}, {"follow_share": 0.8, "also_share": 0.5},
+        {"list_share": 0.5}, {"list_share": 0.5, "also_share": 0.5},
         {"changed_since": "last"}, {"changed_since": "2024-01-01"},
         {"changed_since": "refresh-0123abcd-4567"},
     ]
@@ -83,6 +84,10 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
     assert GenerateConfig(changed_since="2024-01-01").name == "voice-changes-2024-01-01"
     assert GenerateConfig(also_share=0.5).name == "voice-also0.5"
     assert GenerateConfig(follow_ups=False, also_share=0.5).name == "voice-nofollowups"
+    assert GenerateConfig(list_share=1.0).name == "voice-list1"
+    assert GenerateConfig(follow_share=0.0, list_share=1.0).name == "voice-follow0"
+    assert GenerateConfig(list_share=1.0, hops=True).name == "voice-hops"  # (no counts there)
+    assert GenerateConfig(list_share=1.0, kinds=["count"]).name == "voice-kinds-count"
     # a setting at its default adds nothing; the sample (how many, which, how long) neither
     assert GenerateConfig(hops=True, topics=3, ellipsis=True, ellipsis_share=0.5).name == \
         "voice-hops-ellipsis"

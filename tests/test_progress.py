@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from convkgyarn.config import GenerateConfig
-from convkgyarn.progress import StepProgress
+from convkgyarn.progress import StepProgress, counted
 from tests.conversations_llm import healthy
 from tests.helpers import cli, config, llm
 from tests.llm.scripted_server import ScriptedServer
@@ -65,3 +65,10 @@ def test_in_a_terminal_long_steps_show_live_bars(tmp_path, sample_path):
                            text=True, env=env, timeout=600)
         assert r.returncode == 0, r.stdout
         assert step in r.stdout and "━" in r.stdout, r.stdout  # a rich bar, drawn live
+
+
+@pytest.mark.parametrize("n, said", [(0, "0 entries"), (1, "1 entry"), (2, "2 entries"),
+                                     (12345, "12,345 entries")])
+def test_a_count_takes_its_noun_in_the_number_it_needs(n, said):
+    assert counted(n, "entry", "entries") == said
+    assert counted(n, "file") == said.replace("entries", "files").replace("entry", "file")

@@ -14,6 +14,7 @@ from convkgyarn.cli.common import (
     open_project, out, project_config, say, table)
 from convkgyarn.config import ConversationSelection
 from convkgyarn.errors import UserError
+from convkgyarn.progress import counted
 
 annotations_app = typer.Typer(help="Human annotation: export a sample, compute agreement.",
                               no_args_is_help=True)
@@ -51,7 +52,7 @@ def print_evaluated(models: dict[str, dict]) -> None:
     language (a table per model), with the turns answered right and their share."""
     if all(set(s) == {"asked"} for s in models.values()):  # a dry run: nothing was asked
         for model, s in models.items():
-            say(f"{model}: {s['asked']:,} questions would be asked")
+            say(f"{model}: {counted(s['asked'], 'question')} would be asked")
         return
     if all(set(s.get("languages") or {"en": None}) == {"en"} for s in models.values()):
         out.print(table("model", "turns", "matcher decided", "judge decided", "NA",
@@ -146,7 +147,7 @@ def rate(
                      **{"llm.batch": batch or None})
     with open_project(cfg, write=True, name="rate") as project:
         r = project.rate(ConversationSelection(config_names=configs or [], limit=limit))
-    say(f"rated {r.stats['rated']} of {r.stats['conversations']} conversations")
+    say(f"rated {r.stats['rated']:,} of {counted(r.stats['conversations'], 'conversation')}")
 
 
 @command

@@ -13,6 +13,8 @@ from convkgyarn.cli.common import (
     open_project, out, project_config, say, table)
 from convkgyarn.config import GenerateConfig, paper_configs
 from convkgyarn.errors import UserError
+from convkgyarn.progress import counted
+
 
 def _default(field: str) -> str:
     """The built-in default of a generate option, as ``--help`` shows it (convkgyarn.toml's
@@ -172,8 +174,8 @@ def print_written(info: dict, out_dir: Path, made_now: set[str] = frozenset()) -
     out.print(table("configuration", "conversations", "made", "run",
                     title=f"Written to {out_dir / 'conversations.jsonl'}", rows=rows,
                     numeric=True))
-    say(f"{info['conversations']:,} conversations, {info['turns']:,} turns over "
-        f"{info['distinct_facts']:,} facts; summary in {out_dir / 'summary.json'}")
+    say(f"{counted(info['conversations'], 'conversation')}, {counted(info['turns'], 'turn')} "
+        f"over {counted(info['distinct_facts'], 'fact')}; summary in {out_dir / 'summary.json'}")
 
 
 def estimate(cfg, configs) -> None:
@@ -241,7 +243,7 @@ def export(
             print_written(info, target.parent)
             return
         n = project.export(fmt, target, run, force=force)
-    say(f"{n:,} conversations -> {target}")
+    say(f"{counted(n, 'conversation')} -> {target}")
 
 
 @command

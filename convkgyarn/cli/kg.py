@@ -14,6 +14,7 @@ from convkgyarn.cli.common import (
 from convkgyarn.config import SparqlConfig, labels_in_both_scopes
 from convkgyarn.errors import UserError
 from convkgyarn.kg.extract import LABEL_ONLY
+from convkgyarn.progress import counted
 
 kg_app = typer.Typer(help="Load Wikidata into the project database and inspect it.",
                      no_args_is_help=True)
@@ -74,7 +75,8 @@ def kg_load(
         with open_project(cfg, write=True, name="kg load") as project:
             report = project.load_sparql(sparql_cfg)
         s = report.stats
-        say(f"{s['entities']} entities from {s['endpoint']} in {s['queries']} queries "
+        say(f"{counted(s['entities'], 'entity', 'entities')} from {s['endpoint']} in "
+            f"{counted(s['queries'], 'query', 'queries')} "
             f"({report.seconds:.1f}s) -> {cfg.db}")
         return
     if not paths and not labels and not value_labels:
@@ -105,18 +107,20 @@ def kg_load(
         by_language = project.kg_stats()["label_languages"] if stage.languages else None
     for f in stage.files:
         note = "already loaded, unchanged (use --force to reload)" if f.status == "unchanged" \
-            else f"{f.entities:,} entities, {f.rejects:,} rejected lines"
+            else f"{counted(f.entities, 'entity', 'entities')}, " \
+            f"{counted(f.rejects, 'rejected line')}"
         if f.rejected_values:
-            note += f", {f.rejected_values:,} rejected values"
+            note += f", {counted(f.rejected_values, 'rejected value')}"
         if f.skipped.get(LABEL_ONLY):
-            note += f" ({f.skipped[LABEL_ONLY]:,} entities kept as id, label and types only)"
+            note += (f" ({counted(f.skipped[LABEL_ONLY], 'entity', 'entities')} kept as id, "
+                     "label and types only)")
         say(f"{f.path}: {note}")
         if (f.rejects or f.rejected_values) and f.status == "loaded":
             # the database the user named, so the line works as printed
             say("  see rejects: convkgyarn kg rejects" + (f" --db {cfg.db}" if db else ""))
     if stage.labels_loaded:
-        say(f"{stage.labels_loaded:,} labels from "
-            f"{len(labels or []) + len(value_labels or [])} file(s)")
+        say(f"{counted(stage.labels_loaded, 'label')} from "
+            f"{counted(len(labels or []) + len(value_labels or []), 'file')}")
     if by_language:
         say(_languages_line(by_language))
     for warning in coverage.get("warnings", []):
@@ -165,7 +169,7 @@ def kg_stats_cmd(
                            " ".join(["en", *(s["languages"] or [])]))
                           for s in stats["sources"]] + [
                         (f["path"], "value labels" if f["scope"] == "values" else "labels",
-                         "done", f"{f['labels']:,} labels", "",
+                         "done", counted(f["labels"], "label"), "",
                          " ".join(f["languages"])) for f in stats["label_files"]],
                     title="sources"))
 
@@ -204,7 +208,7 @@ def kg_rdf(
     QLever and every exported turn's `sparql` query returns its gold answer."""
     with open_project(project_config(config, db), write=False, name="kg rdf") as project:
         n = project.write_rdf(out_path, force=force)
-    say(f"{n:,} triples -> {out_path}")
+    say(f"{counted(n, 'triple')} -> {out_path}")
 
 
 def register(app: typer.Typer) -> None:

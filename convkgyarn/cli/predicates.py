@@ -10,6 +10,7 @@ from convkgyarn.cli.common import (
     BaseUrl, Concurrency, ConfigOption, DbOption, DryRun, MaxCost, command, llm_config,
     open_project, out, project_config, say, table)
 from convkgyarn.errors import UserError
+from convkgyarn.progress import counted
 
 NO_LABEL = "(no English label)"
 
@@ -29,8 +30,9 @@ def predicates_extract(
     cfg = project_config(config, db, **{"predicates.min_type_entities": min_entities})
     with open_project(cfg, write=True, name="predicates extract") as project:
         s = project.extract_predicates().stats
-    say(f"{s['type_predicates']:,} (type, property) pairs over {s['types']:,} types "
-        f"({s['types_below_min_entities']:,} types below the entity minimum)")
+    say(f"{counted(s['type_predicates'], '(type, property) pair')} over "
+        f"{counted(s['types'], 'type')} ({counted(s['types_below_min_entities'], 'type')} "
+        "below the entity minimum)")
 
 
 @predicates_app.command("list")

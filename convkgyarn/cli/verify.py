@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from convkgyarn.cli.common import command, console, say
 from convkgyarn.config import SparqlConfig
+from convkgyarn.progress import counted
 
 
 @command
@@ -45,11 +46,12 @@ def verify_cmd(
                         progress=lambda done, total: progress.update(task, completed=done,
                                                                      total=total))
     s = report.summary
-    say(f"{s['turns']:,} turns: {s['same']:,} same, {s['changed']:,} changed, {s['gone']:,} "
-        f"gone" + (f", {s['no_query']:,} without a query" if s["no_query"] else "")
-        + f" ({s['queries']:,} queries, {s['queries_sent']:,} sent) -> {out_path}")
+    say(f"{counted(s['turns'], 'turn')}: {s['same']:,} same, {s['changed']:,} changed, "
+        f"{s['gone']:,} gone" + (f", {s['no_query']:,} without a query" if s["no_query"] else "")
+        + f" ({counted(s['queries'], 'query', 'queries')}, {s['queries_sent']:,} sent) "
+        f"-> {out_path}")
     if fail_on_drift and report.drifted:
-        raise DriftFound(f"{report.drifted:,} turns drifted (see {out_path})")
+        raise DriftFound(f"{counted(report.drifted, 'turn')} drifted (see {out_path})")
 
 
 def register(app: typer.Typer) -> None:

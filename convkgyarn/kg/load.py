@@ -41,7 +41,7 @@ import pyarrow.compute as pc
 from convkgyarn.config import LoadConfig
 from convkgyarn.errors import NoEntities
 from convkgyarn.kg.extract import TABLES, Keep, schema_of
-from convkgyarn.kg.label_files import read_labels
+from convkgyarn.kg.label_files import LabelFile, read_labels
 from convkgyarn.kg.languages import kept_languages
 from convkgyarn.kg import bz2blocks, reader
 from convkgyarn.kg.bz2blocks import RangeError
@@ -49,6 +49,7 @@ from convkgyarn.kg.reader import Block, DumpError, fingerprint, iter_blocks, lay
 from convkgyarn.kg.snapshot import bump_kg_version
 from convkgyarn.kg.worker import (Parsed, ParsedRange, exit_with_parent, parse_block,
                                   parse_bz2_range)
+from convkgyarn.progress import counted
 from convkgyarn.stage import Stage, code_version, utcnow
 from convkgyarn.store import KG_TABLES, insert_arrow, insert_rows, transaction
 
@@ -418,6 +419,12 @@ class LoadStage(Stage):
         self.sample_removed = 0
 
     def process(self) -> dict[str, Any]:
+        # label files are read (and a malformed one refused) before any dump: a bad labels
+        # file fails in a second, not after an hour's load
+        label_files = [(Path(p), self._read_labels(Path(p)), scope)
+                       for paths, scope in ((self.config.labels, None),
+                                            (self.config.value_labels, "values"))
+                       for p in paths]
         if self.config.kind != "sample" and self.config.paths:  # (label files alone are no
             self.sample_removed = remove_sample(self.con)         # data that mixes with it)
             if self.sample_removed:
@@ -425,10 +432,8 @@ class LoadStage(Stage):
                              "from this project: it never mixes with your data")
         for path in self.config.paths:
             self.files.append(self.load_file(Path(path)))
-        for path in self.config.labels:
-            self.labels_loaded += self.load_labels(Path(path))
-        for path in self.config.value_labels:
-            self.labels_loaded += self.load_labels(Path(path), scope="values")
+        for path, found, scope in label_files:
+            self.labels_loaded += self.load_labels(path, scope=scope, found=found)
         stats = {
             "files": len(self.files),
             "loaded": sum(f.status == "loaded" for f in self.files),
@@ -596,13 +601,19 @@ class LoadStage(Stage):
         return self.con.execute("SELECT count(*) FROM properties WHERE file_id = ?",
                                 [file_id]).fetchone()[0]
 
-    def load_labels(self, path: Path, scope: str | None = None) -> int:
+    def _read_labels(self, path: Path) -> tuple[LabelFile, str]:
+        """A label file as ``read_labels`` reads it, and its fingerprint when read."""
+        return read_labels(path, self.languages), fingerprint(path)
+
+    def load_labels(self, path: Path, scope: str | None = None,
+                    found: tuple[LabelFile, str] | None = None) -> int:
         """Supplementary labels for values outside the dump, in English and the kept
         languages (replacing the same file's earlier labels and rejects); malformed entries
         are rejects naming the file and the key (``load_rejects``, file_id NULL). ``scope``
         'values': labels that name values only (``--value-labels``; the ``labels`` view,
-        never ``class_labels``); a file loaded again takes the scope it is given now."""
-        found = read_labels(path, self.languages)
+        never ``class_labels``); a file loaded again takes the scope it is given now.
+        ``found``: the file as ``_read_labels`` read it already (before the dumps)."""
+        found, print_ = self._read_labels(path) if found is None else found
         source = str(path.resolve())
         with transaction(self.con):
             self.con.execute("DELETE FROM extra_labels WHERE source = ?", [source])
@@ -613,15 +624,16 @@ class LoadStage(Stage):
             insert_rows(self.con, "load_rejects", [
                 {"file_id": None, "file": source, "line_no": None, "reason": reason,
                  "snippet": snippet, "field": where} for where, reason, snippet in found.rejects])
-            bump_kg_version(self.con, f"labels {source} {fingerprint(path)} {self.languages}"
+            bump_kg_version(self.con, f"labels {source} {print_} {self.languages}"
                             + (f" {scope}" if scope else ""))
         if found.rejects:
             where, reason, _ = found.rejects[0]
-            self.ctx.say(f"{path}: {len(found.rejects):,} entries rejected (first {where}: "
+            self.ctx.say(f"{path}: {counted(len(found.rejects), 'entry', 'entries')} rejected "
+                         f"(first {where}: "
                          f"{reason}); see `convkgyarn kg rejects`")
         if found.not_kept:
-            self.ctx.say(f"{path}: left out {sum(found.not_kept.values()):,} labels in "
-                         f"{len(found.not_kept)} languages this load does not keep ("
+            self.ctx.say(f"{path}: left out {counted(sum(found.not_kept.values()), 'label')} in "
+                         f"{counted(len(found.not_kept), 'language')} this load does not keep ("
                          f"{', '.join(sorted(found.not_kept)[:5])}"
                          f"{' ...' if len(found.not_kept) > 5 else ''}; add --language)")
         return len(found.rows)

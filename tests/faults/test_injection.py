@@ -109,7 +109,7 @@ def injected(tmp_path_factory, sample_path):
 def test_ids_not_of_wikidatas_form_are_rejected_at_load_with_their_line(injected):
     tmp, db, n_lines, load, _, _ = injected
     assert load.exit_code == 0, load.output
-    assert "1 rejected lines, 5 rejected values" in load.output, load.output
+    assert "1 rejected line, 5 rejected values" in load.output, load.output
     with project(db, write=False) as p:
         rejects = {(line, field, reason) for _, line, field, reason, _ in p.rejects()}
         obama_line = p.con.execute("SELECT line_no FROM entities WHERE id = ?", [OBAMA]

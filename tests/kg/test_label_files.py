@@ -91,7 +91,7 @@ def test_without_the_language_a_files_labels_in_it_are_left_out_and_said(tmp_pat
     labels = write(tmp_path / "de.json", {"Q1": {"de": "Weltall"}, "Q2": "earth"})
     r = cli("kg", "load", sample_path, "--labels", labels, "--db", tmp_path / "p.duckdb")
     assert r.exit_code == 0, r.output
-    assert "left out 1 labels in 1 languages this load does not keep (de; add --language)" \
+    assert "left out 1 label in 1 language this load does not keep (de; add --language)" \
         in r.output
     with project(tmp_path / "p.duckdb", write=False) as p:
         assert p.con.execute("SELECT id, language FROM extra_labels").fetchall() == [
@@ -129,6 +129,16 @@ def test_malformed_entries_are_rejects_naming_the_file_and_the_key(tmp_path, sam
     assert r.exit_code == 0, r.output
     with project(db, write=False) as p:
         assert p.con.execute("SELECT count(*) FROM load_rejects").fetchone()[0] == 10
+
+
+def test_one_reject_is_said_as_one(tmp_path, sample_path):
+    """A newcomer's find: "1 entries rejected". One reject, one label, one file are said in
+    the singular."""
+    labels = write(tmp_path / "one.json", {"Q1": 5, "Q10": "fine"})
+    r = cli("kg", "load", sample_path, "--labels", labels, "--db", tmp_path / "p.duckdb")
+    assert r.exit_code == 0, r.output
+    assert "1 entry rejected (first Q1: not a label" in r.output
+    assert "1 label from 1 file" in r.output and "entries" not in r.output
 
 
 def test_a_file_with_no_usable_label_is_one_line_naming_file_and_key(tmp_path, sample_path):
@@ -235,11 +245,11 @@ def test_kg_load_takes_value_labels_and_kg_stats_names_them(tmp_path, sample_pat
     r = cli("kg", "load", _without(sample_path, tmp_path, "Q40348"), "--value-labels", values,
             "--db", db)
     assert r.exit_code == 0, r.output
-    assert "1 labels from 1 file(s)" in r.output
+    assert "1 label from 1 file" in r.output
     stats = json.loads(cli("kg", "stats", "--json", "--db", db).stdout)
     assert [(f["scope"], f["labels"]) for f in stats["label_files"]] == [("values", 1)]
     table = cli("kg", "stats", "--db", db).output
-    assert re.search(r"│ value labels +│ done +│ 1 labels", table), table
+    assert re.search(r"│ value labels +│ done +│ 1 label ", table), table
     r = cli("kg", "load", "--value-labels", tmp_path / "missing.json", sample_path, "--db", db)
     assert r.exit_code == 2 and "missing.json: no such file" in r.output, r.output
     # one file given with both scopes is one clear error, before any work
@@ -264,7 +274,7 @@ def test_a_label_file_joins_a_loaded_project_on_its_own(tmp_path, sample_path):
                                 ).fetchone()[0]
     r = cli("kg", "load", "--value-labels", write(tmp_path / "v.json", {"Q40348": "lawyer"}),
             "--db", db)
-    assert r.exit_code == 0 and "1 labels from 1 file(s)" in r.output, r.output
+    assert r.exit_code == 0 and "1 label from 1 file" in r.output, r.output
     with project(db, write=False) as p:
         assert p.con.execute("SELECT count(*) FROM entities").fetchone()[0] == before
         assert p.con.execute("SELECT label FROM labels WHERE id = 'Q40348'").fetchone()[0] \

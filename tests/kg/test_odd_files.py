@@ -169,3 +169,13 @@ def test_labels_files_are_checked_before_anything_loads(tmp_path, sample_path):
     with pytest.raises(UserError, match="no such file"):
         with project(tmp_path / "q.duckdb") as p:
             p.load([tmp_path / "missing.json"])
+    # a file that reads as JSON but holds no usable label is refused before the dump loads
+    # too (0.8.23 refused it after: an hour's load of a real dump, then the error)
+    for name, flag in (("empty.json", "--labels"), ("values.json", "--value-labels")):
+        (tmp_path / name).write_text(json.dumps({"Q1": 5, "Q2": {"de": 7}}))
+        db = tmp_path / f"{name}.duckdb"
+        r = cli("kg", "load", sample_path, flag, tmp_path / name, "--db", db)
+        assert r.exit_code == 2 and f"{name}: no labels in it" in r.output, r.output
+        if db.exists():
+            with project(db, write=False) as p:
+                assert p.con.execute("SELECT count(*) FROM load_files").fetchone()[0] == 0

@@ -167,3 +167,29 @@ def test_the_main_jobs_files_are_read_a_chunk_at_a_time_with_the_same_records(tm
         assert info == summary(p.con, whole, p.config.llm)
         written = (tmp_path / "out" / "conversations.jsonl").read_text().splitlines()
         assert [json.loads(line) for line in written] == whole
+
+
+def test_an_entity_drop_found_while_planning_is_recorded_once_even_after_the_entity_was_used():
+    """An entity's own drops go to the drops table with the first kept conversation that
+    uses it. A drop its own planning adds later (an award not dated alone), after another
+    conversation used it already (Michelle Obama's names Obama), is recorded with the next
+    kept conversation that uses it, and never twice."""
+    from collections import defaultdict
+    from types import SimpleNamespace
+
+    from convkgyarn.stages.assemble.records import Drop
+    from convkgyarn.stages.assemble.stage import DropLog
+    from convkgyarn.stages.assemble.view import Trace
+
+    recorded: list[tuple[str, str]] = []
+    stage = SimpleNamespace(drop=lambda item, reason, detail="": recorded.append((item,
+                                                                                  reason)))
+    view = SimpleNamespace(load_drops=defaultdict(list), type_drops={})
+    view.load_drops["Q76"].append(Drop("Q76/P1", "loaded"))
+    log = DropLog(stage)
+    log.record(Trace(entities={"Q13133", "Q76"}), view)   # Michelle Obama's conversation
+    view.load_drops["Q76"].append(Drop("Q76/P166/P585", "planned"))  # Obama's planning
+    log.record(Trace(entities={"Q76"}), view)              # Obama's conversation
+    log.record(Trace(entities={"Q76"}), view)              # another one of his
+    assert recorded == [("Q76/P1", "loaded"), ("Q76/P166/P585", "planned")]
+    assert log.count == 2

@@ -1807,25 +1807,28 @@ def _physicists(tmp_path, shared_data, extra: list[dict], name: str, turns: int 
     return asked
 
 
-def test_a_question_naming_one_of_several_awards_names_the_best_known(tmp_path, shared_data):
+def test_a_question_naming_one_of_several_offices_names_the_best_known(tmp_path, shared_data):
     """"When was he awarded the Hughes Medal?" of Max Born, whose awards hold the Nobel
     Prize in Physics: of several statements a question may name one of (an unlabelled
-    award keeps "Which awards did he win?" from being asked), a draw chose the medal, and
-    Putin's "Ig Nobel Prize" (a blind reader: "obscure", r58). The value people know best
-    is named: by its sitelinks where the KG holds it, else by the lower id, the draw only
-    among equals."""
-    awards = [("Q844872", {"P585": ["+1950-05-04T00:00:00Z"]}),
-              ("Q38104", {"P585": ["+1954-11-03T00:00:00Z"]}),
-              ("Q99999999", {"P585": ["+1939-01-01T00:00:00Z"]})]  # no label anywhere
+    value keeps the plain question from being asked), a draw chose the lesser one. The
+    value people know best is named: by its sitelinks where the KG holds it, else by the
+    lower id, the draw only among equals. (An award is never dated alone since 0.8.24,
+    test_an_award_is_never_dated_alone; an office still is: "When did he take office as
+    President of the United States?")"""
+    offices = [("Q844872", {"P580": ["+1950-05-04T00:00:00Z"]}),
+               ("Q11696", {"P580": ["+1954-11-03T00:00:00Z"]}),
+               ("Q99999999", {"P580": ["+1939-01-01T00:00:00Z"]})]  # no label anywhere
     named = {}
     for held in (False, True):
-        extra = [_dump_item("Q844872", "Hughes Medal", 30)] if held else []
-        turns = _physicists(tmp_path, shared_data, extra, f"awards{held}", P166=awards)
+        extra = [_dump_item("Q11696", "President of the United States")] + \
+            ([_dump_item("Q844872", "Hughes Medal", 30)] if held else [])
+        turns = _physicists(tmp_path, shared_data, extra, f"offices{held}", P39=offices)
         named[held] = {(t["question"], tuple(t["answer"])) for t in turns
-                       if t["property_id"] == "P166" and t["qualifier_property_id"]}
-    assert named[False] and all("Nobel Prize in Physics" in q and a[0] in ("1954", "3 November 1954")
+                       if t["property_id"] == "P39" and t["qualifier_property_id"]}
+    assert named[False] and all("President of the United States" in q and
+                                a[0] in ("1954", "3 November 1954")
                                 for q, a in named[False]), named[False]
-    # a KG that holds the medal with its sitelinks, and not the prize: the medal is known
+    # a KG that holds the other with its sitelinks, and not the presidency: it is known
     assert named[True] and all("Hughes Medal" in q and a[0] in ("1950", "4 May 1950")
                                for q, a in named[True]), named[True]
 

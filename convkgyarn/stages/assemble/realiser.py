@@ -52,6 +52,10 @@ PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", 
 # neighbours?")
 PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their|"
                             r"[a-z]+['’]s?) ([a-z]+ )?[a-z]+s( of\b|\?|$)", re.I)
+# "What is the official language of Belgium?" "Dutch, French, German.": a template that says
+# there is one language (its own words, not a name filled in), read as wrong when several
+# answer it
+ONE_LANGUAGE = re.compile(r"\blanguage\b", re.I)
 # a question for a day ("What was his date of birth?"): a worse fit for a date known only
 # to its year or coarser ("1823") than "When was he born?"
 DAY_QUESTION = re.compile(r"\b(date|day|birthday)\b", re.I)
@@ -486,6 +490,7 @@ class Realiser:
                 doubled = doubled or (option, question, said)
                 continue
             if (len(ans.values) == 1 and PLURAL_FOR_ONE.search(question)) or \
+                    (len(ans.values) > 1 and ONE_LANGUAGE.search(option.text)) or \
                     (ended and PRESENT_LOOKING.search(question)) or \
                     (DAY_QUESTION.search(question) and all(
                         v.kind == "time" and (v.precision or 11) < 11 for v in ans.values)):

@@ -251,11 +251,14 @@ class Batch:
 
 class DropLog:
     """The drops of the conversations kept: each entity's own drops (its values, its facts)
-    the first time a kept conversation used it, and the conversation's own."""
+    the first time a kept conversation used it, and the conversation's own. An entity's own
+    drops that planning adds later (an award not dated alone, found while its own
+    conversation is planned, after another conversation named it) are recorded with the
+    next kept conversation that uses it, each once."""
 
     def __init__(self, stage: Stage) -> None:
         self.stage = stage
-        self.loaded: set[str] = set()
+        self.loaded: dict[str, int] = {}  # entity -> how many of its own drops are recorded
         self.typed: set[str] = set()
         self.reasons: Counter = Counter()
         self.count = 0
@@ -269,11 +272,12 @@ class DropLog:
 
     def record(self, trace: Trace, view: KGView) -> None:
         drops: list[Drop] = []
-        for eid in sorted(trace.entities - self.loaded):
-            drops += view.load_drops.get(eid, ())
+        for eid in sorted(trace.entities):
+            own = view.load_drops.get(eid, ())
+            drops += own[self.loaded.get(eid, 0):]
+            self.loaded[eid] = len(own)
         for eid in sorted(trace.typed - self.typed):
             drops += view.type_drops.get(eid, ())
-        self.loaded |= trace.entities
         self.typed |= trace.typed
         for d in drops + trace.drops:
             self.stage.drop(d.item, d.reason, d.detail)
