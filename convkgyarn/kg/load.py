@@ -421,10 +421,10 @@ class LoadStage(Stage):
     def process(self) -> dict[str, Any]:
         # label files are read (and a malformed one refused) before any dump: a bad labels
         # file fails in a second, not after an hour's load
-        label_files = [(Path(p), self._read_labels(Path(p)), scope)
+        label_files = [(path, scope, read_labels(path, self.languages), fingerprint(path))
                        for paths, scope in ((self.config.labels, None),
                                             (self.config.value_labels, "values"))
-                       for p in paths]
+                       for path in map(Path, paths)]
         if self.config.kind != "sample" and self.config.paths:  # (label files alone are no
             self.sample_removed = remove_sample(self.con)         # data that mixes with it)
             if self.sample_removed:
@@ -432,8 +432,8 @@ class LoadStage(Stage):
                              "from this project: it never mixes with your data")
         for path in self.config.paths:
             self.files.append(self.load_file(Path(path)))
-        for path, found, scope in label_files:
-            self.labels_loaded += self.load_labels(path, scope=scope, found=found)
+        for label_file in label_files:
+            self.labels_loaded += self.store_labels(*label_file)
         stats = {
             "files": len(self.files),
             "loaded": sum(f.status == "loaded" for f in self.files),
@@ -601,19 +601,15 @@ class LoadStage(Stage):
         return self.con.execute("SELECT count(*) FROM properties WHERE file_id = ?",
                                 [file_id]).fetchone()[0]
 
-    def _read_labels(self, path: Path) -> tuple[LabelFile, str]:
-        """A label file as ``read_labels`` reads it, and its fingerprint when read."""
-        return read_labels(path, self.languages), fingerprint(path)
-
-    def load_labels(self, path: Path, scope: str | None = None,
-                    found: tuple[LabelFile, str] | None = None) -> int:
+    def store_labels(self, path: Path, scope: str | None, found: LabelFile,
+                     print_: str) -> int:
         """Supplementary labels for values outside the dump, in English and the kept
-        languages (replacing the same file's earlier labels and rejects); malformed entries
-        are rejects naming the file and the key (``load_rejects``, file_id NULL). ``scope``
-        'values': labels that name values only (``--value-labels``; the ``labels`` view,
-        never ``class_labels``); a file loaded again takes the scope it is given now.
-        ``found``: the file as ``_read_labels`` read it already (before the dumps)."""
-        found, print_ = self._read_labels(path) if found is None else found
+        languages, as ``read_labels`` read them (``found``, before the dumps) with the
+        file's fingerprint then (``print_``), replacing the same file's earlier labels and
+        rejects; malformed entries are rejects naming the file and the key
+        (``load_rejects``, file_id NULL). ``scope`` 'values': labels that name values only
+        (``--value-labels``; the ``labels`` view, never ``class_labels``); a file loaded
+        again takes the scope it is given now."""
         source = str(path.resolve())
         with transaction(self.con):
             self.con.execute("DELETE FROM extra_labels WHERE source = ?", [source])
