@@ -153,15 +153,30 @@ class Project(Inspection):
         stage.report = stage.run()
         return stage
 
-    def load_sparql(self, config: SparqlConfig) -> StageReport:
-        """Load a KG from a SPARQL endpoint (``SparqlConfig``: endpoint, types, limits)."""
+    def load_sparql(self, config: SparqlConfig, *, labels: Sequence[Path | str] = (),
+                    value_labels: Sequence[Path | str] = ()) -> StageReport:
+        """Load a KG from a SPARQL endpoint (``SparqlConfig``: endpoint, types, limits), and
+        label files beside it as ``load`` takes them. The label files are read and checked
+        before the endpoint is queried (a file with no usable label is refused first) and
+        stored only once the endpoint's load has succeeded: a failure writes nothing.
+        The report's ``stats["labels"]`` counts the labels stored (with label files)."""
+        from convkgyarn.kg.label_files import read_labels
+        from convkgyarn.kg.languages import kept_languages
         from convkgyarn.kg.load import remove_sample
         from convkgyarn.kg.sparql import SparqlLoad
 
+        languages = kept_languages(config.languages)
+        for path in [*labels, *value_labels]:
+            read_labels(Path(path), languages)
         if remove_sample(self.con):
             self.say("removed the bundled sample from this project: it never mixes with "
                      "your data")
-        return SparqlLoad(self.ctx, config).run()
+        report = SparqlLoad(self.ctx, config).run()
+        if labels or value_labels:
+            stage = self.load([], labels=labels, value_labels=value_labels,
+                              languages=config.languages)
+            report.stats["labels"] = stage.labels_loaded
+        return report
 
     def ensure_kg(self) -> StageReport | None:
         """A project that has never loaded anything gets the bundled sample (said aloud);

@@ -9,6 +9,8 @@ from typing import Any
 
 import duckdb
 
+from convkgyarn.stages.assemble.records import SHORT_ASKABLE, SHORT_LEFT_OUT, SHORT_PLANNED
+
 
 KINDS = {"id": "item", "time": "date", "amount": "quantity", "text": "text"}
 
@@ -28,11 +30,18 @@ def quality(con: duckdb.DuckDBPyConnection, runs: list[str]) -> dict[str, Any]:
         reasons = dict(con.execute(
             # grouped by kind, the counts apart: "fewer askable facts than turns", not "N
             # askable facts" (a newcomer read the N as a figure left out)
-            "SELECT CASE WHEN short_reason LIKE '%askable facts' THEN 'fewer askable facts "
-            "than turns' ELSE regexp_replace(short_reason, '^[0-9]+ ', 'some ') END, "
-            "count(*) FROM conversations WHERE run_id = ? AND short_reason IS NOT NULL "
-            "GROUP BY 1 ORDER BY 2 DESC",
-            [run_id]).fetchall())
+            # (since 0.8.25 "why: N", records.SHORT_*; before, "N askable facts" and "N
+            # planned turns could not be phrased", whose N was 0 or less where the plan
+            # itself was short)
+            "SELECT CASE WHEN regexp_matches(short_reason, '^[0-9]+ askable facts$') THEN $a "
+            "WHEN regexp_matches(short_reason, '^(0|-[0-9]+) planned turns could not be "
+            "phrased$') THEN $p WHEN regexp_matches(short_reason, '^[0-9]+ planned turns "
+            "could not be phrased$') THEN $l WHEN short_reason LIKE '%: %' THEN "
+            "regexp_replace(short_reason, ': [0-9]+$', '') ELSE short_reason END, "
+            "count(*) FROM conversations WHERE run_id = $run AND short_reason IS NOT NULL "
+            "GROUP BY 1 ORDER BY 2 DESC, 1",
+            {"run": run_id, "a": SHORT_ASKABLE, "p": SHORT_PLANNED,
+             "l": SHORT_LEFT_OUT}).fetchall())
         kinds: Counter = Counter()
         turns = past = left_out = 0
         for values, tense, left in con.execute(

@@ -69,17 +69,18 @@ def kg_load(
     """Load Wikidata dump files (streamed; bad lines go to the rejects table), or a slice of
     Wikidata from a SPARQL endpoint (--sparql URL --entity Q.. | --type Q.. --limit N)."""
     cfg = project_config(config, db, memory_limit=memory_limit)
-    if sparql:
-        sparql_cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
-                                  limit=limit, languages=languages or None)
-        with open_project(cfg, write=True, name="kg load") as project:
-            report = project.load_sparql(sparql_cfg)
-        s = report.stats
-        say(f"{counted(s['entities'], 'entity', 'entities')} from {s['endpoint']} in "
-            f"{counted(s['queries'], 'query', 'queries')} "
-            f"({report.seconds:.1f}s) -> {cfg.db}")
-        return
-    if not paths and not labels and not value_labels:
+    if sparql and paths:  # 0.8.24 loaded the endpoint and said nothing of the files
+        raise UserError("give dump files or --sparql URL, not both (load each with its own "
+                        "kg load)")
+    # options one source takes and the other would pass over without a word
+    dump_only = [name for name, given in (
+        ("--workers", workers != 1), ("--force", force), ("--engine", engine != "local"),
+        ("--spark-master", spark_master), ("--spark-output", spark_output)) if given]
+    if sparql and dump_only:
+        raise UserError(f"{', '.join(dump_only)}: for dump files, not --sparql")
+    if not sparql and entities:
+        raise UserError("--entity: for --sparql (a dump keeps whole the items of --type)")
+    if not sparql and not paths and not labels and not value_labels:
         raise UserError("give dump files to load (or label files: --labels, --value-labels), "
                         "or --sparql URL")
     paths = paths or []
@@ -89,14 +90,32 @@ def kg_load(
     for p in [*paths, *(labels or []), *(value_labels or [])]:
         if not p.is_file():
             raise UserError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
+    if sparql:
+        sparql_cfg = SparqlConfig(endpoint=sparql, entities=entities or [], types=types or [],
+                                  limit=limit, languages=languages or None)
+        with open_project(cfg, write=True, name="kg load") as project:
+            # label files checked before the endpoint is queried, stored after it
+            # succeeded (0.8.24 ignored them with --sparql)
+            report = project.load_sparql(sparql_cfg, labels=labels or [],
+                                         value_labels=value_labels or [])
+        s = report.stats
+        say(f"{counted(s['entities'], 'entity', 'entities')} from {s['endpoint']} in "
+            f"{counted(s['queries'], 'query', 'queries')} "
+            f"({report.seconds:.1f}s) -> {cfg.db}")
+        if "labels" in s:
+            say(f"{counted(s['labels'], 'label')} from "
+                f"{counted(len(labels or []) + len(value_labels or []), 'file')}")
+        return
     with open_project(cfg, write=True, name="kg load") as project, Progress(
             SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-            TextColumn("{task.fields[mb]:.1f} MB, {task.fields[ents]:,} entities"),
+            TextColumn("{task.fields[mb]:.1f} MB, {task.fields[ents]}"),
             TimeElapsedColumn(), console=console, transient=True) as progress:
-        task = progress.add_task("loading", total=None, mb=0.0, ents=0)
+        task = progress.add_task("loading", total=None, mb=0.0,
+                                 ents=counted(0, "entity", "entities"))
 
-        def tick(nbytes: int, n_entities: int) -> None:
-            progress.update(task, mb=nbytes / 1e6, ents=n_entities)
+        def tick(nbytes: int, n_entities: int) -> None:  # "1 entity", never "1 entities"
+            progress.update(task, mb=nbytes / 1e6,
+                            ents=counted(n_entities, "entity", "entities"))
 
         stage = project.load(paths, workers=workers, labels=labels or [],
                              value_labels=value_labels or [], force=force,

@@ -188,3 +188,61 @@ def test_languages_go_through_kg_rdf_and_come_back_through_sparql(shared_data, t
                                                                           ).fetchall()
     assert via_sparql.execute("SELECT languages FROM load_files").fetchone()[0] == [
         "de", "ja", "zh", "zh-hans", "zh-hant"]
+
+
+def test_label_files_load_beside_the_endpoint(oxigraph, tmp_path):
+    """--labels with --sparql loads the file too (0.8.24 ignored it without a word), and
+    a dump file given beside --sparql is refused before anything is written."""
+    db = str(tmp_path / "l.duckdb")
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"Q99999901": "Exampleton"}))
+    r = CliRunner().invoke(app, ["kg", "load", "--sparql", oxigraph, "--entity", "Q76",
+                                 "--labels", str(labels), "--db", db])
+    assert r.exit_code == 0, r.output
+    assert "1 entity from" in r.output and "1 label from 1 file" in r.output
+    con = connect(db)
+    assert con.execute("SELECT label FROM labels WHERE id = 'Q99999901'").fetchone() == \
+        ("Exampleton",)
+    assert con.execute("SELECT count(*) FROM entities").fetchone()[0] == 1
+    con.close()
+
+    other = str(tmp_path / "o.duckdb")
+    dump = tmp_path / "dump.json"
+    dump.write_text("[]")
+    r = CliRunner().invoke(app, ["kg", "load", str(dump), "--sparql", oxigraph,
+                                 "--entity", "Q76", "--db", other])
+    assert r.exit_code == 2 and "not both" in r.output
+    assert not (tmp_path / "o.duckdb").exists()
+
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"Q1": 5, "Q2": {"de": 7}}))  # no usable label
+    r = CliRunner().invoke(app, ["kg", "load", "--sparql", oxigraph, "--entity", "Q76",
+                                 "--labels", str(empty), "--db", other])
+    assert r.exit_code == 2 and "empty.json: no labels in it" in r.output, r.output
+    con = connect(other)
+    assert con.execute("SELECT count(*) FROM entities").fetchone()[0] == 0
+    con.close()
+
+    # an endpoint that fails stores the label files no more than its own rows
+    failed = str(tmp_path / "f.duckdb")
+    r = CliRunner().invoke(app, ["kg", "load", "--sparql", f"http://127.0.0.1:{_port()}/query",
+                                 "--entity", "Q76", "--labels", str(labels), "--db", failed])
+    assert r.exit_code == 4 and "unreachable" in r.output
+    con = connect(failed)
+    assert con.execute("SELECT count(*) FROM extra_labels").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM load_files").fetchone()[0] == 0
+    con.close()
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--sparql", "http://127.0.0.1:9/query", "--entity", "Q76", "--workers", "2"],
+     "--workers: for dump files, not --sparql"),
+    (["--sparql", "http://127.0.0.1:9/query", "--entity", "Q76", "--force"],
+     "--force: for dump files, not --sparql"),
+    (["--entity", "Q76", "--labels", "x.json"], "--entity: for --sparql"),
+])
+def test_options_of_the_other_source_are_refused(tmp_path, args, says):
+    db = tmp_path / "o.duckdb"
+    r = CliRunner().invoke(app, ["kg", "load", *args, "--db", str(db)])
+    assert r.exit_code == 2 and says in r.output, r.output
+    assert not db.exists()

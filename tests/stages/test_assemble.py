@@ -568,3 +568,49 @@ def test_the_subject_order_is_seeded_and_recorded(generated):
     assert [r["entity"]["id"] for r in uniform] != [r["entity"]["id"] for r in popular]
     assert {r["config"]["subjects"] for r in popular} == {"popular"}
     assert {r["config"]["subjects"] for r in uniform} == {"uniform"}
+
+
+def _step(entity: str, prop: str, qual: str | None = None):
+    from types import SimpleNamespace as NS
+    return (NS(id=entity), "Q5", NS(property_id=prop, qualifier_id=qual), None)
+
+
+def _turn(entity: str, prop: str, qual: str | None = None):
+    from types import SimpleNamespace as NS
+    return NS(subject=NS(id=entity), planned=NS(property_id=prop, qualifier_id=qual))
+
+
+@pytest.mark.parametrize("too_few,steps,turns,reason", [
+    # too few askable facts (the subject's and a related entity's) says how many there are
+    (4, ["P1", "P2", "P3", "P4"], ["P1", "P2", "P3", "P4"], "fewer askable facts than turns: 4"),
+    # a plan of 3 facts, all asked, and a follow-up: never "-1 planned turns ..." (0.8.24)
+    (None, ["P1", "P2", "P3"], ["P1", "P1/P580", "P2", "P3"], "fewer facts planned than turns: 3"),
+    # a plan of 5 with one left out in the walk
+    (None, ["P1", "P2", "P3", "P4", "P5"], ["P1", "P2", "P4", "P5"],
+     "planned turns left out (no phrasing fits, or an earlier answer says it): 1"),
+    # a plan short by one and one left out: the walk's loss is named (as much as the plan's)
+    (None, ["P1", "P2", "P3", "P4"], ["P1", "P2", "P4"],
+     "planned turns left out (no phrasing fits, or an earlier answer says it): 1"),
+    # a plan short by three and one left out: the plan is named, with what it held
+    (None, ["P1", "P2"], ["P1"], "fewer facts planned than turns: 2"),
+])
+def test_a_short_conversation_names_its_cause(too_few, steps, turns, reason):
+    from convkgyarn.stages.assemble.planner import Planner
+
+    def split(key: str):
+        return key.split("/") if "/" in key else (key, None)
+    got = Planner.short_reason(too_few, [_step("Q1", *split(k)) for k in steps],
+                               [_turn("Q1", *split(k)) for k in turns], 5)
+    assert got == reason
+
+
+def test_a_refilled_turn_left_out_is_counted_as_left_out():
+    """With --hops the plan grows as the walk goes (a hop's facts, refills): what it added
+    and left out counts as left out, not as a plan that ran short."""
+    from convkgyarn.stages.assemble.planner import Planner
+
+    steps = [_step("Q1", "P1"), _step("Q1", "P2"), _step("Q2", "P7"), _step("Q2", "P8"),
+             _step("Q2", "P9")]
+    turns = [_turn("Q1", "P1"), _turn("Q1", "P2"), _turn("Q2", "P7")]
+    assert Planner.short_reason(None, steps, turns, 5) == \
+        "planned turns left out (no phrasing fits, or an earlier answer says it): 2"

@@ -24,12 +24,14 @@ from dataclasses import replace
 from itertools import islice
 
 from convkgyarn.config import GenerateConfig
+from convkgyarn.progress import counted
 from convkgyarn.stages import kinds, salience
 from convkgyarn.kg.render import Value, first_year, render
 from convkgyarn.stages.assemble import transforms
 from convkgyarn.stages.assemble.facts import SPORT, answer_statements, shares_value
 from convkgyarn.stages.assemble.records import (
-    Conversation, Drop, EntityFacts, PlannedTurn, Turn)
+    SHORT_ASKABLE, SHORT_LEFT_OUT, SHORT_PLANNED, Conversation, Drop, EntityFacts, PlannedTurn,
+    Turn)
 from convkgyarn.stages.assemble.localise import Localiser
 from convkgyarn.stages.assemble.realiser import (Realiser, lead_word, occupation_labels, seeded,
                                                 sings)
@@ -280,6 +282,7 @@ SAYS_CONTINENT = NARROWER_THAN_CONTINENT | {"P36"}
 # people keep their country.
 COUNTRY = "P17"
 OCCUPATION = "P106"
+LEAGUE = "P118"
 TOWN_LEVEL = frozenset({"P131", "P159", "P276"})
 KEEP_COUNTRY = PLACE_KINDS | {"natural", "event", "person", "other"}
 PLACE_MEASURES = ("P1082", "P2046", "P2044")  # population, area, elevation
@@ -453,6 +456,7 @@ class Planner:
         self._conversation: tuple[str, int] = ("", 0)
         self._shapes: dict[tuple, list[tuple]] = {}
         self._salient: dict[tuple, tuple[int, bool]] = {}
+        self._added: list[Step] = []  # the steps hops and refills added to the plan
 
     def drop(self, item: str, reason: str, detail: str = "") -> None:
         self.view.trace.drops.append(Drop(item, reason, detail))
@@ -486,7 +490,7 @@ class Planner:
             least = 1
         if len(facts) < least:
             self.left_out(entity_id, f"fewer askable facts than generate.min_turns "
-                          f"({cfg.min_turns})", f"{len(facts)} askable facts")
+                          f"({cfg.min_turns})", counted(len(facts), "askable fact"))
             return None
         namesake = view.namesakes.get(entity_id)
         if namesake is not None:
@@ -545,6 +549,7 @@ class Planner:
         if n_related:
             plan += [(r_entity, r_type, p, None)
                      for p in self.plan(r_entity, r_facts, n_related, rng_facts)]
+        self._added = []  # what hops and refills plan as the walk goes (``short_reason``)
         turns = self.walk(plan, rng_hops, rng_style,
                           {e.id} | ({r_entity.id} if n_related else set()))
         if len(turns) < least:
@@ -579,10 +584,10 @@ class Planner:
             f"{t.statement_id}" for t in turns).encode()).hexdigest()[:16]
         conv_id = hashlib.sha256(f"{self.name}\x1f{cfg.seed}\x1f{entity_id}\x1f{index}\x1f"
                                  f"{fact_set}".encode()).hexdigest()[:16]
-        short = None
-        if len(turns) < cfg.turns:
-            short = (f"{len(facts)} askable facts" if len(facts) < cfg.turns - n_related
-                     else f"{len(plan) - len(turns)} planned turns could not be phrased")
+        too_few = len(facts) + (len(r_facts) if n_related else 0) \
+            if len(facts) < cfg.turns - n_related or len(r_facts) < n_related else None
+        short = self.short_reason(too_few, plan + self._added, turns, cfg.turns) \
+            if len(turns) < cfg.turns else None
         labels = {}
         for localiser in self.localisers:  # the subject as each language names it
             labels[localiser.code] = (
@@ -591,6 +596,27 @@ class Planner:
         return Conversation(conv_id, self.name, cfg.seed, e, type_id,
                             r_entity if n_related else None, fact_set, cfg.turns, short,
                             tuple(turns), labels)
+
+    @staticmethod
+    def short_reason(too_few: int | None, steps: list[Step], turns: list[Turn],
+                     asked_for: int) -> str:
+        """Why a conversation has ``len(turns)`` turns where ``asked_for`` were asked, "why:
+        N" (``records.SHORT_*``): fewer askable facts than the turns they were wanted for
+        (``too_few``: how many there are, the subject's and a related entity's; None when
+        either had enough for its share of the turns); else planned turns left
+        out while it was realised (``steps``: the plan and what hops and refills added; no
+        phrasing fits, an earlier answer says it), where they account for the shortfall at
+        least as much as the plan does; else fewer facts planned than turns (the planner
+        left the others out, each with its drop). 0.8.24 said "0 planned turns could not be
+        phrased", even "-1", of a plan that was short."""
+        if too_few is not None:
+            return f"{SHORT_ASKABLE}: {too_few}"
+        said = {(t.subject.id, t.planned.property_id, t.planned.qualifier_id) for t in turns}
+        left = sum((ent.id, pt.property_id, pt.qualifier_id) not in said
+                   for ent, _, pt, _ in steps)
+        if left and left >= asked_for - len(steps):
+            return f"{SHORT_LEFT_OUT}: {left}"
+        return f"{SHORT_PLANNED}: {len(steps)}"
 
     def asked_before(self, e: EntityFacts, facts: list[Fact], turns: int,
                      fact_key: list) -> set[Fact]:
@@ -1193,6 +1219,7 @@ class Planner:
             chosen = self._sport_first(chosen)
         chosen = self._narrower_first(e, chosen)
         if not e.human:
+            chosen = self._sport_first(chosen, LEAGUE)
             chosen = self._what_followed_last(chosen)
             chosen = self._kinds_apart(e, chosen)
         return [t for block in chosen for t in block]
@@ -1382,15 +1409,18 @@ class Planner:
         return chosen
 
     @staticmethod
-    def _sport_first(chosen: list[list[PlannedTurn]]) -> list[list[PlannedTurn]]:
-        """The sport before the position played in it, even as the opener: "Which sport is
-        Clarkson involved in?" after "Which position does he play?" "Quarterback." asks what
-        the answer said (a rater's example); "What sport does he play?" "American football."
-        "Which position?" follows on."""
+    def _sport_first(chosen: list[list[PlannedTurn]],
+                     within: str = POSITION) -> list[list[PlannedTurn]]:
+        """The sport before what is played within it (a person's position; a club's league,
+        ``LEAGUE``), even as the opener: "Which sport is Clarkson involved in?" after "Which
+        position does he play?" "Quarterback." asks what the answer said (a rater's
+        example), as "Which sport is it a club for?" does after "In which league does ACF
+        Fiorentina compete?" "Serie A." (a critic of 0.8.24); "What sport does he play?"
+        "American football." "Which position?" follows on."""
         at = {b[0].property_id: i for i, b in reversed(list(enumerate(chosen)))}
-        if SPORT in at and POSITION in at and at[POSITION] < at[SPORT]:
+        if SPORT in at and within in at and at[within] < at[SPORT]:
             sport = chosen.pop(at[SPORT])
-            chosen.insert(at[POSITION], sport)
+            chosen.insert(at[within], sport)
         return chosen
 
     # -- the conversation as it goes
@@ -1413,8 +1443,9 @@ class Planner:
             if not queue:
                 if not cfg.hops:
                     break
-                queue.extend(self.refill(turns, topics, came_from, asked, max_topics,
-                                         rng_hops))
+                more = self.refill(turns, topics, came_from, asked, max_topics, rng_hops)
+                self._added += more
+                queue.extend(more)
                 if not queue:
                     break
             ent, tid, pt, hop_from = queue.popleft()
@@ -1463,6 +1494,7 @@ class Planner:
                 continue
             hop = [(h_entity, h_type, p, turn.number)
                    for p in self.plan(h_entity, h_facts, size, rng_hops)]
+            self._added += hop
             queue.extendleft(reversed(hop))
             topics.add(h_entity.id)
             came_from[h_entity.id] = turn.number

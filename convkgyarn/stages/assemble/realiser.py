@@ -21,7 +21,8 @@ from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.queries import (
     before_query, count_query, span_query, turn_query, verify_query)
 from convkgyarn.kg.rdf import time_order
-from convkgyarn.kg.render import Value, machine, parse_time, render, year_question_fits
+from convkgyarn.kg.render import (Value, first_year, machine, parse_time, render,
+                                   year_question_fits)
 from convkgyarn.stages import kinds, lexicon, phrasing, salience
 from convkgyarn.stages.assemble.facts import answer_statements, shares_value, start
 from convkgyarn.stages.assemble.records import (
@@ -56,6 +57,11 @@ PLURAL_FOR_ONE = re.compile(r"\b(are|were)\b([^?]*?[\s,])?(the|its|his|her|their
 # there is one language (its own words, not a name filled in), read as wrong when several
 # answer it
 ONE_LANGUAGE = re.compile(r"\blanguage\b", re.I)
+# "What did Constantine the Great do for a living?" "Politician, military personnel,
+# sovereign.": a wage earner's words, read as anachronistic of someone born before
+# PAID_WORK_YEAR (a critic of 0.8.24); "What was his occupation?" fits any age
+PAID_WORK = re.compile(r"\b(for a living|job)\b", re.I)
+PAID_WORK_YEAR = 1700
 # a question for a day ("What was his date of birth?"): a worse fit for a date known only
 # to its year or coarser ("1823") than "When was he born?"
 DAY_QUESTION = re.compile(r"\b(date|day|birthday)\b", re.I)
@@ -216,6 +222,16 @@ def seeded(*parts) -> int:
     blob = "\x1f".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
 
+
+
+def born_before(e: EntityFacts, year: int) -> bool:
+    """Whether a person's birth, as the KG dates it, is known and before ``year`` (every
+    birth date it holds, to whatever precision)."""
+    if not e.human:
+        return False
+    years = [first_year(st.value.label or "") for st in e.properties.get("P569", ())
+             if st.value.kind == "time"]
+    return bool(years) and all(y is not None and y < year for y in years)
 
 class Realiser:
     """Answers and questions for one configuration, over one batch's view."""
@@ -491,6 +507,8 @@ class Realiser:
                 continue
             if (len(ans.values) == 1 and PLURAL_FOR_ONE.search(question)) or \
                     (len(ans.values) > 1 and ONE_LANGUAGE.search(option.text)) or \
+                    (pt.property_id == OCCUPATION and PAID_WORK.search(option.text) and
+                     born_before(e, PAID_WORK_YEAR)) or \
                     (ended and PRESENT_LOOKING.search(question)) or \
                     (DAY_QUESTION.search(question) and all(
                         v.kind == "time" and (v.precision or 11) < 11 for v in ans.values)):

@@ -21,6 +21,15 @@ import orjson
 from convkgyarn.kg.render import Value, machine, render
 
 
+# Why a conversation is shorter than asked (``conversations.short_reason``, "why: N"; the
+# quality report groups by the words before the count): too few askable facts (N: how
+# many), planned turns left out while it was realised (N: how many), fewer facts planned
+# than turns, refills included (N: how many)
+SHORT_ASKABLE = "fewer askable facts than turns"
+SHORT_LEFT_OUT = "planned turns left out (no phrasing fits, or an earlier answer says it)"
+SHORT_PLANNED = "fewer facts planned than turns"
+
+
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One best-rank statement of an entity's property, with its qualifiers' values."""

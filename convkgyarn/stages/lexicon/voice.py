@@ -377,6 +377,8 @@ VOICE.update({
     "P2048": ("how tall is {S}?", "what is {S's} height?", "how high is {S}?"),
     "P2044": ("how high is {S}?", "what is the elevation of {S:o}?",
               "how high is {S} above sea level?"),
+    # ("What is the mountain's topographic prominence?", a critic's wording for it, lost
+    # fluency to "How prominent is the mountain?" with three head-to-head raters, s41)
     "P2660": ("how prominent is {S}?", "what is the prominence of {S:o}?",
               "how much does {S} stand out from the peaks around it?"),
     "P1098": ("how many people speak {S}?", "how many speakers does {S} have?",
@@ -580,6 +582,10 @@ VOICE_BY_KIND: dict[tuple[str, str], tuple[str, str, str]] = {
     ("P571", "band"): ("when was {S} formed?", "when did {S} get together?",
                        "what year was {S} formed?"),
     ("P571", "country"): ("when was {S} founded?", "when did {S} come into being?",
+                          "what year was {S} established?"),
+    # a state is established, not started ("When did Nazi Germany start?": a critic of
+    # 0.8.24)
+    ("P580", "country"): ("when was {S} established?", "when did {S} come into being?",
                           "what year was {S} established?"),
     ("P571", "city"): ("when was {S} founded?", "when did {S} come into being?",
                        "what year was {S} founded?"),
