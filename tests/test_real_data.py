@@ -367,3 +367,35 @@ def test_a_club_is_asked_its_sport_before_its_league(exported):
             assert asked.index("P641") < asked.index("P118"), \
                 [t["question"] for t in r["turns"]]
     assert both or name != "dump-sample-100.json.bz2"
+
+
+def test_a_capital_is_followed_up_and_a_neighbour_is_not(exported):
+    """A capital the KG holds facts of is followed up wherever the turns allow ("What is
+    the capital of Portugal?" "Lisbon." "And how many people live in the city?": three
+    head-to-head raters preferred it on relevance, fluency and diversity, s42), and a side
+    topic never turns to a country ("What are its neighbours?" "Laos, ..." "Which city is
+    Laos' capital?": a quiz to the same raters)."""
+    name, _, export, db = exported
+    con = duckdb.connect(str(db), read_only=True)
+    countries = {r[0] for r in con.execute(
+        "SELECT entity_id FROM entity_types WHERE type_id IN ('Q6256', 'Q3624078')").fetchall()}
+    con.close()
+    followed = {"dump-sample-100.json.bz2": ("Q45", "Q597"),  # Portugal, Lisbon
+                "real-entities-dev.ndjson.bz2": ("Q145", "Q84")}.get(name)  # the UK, London
+    capitals = 0
+    for line in export.read_text().splitlines():
+        r = json.loads(line)
+        if not r["config"]["follow_ups"] or r["config"]["hops"] or r["language"] != "en":
+            continue
+        turns = r["turns"]
+        for t in turns:
+            assert t["hop_from"] is None or t["subject_id"] not in countries, t["question"]
+        if followed is None or r["entity"]["id"] != followed[0]:
+            continue
+        for i, t in enumerate(turns[:-1]):
+            if t["property_id"] == "P36" and t["qualifier_property_id"] is None and \
+                    t["subject_id"] == followed[0] and len(turns) - i >= 3:
+                capitals += 1
+                assert turns[i + 1]["subject_id"] == followed[1], \
+                    [q["question"] for q in turns]
+    assert capitals or followed is None

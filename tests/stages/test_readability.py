@@ -1375,16 +1375,19 @@ def _entity(eid: str, label: str, type_id: str, human: bool = False, **props):
 
 def test_a_side_topic_is_one_of_several_values_where_people_move():
     """A side topic (follow-ups, on by default) turned only to an answer of one value, so
-    "What are its neighbours?" "Uzbekistan, Kyrgyzstan, China." never led on; now one of up
-    to ``THREAD_VALUES_MAX`` values may be the side topic, by the rule hops move by
-    (``moves_to``): from a country to another ("And what is China's capital?"), never from
-    a person to the country they are a citizen of, nor to an item of a longer answer."""
+    "Who are his children?" "Ann, Bob." never led on; now one of up to
+    ``THREAD_VALUES_MAX`` values may be the side topic, by the rule hops move by
+    (``moves_to``), never to a country (since 0.8.25: "What are its neighbours?"
+    "Uzbekistan, Kyrgyzstan, China." "And what is China's capital?" read as a quiz to three
+    head-to-head raters, s42), from a person to the country they are a citizen of, nor to
+    an item of a longer answer."""
     import random
     from convkgyarn.kg.render import Value
     from convkgyarn.stages.assemble.view import THREAD_VALUES_MAX
     country, human = "Q6256", "Q5"
     entities = {i: _entity(i, i, country) for i in ("Q1", "Q2", "Q3")}
-    entities["Q9"] = _entity("Q9", "Somebody", human, human=True)
+    for i in ("Q7", "Q8", "Q9"):
+        entities[i] = _entity(i, f"Somebody {i}", human, human=True)
     planner = _stub_planner(entities, {country: "country", human: "human"})
 
     def turn(subject: str, pid: str, values: list[str]):
@@ -1393,14 +1396,16 @@ def test_a_side_topic_is_one_of_several_values_where_people_move():
             planned=SimpleNamespace(property_id=pid, qualifier_id=None),
             hop_values=tuple(Value("wikibase-item", v, v) for v in values))
 
-    neighbours = turn("Q1", "P47", ["Q2", "Q3", "Q404"])  # Q404: not in the KG
-    drawn = {planner.thread_target(neighbours, {"Q1"}, random.Random(s))[0].id
+    children = turn("Q9", "P40", ["Q7", "Q8", "Q404"])  # Q404: not in the KG
+    drawn = {planner.thread_target(children, {"Q9"}, random.Random(s))[0].id
              for s in range(40)}
-    assert drawn == {"Q2", "Q3"}
-    assert planner.thread_target(neighbours, {"Q1", "Q2"}, random.Random(0))[0].id == "Q3"
+    assert drawn == {"Q7", "Q8"}
+    assert planner.thread_target(children, {"Q9", "Q7"}, random.Random(0))[0].id == "Q8"
+    neighbours = turn("Q1", "P47", ["Q2", "Q3"])
+    assert planner.thread_target(neighbours, {"Q1"}, random.Random(0)) is None
     assert planner.thread_target(turn("Q9", "P27", ["Q1"]), {"Q9"}, random.Random(0)) is None
-    many = turn("Q1", "P47", ["Q2"] * (THREAD_VALUES_MAX + 1))
-    assert planner.thread_target(many, {"Q1"}, random.Random(0)) is None
+    many = turn("Q9", "P40", ["Q7"] * (THREAD_VALUES_MAX + 1))
+    assert planner.thread_target(many, {"Q9"}, random.Random(0)) is None
 
 
 def test_a_native_language_the_persons_country_speaks_is_not_asked_and_genres_are_no_music(
