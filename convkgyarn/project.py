@@ -160,21 +160,21 @@ class Project(Inspection):
         before the endpoint is queried (a file with no usable label is refused first) and
         stored only once the endpoint's load has succeeded: a failure writes nothing.
         The report's ``stats["labels"]`` counts the labels stored (with label files)."""
-        from convkgyarn.kg.label_files import read_labels
         from convkgyarn.kg.languages import kept_languages
-        from convkgyarn.kg.load import remove_sample
+        from convkgyarn.kg.load import LoadStage, read_label_files, remove_sample
         from convkgyarn.kg.sparql import SparqlLoad
 
-        languages = kept_languages(config.languages)
-        for path in [*labels, *value_labels]:
-            read_labels(Path(path), languages)
+        read = read_label_files(labels, value_labels, kept_languages(config.languages))
         if remove_sample(self.con):
             self.say("removed the bundled sample from this project: it never mixes with "
                      "your data")
         report = SparqlLoad(self.ctx, config).run()
-        if labels or value_labels:
-            stage = self.load([], labels=labels, value_labels=value_labels,
-                              languages=config.languages)
+        if read:  # stored as ``load`` stores them, from what was read above
+            stage = LoadStage(self.ctx, LoadConfig(
+                paths=[], labels=[Path(p) for p in labels],
+                value_labels=[Path(p) for p in value_labels], languages=config.languages),
+                label_files=read)
+            stage.report = stage.run()
             report.stats["labels"] = stage.labels_loaded
         return report
 

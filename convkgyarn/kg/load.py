@@ -403,17 +403,35 @@ def _dump_date(max_modified: str | None, path: Path) -> str | None:
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
 
 
+# A label file as read: its path, scope (None, or "values" for --value-labels), what it
+# holds, and its fingerprint when it was read
+ReadLabels = tuple[Path, "str | None", LabelFile, str]
+
+
+def read_label_files(labels, value_labels, languages: list[str] | None) -> list[ReadLabels]:
+    """Every label file read and checked (one with no usable label refused, a one-line
+    error) in the languages a load keeps (``kept_languages``), with its scope and its
+    fingerprint then: what ``LoadStage.store_labels`` stores."""
+    return [(path, scope, read_labels(path, languages), fingerprint(path))
+            for paths, scope in ((labels, None), (value_labels, "values"))
+            for path in map(Path, paths)]
+
+
 class LoadStage(Stage):
     """Load one or more dump files (and label files) into the KG tables."""
 
     name = "kg.load"
     writes = ("load_files", *KG_TABLES, "extra_labels", "kg_meta")
 
-    def __init__(self, ctx, config: LoadConfig, progress: ProgressFn | None = None) -> None:
+    def __init__(self, ctx, config: LoadConfig, progress: ProgressFn | None = None,
+                 label_files: list[ReadLabels] | None = None) -> None:
         super().__init__(ctx, config)
         # what entity_labels keeps: a file's identity, with its type filter
         self.languages = kept_languages(config.languages)
         self.progress = progress
+        # the config's label files as a caller read them already (``read_label_files``:
+        # a SPARQL load checks them before the endpoint is queried), else read in process
+        self.label_files = label_files
         self.files: list[FileReport] = []
         self.labels_loaded = 0
         self.sample_removed = 0
@@ -421,10 +439,8 @@ class LoadStage(Stage):
     def process(self) -> dict[str, Any]:
         # label files are read (and a malformed one refused) before any dump: a bad labels
         # file fails in a second, not after an hour's load
-        label_files = [(path, scope, read_labels(path, self.languages), fingerprint(path))
-                       for paths, scope in ((self.config.labels, None),
-                                            (self.config.value_labels, "values"))
-                       for path in map(Path, paths)]
+        label_files = self.label_files if self.label_files is not None else \
+            read_label_files(self.config.labels, self.config.value_labels, self.languages)
         if self.config.kind != "sample" and self.config.paths:  # (label files alone are no
             self.sample_removed = remove_sample(self.con)         # data that mixes with it)
             if self.sample_removed:

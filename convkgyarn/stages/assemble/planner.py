@@ -1781,13 +1781,12 @@ class Planner:
             if t_type is None or not t_facts or \
                     not all(loc.names(target.id) for loc in self.localisers):
                 continue
-            if not self.moves_to(turn, target.id, t_type) or \
-                    self._kind(target, t_type) == "country":
+            kind = self._kind(target, t_type)
+            if kind == "country" or not self.moves_to(turn, target.id, t_type):
                 continue  # (not "What are its neighbours?" "Laos, ..." "Which city is Laos'
                 # capital?": a quiz, all three head-to-head raters' lesser relevance and
                 # diversity in each of three pairs, s42; --hops still moves so)
-            t_facts = self.thread_facts(target, t_facts, turn,
-                                        self._kind(target, t_type) == "organisation")
+            t_facts = self.thread_facts(target, t_facts, turn, kind == "organisation")
             if t_facts:
                 found.append((target, t_type, t_facts))
         if len(found) < 2:

@@ -223,7 +223,6 @@ def seeded(*parts) -> int:
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big")
 
 
-
 def born_before(e: EntityFacts, year: int) -> bool:
     """Whether a person's birth, as the KG dates it, is known and before ``year`` (every
     birth date it holds, to whatever precision)."""
@@ -232,6 +231,7 @@ def born_before(e: EntityFacts, year: int) -> bool:
     years = [first_year(st.value.label or "") for st in e.properties.get("P569", ())
              if st.value.kind == "time"]
     return bool(years) and all(y is not None and y < year for y in years)
+
 
 class Realiser:
     """Answers and questions for one configuration, over one batch's view."""
