@@ -464,7 +464,8 @@ class GenerateConfig(_Strict):
             if self.follow_share != default["follow_share"].default:
                 parts.append(f"follow{self.follow_share:g}")
             if self.also_share != default["also_share"].default and self.follow_share and \
-                    not self.hops and not self.kinds:  # (where "also" questions are asked)
+                    not self.hops and not self.kinds and self.changed_since is None:
+                # (where "also" questions are asked: probes of changed facts ask none)
                 parts.append(f"also{self.also_share:g}")
             if self.list_share != default["list_share"].default and self.follow_share and \
                     not self.hops and not self.kinds and self.changed_since is None:

@@ -83,6 +83,8 @@ def test_every_setting_that_changes_the_conversations_is_in_the_name():
     assert GenerateConfig(hops=True, topics=2).name == "voice-hops-topics2"
     assert GenerateConfig(changed_since="2024-01-01").name == "voice-changes-2024-01-01"
     assert GenerateConfig(also_share=0.5).name == "voice-also0.5"
+    # probes of changed facts ask no follow-up: the share changes nothing there
+    assert GenerateConfig(also_share=0.5, changed_since="last").name == "voice-changes"
     assert GenerateConfig(follow_ups=False, also_share=0.5).name == "voice-nofollowups"
     assert GenerateConfig(list_share=1.0).name == "voice-list1"
     assert GenerateConfig(follow_share=0.0, list_share=1.0).name == "voice-follow0"

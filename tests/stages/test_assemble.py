@@ -444,6 +444,45 @@ def _award(ents: list[dict], statement_id: str, award: str, year: int | None) ->
     obama["claims"]["P166"].append(extra)
 
 
+@pytest.mark.parametrize("earlier_ended", [True, False])
+def test_a_past_question_is_asked_with_every_value_it_held(tmp_path, sample_path,
+                                                           earlier_ended):
+    """Wikidata ranks the latest holder of an office preferred and keeps the earlier ones at
+    normal rank, with an end time: they held as truly, so "Which positions did he hold?"
+    answered with the preferred one alone would mark a model naming an earlier one wrong.
+    Such a fact is not asked, and the drop says why. A value below the best rank without an
+    end time is another claim, not an earlier holder: the fact is asked as before."""
+    ents = sample_entities(sample_path)
+    obama = next(e for e in ents if e["id"] == "Q76")
+    president = obama["claims"]["P39"][0]  # ended in 2017
+    president["rank"] = "preferred"
+    vice = json.loads(json.dumps(president))
+    vice["id"], vice["rank"] = "Q76$EARLIER-OFFICE", "normal"
+    vice["mainsnak"]["datavalue"]["value"] = {"entity-type": "item", "id": "Q11699"}
+    if not earlier_ended:
+        vice["qualifiers"].pop("P582")
+        vice["qualifiers-order"] = [q for q in vice.get("qualifiers-order", []) if q != "P582"]
+    obama["claims"]["P39"].append(vice)
+    db = load_entities(tmp_path, ents)
+    recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
+    offices = [t for r in recs for t in r["turns"] if t["subject_id"] == "Q76"
+               and t["property_id"] == "P39" and t["qualifier_property_id"] is None]
+    con = duckdb.connect(db, read_only=True)
+    try:
+        reasons = {r[0] for r in con.execute(
+            "SELECT reason FROM drops WHERE item = 'Q76/P39'").fetchall()}
+    finally:
+        con.close()
+    below = "ended statement below the best rank held another value"
+    if earlier_ended:
+        assert not offices, offices
+        assert any(below in r for r in reasons), reasons
+    else:
+        assert offices and all(t["answer"] == ["President of the United States"]
+                               and t["tense"] == "past" for t in offices), offices
+        assert not any(below in r for r in reasons), reasons
+
+
 def test_a_holder_just_named_is_said_as_an_object_after_before(tmp_path):
     """"And who held the office before he?" was asked of the bundled sample (seed 2): the
     holder just named, said as a pronoun after a preposition, is "him" or "her"."""

@@ -9,6 +9,7 @@ returns exactly its answer on the snapshot it came from.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from convkgyarn.kg.render import Value
 from convkgyarn.kg.render import unsayable as unsayable_value
@@ -197,12 +198,16 @@ def shares_value(stmts: tuple[Statement, ...] | list[Statement], st: Statement,
     return sum(1 for o in stmts if o.value == st.value and (o.current or not current_only)) > 1
 
 
-def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
-            ) -> tuple[bool, Drop | None]:
+def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int,
+            ended_below: Collection[str] = ()) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
     it can be said, and there are at most ``max_values`` of them (a fact is never
-    truncated). A qualifier fact needs a statement holding the qualifier whose value can be
-    said (the question names it) and that no other statement holds (``shares_value``).
+    truncated). In the past tense every value it held answers, so a fact whose ended
+    statements below the best rank (``ended_below``, their values) held a value the
+    best-rank ones do not is not asked: "Who was the head of state of the Soviet Union?"
+    "Mikhail Gorbachev." would mark Brezhnev wrong (a turn's query reads the best rank).
+    A qualifier fact needs a statement holding the qualifier whose value can be said (the
+    question names it) and that no other statement holds (``shares_value``).
     What a subject is named after, works on or is about is not asked when its name says it
     (``name_says``). A fact left out for its values comes with its drop."""
     pid, qid = fact
@@ -216,7 +221,11 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int
                                "statements hold the value the question names",
                                holders[0].value.value_id or holders[0].statement_id)
         return bool(holders), None
-    chosen, _ = answer_statements(e, stmts)
+    chosen, tense = answer_statements(e, stmts)
+    if tense == "past" and (missing := set(ended_below) - {s.value.value_id for s in chosen}):
+        return False, Drop(f"{e.id}/{pid}", "not asked: in the past tense an ended statement "
+                           "below the best rank held another value (the answer would be "
+                           "incomplete)", ", ".join(sorted(missing)))
     if pid in NAME_SAYS | WHERE_NAME_SAYS and chosen and all(
             s.value.label and (name_holds if pid in WHERE_NAME_SAYS else name_says)(
                 e.label, s.value.label, pid in DEMONYM_SAYS) for s in chosen):

@@ -337,7 +337,8 @@ class Realiser:
             if rng.random() < 0.5:
                 st = current[int(rng.random() * len(current))]
                 return Answer((Value("string", "yes"),), st.statement_id, tense, st.value)
-            held = {s.value.value_id for s in stmts}
+            held = {s.value.value_id for s in stmts} | self.view.below_best.get(
+                (e.id, pt.property_id), set())
             false = self.view.false_candidate(pt.property_id, held | {e.id}, rng, e.id,
                                                 tense)
             if false is None:

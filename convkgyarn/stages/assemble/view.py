@@ -416,6 +416,13 @@ class KGView:
         # (entity, property, value): a value an ended statement below the best rank held
         # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
         self.held_before: set[tuple[str, str, str]] = set()
+        # (entity, property) -> the values of its ended statements below the best rank: in
+        # the past tense they held as truly as the best-rank ones ("Who was the head of state
+        # of the Soviet Union?" is not "Mikhail Gorbachev" alone; ``facts.askable``)
+        self.ended_below: dict[tuple[str, str], set[str]] = defaultdict(set)
+        # (entity, property) -> every value below the best rank, ended or not: never the
+        # wrong candidate of a yes/no question (the KG says it held, at some rank)
+        self.below_best: dict[tuple[str, str], set[str]] = defaultdict(set)
         self._sitelinks: dict[str, int] = {}  # values of qualified statements (``renown``)
         # (entity, property) -> (statement, value, start time, why unsayable) of every
         # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
@@ -590,11 +597,15 @@ class KGView:
                 "(SELECT s.value_id FROM _batch_statements s JOIN _batch_qualifiers q ON "
                 "q.statement_id = s.statement_id AND q.entity_id = s.entity_id)").fetchall():
             self._sitelinks[vid] = sitelinks
-        self.held_before.update(con.execute(
-            "SELECT DISTINCT s.entity_id, s.property_id, s.value_id FROM _batch_statements s "
-            "WHERE NOT s.truthy AND s.value_id IS NOT NULL AND EXISTS (SELECT 1 FROM "
-            "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
-            "s.entity_id AND q.qualifier_property_id = ?)", [END]).fetchall())
+        for eid, pid, vid, ended in con.execute(
+                "SELECT DISTINCT s.entity_id, s.property_id, s.value_id, EXISTS (SELECT 1 FROM "
+                "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
+                "s.entity_id AND q.qualifier_property_id = ?) FROM _batch_statements s WHERE "
+                "NOT s.truthy AND s.value_id IS NOT NULL", [END]).fetchall():
+            self.below_best[(eid, pid)].add(vid)
+            if ended:
+                self.held_before.add((eid, pid, vid))
+                self.ended_below[(eid, pid)].add(vid)
         # which values are people, and their genders: every item a statement or qualifier
         # of these entities names; a character of fiction with a gender counts as one
         # ("Who is Bart Simpson's father?" "Homer Simpson." then "he" could be Homer)
@@ -840,7 +851,8 @@ class KGView:
 
         def has(fact: tuple[str, str | None]) -> bool:
             if fact not in decided:
-                decided[fact], drop = askable(e, fact, self.max_values)
+                decided[fact], drop = askable(e, fact, self.max_values,
+                                              self.ended_below.get((e.id, fact[0]), ()))
                 if drop is not None:
                     drops.append(drop)
             return decided[fact]

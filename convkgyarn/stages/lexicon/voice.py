@@ -252,7 +252,7 @@ VOICE.update({
     "P915": ("where was {S} filmed?", "where was {S} shot?", "in which places was {S} filmed?"),
     "P144": ("what is {S} based on?", "which work is {S} based on?",
              "what was {S} adapted from?"),
-    "P155": ("what came before {S:o}?", "what does {S} follow?", "what preceded {S:o}?"),
+    "P155": ("what came before {S:o}?", "what was {S} preceded by?", "what preceded {S:o}?"),
     "P156": ("what came after {S:o}?", "what followed {S:o}?", "what succeeded {S:o}?"),
     "P179": ("which series is {S} part of?", "what series does {S} belong to?",
              "which series is {S} in?"),
