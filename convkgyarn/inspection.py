@@ -35,11 +35,12 @@ class Inspection:
 
         return reject_rows(self.con, limit)
 
-    def drops(self, stage: str | None = None) -> list[tuple]:
-        """What each stage left out, counted by stage and reason."""
+    def drops(self, stage: str | None = None, *, items: bool = False) -> list[tuple]:
+        """What each stage left out, counted by stage and reason (with ``items``, also how
+        many distinct items and runs: ``kg.snapshot.drop_counts``)."""
         from convkgyarn.kg.snapshot import drop_counts
 
-        return drop_counts(self.con, stage)
+        return drop_counts(self.con, stage, items=items)
 
     def type_predicates(self, type_id: str) -> list[tuple]:
         """F(t): every property the type's entities use, most used first."""

@@ -31,7 +31,7 @@ from convkgyarn.errors import NoKGToEstimate, OutputRefused, UserError
 from convkgyarn.inspection import Inspection
 from convkgyarn.progress import ProgressHook, no_progress
 from convkgyarn.stage import Context, Say, StageReport
-from convkgyarn.store import ProjectLock, connect, shadow_tables
+from convkgyarn.store import ProjectLock, connect, refuse_foreign_file, shadow_tables
 
 # What the stages of a dry run write, as temporary copies (all small: no KG table, no
 # conversation): the stages skip the work these say is done, as a real run would.
@@ -92,6 +92,7 @@ class Project(Inspection):
         elif not self.db.exists():
             raise UserError(f"{self.db}: no project database here (run `convkgyarn kg load` "
                             "or `convkgyarn generate` first, or give --db)")
+        refuse_foreign_file(self.db)  # before its lock file is made beside it
         try:
             self._lock.acquire()
         except OSError as exc:
@@ -102,7 +103,7 @@ class Project(Inspection):
             if self.dry_run:
                 shadow_tables(con, {t: None for t in DRY_RUN_TABLES})
         except BaseException:
-            self._lock.release()
+            self._lock.release(failed_open=True)
             raise
         self._ctx = Context(con=con, config=self.config, meter=self.meter, say=self.say,
                             work_dir=self.db.parent, progress=self.progress)

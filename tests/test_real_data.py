@@ -146,9 +146,9 @@ def test_a_past_question_misses_no_value_held_at_a_lower_rank(exported):
     holder preferred and the earlier ones at normal rank with an end time, so "Who was the
     head of state of the Soviet Union?" "Mikhail Gorbachev." (and "Who led its government?"
     "Ivan Silayev.", "Who was the head of state of France?" "François Hollande.") marked
-    Brezhnev, Stalin and Mitterrand wrong; 0.8.25 asked such a question in 0.8% of
-    real-entities-dev's item turns. Nor is "no" said in the past to a yes/no question about
-    a value the fact held at any rank."""
+    Brezhnev, Stalin and Mitterrand wrong; 0.8.25 asked such a question in 1.3% of
+    real-entities-dev's item-valued fact turns. Nor is "no" said in the past to a yes/no
+    question about a value the fact held at any rank."""
     name, _, export, db = exported
     con = duckdb.connect(str(db), read_only=True)
     ended: dict[tuple, set] = {}

@@ -13,6 +13,7 @@ import logging
 import re
 import shlex
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -31,7 +32,10 @@ from convkgyarn.errors import (
     EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_TERMINATED, ConvKGYarnError, Terminated)
 
 console = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+# piped or redirected output has no terminal width: rich would fold tables at 80 columns, and
+# a run id split over two lines cannot be copied into `export --run` (a newcomer's find)
+PIPED_WIDTH = 160
+out = Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
 log = logging.getLogger("convkgyarn")
 
 DbOption = Annotated[

@@ -298,14 +298,17 @@ def drops(
         help="Only this stage: " + ", ".join(DROP_STAGES) + ".")] = None,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
-    """What every stage left out, and why (bad dump lines included): counts per reason."""
+    """What every stage left out, and why (bad dump lines included): counts per reason, and
+    how many distinct items and runs they are (each configuration's run drops again what
+    the others drop: an unlabelled value counts once per configuration)."""
     with open_project(project_config(config, db), write=False, name="drops") as project:
         if stage is not None and stage not in DROP_STAGES and \
                 stage not in {r[0] for r in project.drops()}:
             raise UserError(f"--stage {stage}: no such stage; the stages are "
                             f"{', '.join(DROP_STAGES)}")
-        rows = project.drops(stage)
-    out.print(table("stage", "reason", "count", "example", rows=rows))
+        rows = project.drops(stage, items=True)
+    out.print(table("stage", "reason", "count", "items", "runs", "example", rows=rows,
+                    numeric=True))
 
 
 def print_quality(info: dict) -> None:

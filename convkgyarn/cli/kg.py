@@ -109,7 +109,8 @@ def kg_load(
     with open_project(cfg, write=True, name="kg load") as project, Progress(
             SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
             TextColumn("{task.fields[mb]:.1f} MB, {task.fields[ents]}"),
-            TimeElapsedColumn(), console=console, transient=True) as progress:
+            TimeElapsedColumn(), console=console, transient=True,
+            disable=not console.is_terminal) as progress:  # piped: no blank line before
         task = progress.add_task("loading", total=None, mb=0.0,
                                  ents=counted(0, "entity", "entities"))
 

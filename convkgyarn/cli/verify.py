@@ -39,7 +39,8 @@ def verify_cmd(
                        **({"user_agent": user_agent} if user_agent else {}))
     client = SparqlClient(cfg)
     with Progress(TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
+                  TimeElapsedColumn(), console=console, transient=True,
+                  disable=not console.is_terminal) as progress:
         task = progress.add_task("verify", total=None)
         report = verify(input_path, endpoint, out_path,
                         lambda q: client.select(q, prefixes=False),

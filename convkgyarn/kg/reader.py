@@ -337,5 +337,10 @@ def _document_blocks(path: Path, block_bytes: int) -> Iterator[Block]:
                 from exc
         if lines:
             yield Block(first, b"\n".join(lines) + b"\n")
+        if n == 0 and prefix == "entities":  # a JSON object, but no entity in it: not "the
+            # file is empty" (a newcomer's label file given as a dump)
+            yield Block(1, b"", ((1, 'a JSON object with no "entities" in it: a dump is an '
+                                  'array of entities, a wbgetentities reply {"entities": '
+                                  '{...}} (a labels file is given with --labels)', b""),))
     finally:
         fh.close()

@@ -183,11 +183,15 @@ def reject_rows(con: duckdb.DuckDBPyConnection, limit: int = 50) -> list[tuple]:
                        [limit]).fetchall()
 
 
-def drop_counts(con: duckdb.DuckDBPyConnection, stage: str | None = None) -> list[tuple]:
-    """What every stage dropped and why: (stage, reason, count, an example item)."""
+def drop_counts(con: duckdb.DuckDBPyConnection, stage: str | None = None, *,
+                items: bool = False) -> list[tuple]:
+    """What every stage dropped and why: (stage, reason, count, an example item). With
+    ``items``, (stage, reason, count, distinct items, runs, an example item): each of the
+    eight configurations drops the same unlabelled value, so a count is items times runs."""
+    distinct = "count(DISTINCT item), count(DISTINCT run_id), " if items else ""
     return con.execute(
-        "SELECT stage, reason, count(*), min(item) FROM drops WHERE ? IS NULL OR stage = ? "
-        "GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2", [stage, stage]).fetchall()
+        f"SELECT stage, reason, count(*), {distinct}min(item) FROM drops WHERE ? IS NULL OR "
+        "stage = ? GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2", [stage, stage]).fetchall()
 
 
 LOW_COVERAGE = 0.9

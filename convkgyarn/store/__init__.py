@@ -23,7 +23,8 @@ from convkgyarn.store.lock import ProjectLock
 from convkgyarn.store.schema import KG_TABLES, SCHEMA_VERSION, arrow_schema, columns
 
 __all__ = ["KG_TABLES", "SCHEMA_VERSION", "ProjectLock", "arrow_schema", "columns", "connect",
-           "insert_arrow", "insert_rows", "registered", "shadow_tables", "transaction"]
+           "insert_arrow", "insert_rows", "refuse_foreign_file", "registered", "shadow_tables",
+           "transaction"]
 
 DEFAULT_MEMORY_LIMIT = "2GB"
 
@@ -49,7 +50,28 @@ def _check_length(con: duckdb.DuckDBPyConnection, db: Path) -> duckdb.DuckDBPyCo
     return con
 
 
+def _foreign_file(db: Path) -> bool:
+    """Whether an existing file is not a DuckDB database (its magic bytes, ``DUCK`` at
+    offset 8, are missing). DuckDB itself refuses most such files, but opens a path ending
+    in .json, .csv or .parquet as an in-memory database over that file: a load into
+    ``--db summary.json`` then said "done" and stored nothing anywhere."""
+    try:
+        with open(db, "rb") as fh:
+            head = fh.read(12)
+    except OSError:  # missing, a folder, unreadable: DuckDB's own message says which
+        return False
+    return bool(head) and head[8:12] != b"DUCK"
+
+
+def refuse_foreign_file(db: Path) -> None:
+    """A ``UserError`` for an existing file that is not a DuckDB database (before a command
+    locks or opens it, so nothing is written beside the user's file)."""
+    if _foreign_file(Path(db)):
+        raise UserError(f"{db}: not a convkgyarn project database (not a DuckDB file)")
+
+
 def _open(db: Path, read_only: bool, memory_limit: str) -> duckdb.DuckDBPyConnection:
+    refuse_foreign_file(db)
     try:
         return _check_length(duckdb.connect(str(db), read_only=read_only,
                                             config={"memory_limit": memory_limit}), Path(db))

@@ -23,9 +23,11 @@ class ProjectLock:
         self.exclusive = exclusive
         self.command = command
         self._fh = None
+        self._created = False
 
     def acquire(self) -> "ProjectLock":
         try:
+            self._created = not self.path.exists()
             self._fh = open(self.path, "a+")  # noqa: SIM115 - held until release()
         except OSError:
             if self.exclusive:
@@ -49,12 +51,21 @@ class ProjectLock:
             self._fh.flush()
         return self
 
-    def release(self) -> None:
+    def release(self, *, failed_open: bool = False) -> None:
+        """Let the lock go. After an open that failed (``failed_open``: no project there, or
+        a file that is not one), a lock file this lock created is removed too: a refused
+        ``--db notes.txt`` leaves no ``notes.txt.lock`` beside the user's file."""
         if self._fh is None:
             return
         if self.exclusive:
             self._fh.seek(0)
             self._fh.truncate()
+        if failed_open and self._created:
+            try:  # held alone (a reader's shared lock upgraded): no one else relies on it
+                fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self.path.unlink(missing_ok=True)
+            except BlockingIOError:
+                pass
         fcntl.flock(self._fh, fcntl.LOCK_UN)
         self._fh.close()
         self._fh = None

@@ -132,13 +132,57 @@ def test_a_missing_database_is_one_line_and_never_created(tmp_path, command):
 @pytest.mark.parametrize("command", [["templates", "show", "Q5"], ["stats"], ["generate"],
                                      ["kg", "load", "{sample}"]])
 def test_a_file_that_is_not_a_project_database_is_one_line(tmp_path, command, sample_path):
-    db = tmp_path / "notes.duckdb"
-    db.write_text("these are my notes, not a database\n" * 100)
+    """Whatever its name: DuckDB opens an existing summary.json or data.csv as an in-memory
+    database over that file, and `kg load --db summary.json` said "done" and stored nothing
+    (a newcomer's find). The file is left exactly as it was, with no lock file beside it."""
     command = [str(sample_path) if a == "{sample}" else a for a in command]
-    one_line_error(cli(*command, "--db", db), 2, "not a convkgyarn project database")
+    for name in ("notes.duckdb", "summary.json", "data.csv"):
+        db = tmp_path / name
+        db.write_text('{"these are": "my notes, not a database"}\n' * 100)
+        before = db.read_bytes()
+        one_line_error(cli(*command, "--db", db), 2, "not a convkgyarn project database")
+        assert db.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            f"{n}" for n in ("notes.duckdb", "summary.json", "data.csv")
+            if (tmp_path / n).exists()), list(tmp_path.iterdir())
     other = tmp_path / "other.duckdb"
     duckdb.connect(str(other)).execute("CREATE TABLE invoices (id INTEGER)").close()
     one_line_error(cli(*command, "--db", other), 2, "not a convkgyarn project database")
+    assert not (tmp_path / "other.duckdb.lock").exists()  # the refused open made it: gone
+
+
+def test_a_label_file_given_as_a_dump_is_one_true_line(tmp_path):
+    """A newcomer loaded the property-labels file as a dump: it said "the file is empty" (it
+    holds 8,204 labels), after a blank line the load's progress display left when the output
+    is not a terminal. Now one line on stderr says what the file is not, and where it goes."""
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"P26": {"label": "spouse"}, "P31": {"label": "instance of"}},
+                                 indent=2))
+    r = subprocess.run([sys.executable, "-m", "convkgyarn", "kg", "load", str(labels), "--db",
+                        str(tmp_path / "p.duckdb")], capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: no Wikidata entities in"), lines
+    assert 'no "entities" in it' in lines[0] and "--labels" in lines[0], lines
+    assert "empty" not in lines[0]
+
+
+def test_piped_tables_keep_ids_whole(made, tmp_path):
+    """Piped or redirected, the output has no terminal width: rich folded the summary table
+    at 80 columns, and a run id split over two lines could not be copied into
+    `export --run` (a newcomer's find)."""
+    db = tmp_path / "p.duckdb"
+    shutil.copy(made / "p.duckdb", db)
+    r = subprocess.run([sys.executable, "-m", "convkgyarn", "generate", "--db", str(db),
+                        "--out", str(tmp_path / "out"), "--all-configs", "--conversations",
+                        "2"], capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    runs = [row[0] for row in con.execute(
+        "SELECT run_id FROM generation_runs WHERE current").fetchall()]
+    con.close()
+    longest = max(runs, key=len)
+    assert len(longest) >= 40 and longest in r.stdout, r.stdout
 
 
 def test_a_read_only_database_is_one_line(made, tmp_path):

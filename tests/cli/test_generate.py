@@ -268,3 +268,21 @@ def test_drops_names_its_stages_and_refuses_one_that_is_none(tmp_path):
     r = cli("drops", "--db", db, "--stage", "assemble")
     assert r.exit_code == 0 and "assemble" in r.output
     assert "templates.generate" in " ".join(cli("drops", "--help").output.split())
+
+
+def test_drops_says_how_many_items_its_counts_are(tmp_path):
+    """A newcomer read `drops`' 6,256 beside `stats --quality`'s 782 as a disagreement: the
+    count is over every configuration's run. Each reason also says how many distinct items
+    and runs it holds."""
+    db = tmp_path / "p.duckdb"
+    assert cli("generate", "--db", db, "--out", tmp_path / "o", "--all-configs").exit_code == 0
+    with project(db, write=False) as p:
+        rows = p.drops("assemble", items=True)
+    assert rows and all(count >= items for _, _, count, items, _, _ in rows)
+    repeated = [r for r in rows if r[4] == 8 and r[2] == 8 * r[3]]
+    assert repeated, rows  # dropped alike by each of the eight configurations
+    stage, reason, count, items, runs, _ = repeated[0]
+    r = cli("drops", "--db", db, "--stage", "assemble")
+    words = " ".join(r.output.split())
+    assert r.exit_code == 0 and "items" in words and "runs" in words
+    assert f"{count:,} │ {items:,} │ {runs:,}" in words, r.output

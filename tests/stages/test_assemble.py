@@ -483,6 +483,26 @@ def test_a_past_question_is_asked_with_every_value_it_held(tmp_path, sample_path
         assert not any(below in r for r in reasons), reasons
 
 
+def test_an_amount_held_at_a_lower_rank_counts_as_well():
+    """Australia's retirement age: 65 years at the best rank, 66.5 years on an ended statement
+    below it. In the past tense both held, so the fact is not asked (a value is its id, or
+    its text with unit and precision: ``facts.value_key``); the same amount below it is no
+    other value."""
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.facts import askable, value_key
+    from convkgyarn.stages.assemble.records import EntityFacts, Statement
+
+    years = "Q24564698"
+    best = Value("quantity", "+65", None, None, years, "years old")
+    gone = EntityFacts("Q1", "a former state", None, ("Q3024240",), False, True,
+                       {"P3001": (Statement("Q1$a", best),)})
+    lower = value_key(Value("quantity", "+66.5", None, None, years))
+    ok, drop = askable(gone, ("P3001", None), 8, {lower})
+    assert not ok and "below the best rank" in drop.reason and "+66.5" in drop.detail
+    assert askable(gone, ("P3001", None), 8, {value_key(Value("quantity", "+65", None, None,
+                                                              years))}) == (True, None)
+
+
 def test_a_holder_just_named_is_said_as_an_object_after_before(tmp_path):
     """"And who held the office before he?" was asked of the bundled sample (seed 2): the
     holder just named, said as a pronoun after a preposition, is "him" or "her"."""

@@ -481,17 +481,17 @@ def test_an_also_question_gives_way_to_the_plain_question_and_asks_nothing_answe
     directed = Turn(1, film, "Q11424", PlannedTurn("Q1", "P57", None, 0),
                     Answer((lubitsch,), "Q1$d", "past"))
     planner = Planner.__new__(Planner)
-    planner.view = SimpleNamespace(ended_below={})
+    planner.view = SimpleNamespace(below_best={})
 
     def also(**given):
         found = planner.also_turn(film, "Q11424", directed, set(), **given)
         return found and found[2].property_id
 
     assert [k for k, _ in kinds.ALSO if k == "P57"] and also() == "P58"
-    # a statement below the best rank, ended, says he wrote it once: "No." would be false
-    planner.view = SimpleNamespace(ended_below={("Q1", "P58"): {"Q51562"}})
+    # a statement below the best rank says he wrote it: "No." would be false
+    planner.view = SimpleNamespace(below_best={("Q1", "P58"): {"Q51562"}})
     assert also() == "P162"
-    planner.view = SimpleNamespace(ended_below={})
+    planner.view = SimpleNamespace(below_best={})
     assert also(plain_ahead={("Q1", "P58")}) == "P162"
     assert also(plain_ahead={("Q1", "P58"), ("Q1", "P162"), ("Q1", "P161")}) is None
     wrote = replace(directed, number=2, planned=PlannedTurn("Q1", "P58", None, 0))

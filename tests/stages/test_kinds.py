@@ -196,6 +196,37 @@ def test_a_neighbour_outranks_a_country_sharing_types_and_a_trade_outranks_a_pas
     assert near["Q_oscar"] > near["Q_aaas"]
 
 
+def test_a_wrong_candidate_is_never_a_value_held_at_a_lower_rank():
+    """"Is Canberra the capital of Australia?" "No." would be false where a statement below
+    the best rank (an earlier capital, another claim) says it: the candidates a "no"
+    question may name leave out every value the fact holds at any rank."""
+    from convkgyarn.kg.render import Value
+    from convkgyarn.stages.assemble.realiser import Realiser
+    from convkgyarn.stages.assemble.records import EntityFacts, PlannedTurn, Statement
+
+    melbourne, sydney = Value("wikibase-item", "Melbourne", "Q3141"), \
+        Value("wikibase-item", "Sydney", "Q3130")
+    offered: list[set] = []
+
+    def false_candidate(property_id, held, rng, subject_id=None, tense="past"):
+        offered.append(set(held))
+        return next(v for v in (melbourne, sydney) if v.value_id not in held)
+
+    state = EntityFacts("Q408", "Australia", None, ("Q6256",), False, False, {
+        "P36": (Statement("Q408$c", Value("wikibase-item", "Canberra", "Q3114")),)})
+    realiser = Realiser.__new__(Realiser)
+    realiser.view = SimpleNamespace(below_best={("Q408", "P36"): {"Q3141"}},
+                                    false_candidate=false_candidate)
+    nos = []
+    for seed in range(40):
+        realiser.cfg = GenerateConfig(seed=seed)
+        answer = realiser.kind_answer(state, PlannedTurn("Q408", "P36", None, 0, "verify"))
+        if answer.values[0].label == "no":
+            nos.append(answer.slot_value)
+    assert nos and all(v == sydney for v in nos), nos
+    assert all({"Q3114", "Q3141"} <= held for held in offered)
+
+
 def test_no_conversation_opens_with_a_count_or_a_yes_no(asked):
     """The first question is a plain fact (``salience.good_opener``), even where every fact
     that fits a kind is asked that way: "Is Nordhausen in the Soviet Union?" and "How many

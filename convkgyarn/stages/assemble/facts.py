@@ -33,6 +33,12 @@ def answer_statements(e: EntityFacts, stmts: tuple[Statement, ...] | list[Statem
     return current, "present"
 
 
+def value_key(value: Value) -> str | tuple:
+    """What a value is, whatever statement holds it: an item's id, else its stored text with
+    its type, unit and precision (Australia's retirement age 65 years and 66.5 years)."""
+    return value.value_id or (value.value_type, value.label, value.unit_id, value.precision)
+
+
 def unsayable(value: Value, subject_label: str | None, max_label: int) -> str | None:
     """Why a value cannot be said to a user, or None: no English label (never a raw id),
     an amount whose unit has no label, an absurdly long label, or an item bearing the
@@ -199,11 +205,11 @@ def shares_value(stmts: tuple[Statement, ...] | list[Statement], st: Statement,
 
 
 def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int,
-            ended_below: Collection[str] = ()) -> tuple[bool, Drop | None]:
+            ended_below: Collection = ()) -> tuple[bool, Drop | None]:
     """Whether the fact can be asked with a complete gold answer: every value that answers
     it can be said, and there are at most ``max_values`` of them (a fact is never
     truncated). In the past tense every value it held answers, so a fact whose ended
-    statements below the best rank (``ended_below``, their values) held a value the
+    statements below the best rank (``ended_below``, their ``value_key``s) held a value the
     best-rank ones do not is not asked: "Who was the head of state of the Soviet Union?"
     "Mikhail Gorbachev." would mark Brezhnev wrong (a turn's query reads the best rank).
     A qualifier fact needs a statement holding the qualifier whose value can be said (the
@@ -222,10 +228,11 @@ def askable(e: EntityFacts, fact: tuple[str, str | None], max_values: int,
                                holders[0].value.value_id or holders[0].statement_id)
         return bool(holders), None
     chosen, tense = answer_statements(e, stmts)
-    if tense == "past" and (missing := set(ended_below) - {s.value.value_id for s in chosen}):
+    if tense == "past" and (missing := set(ended_below) - {value_key(s.value) for s in chosen}):
         return False, Drop(f"{e.id}/{pid}", "not asked: in the past tense an ended statement "
                            "below the best rank held another value (the answer would be "
-                           "incomplete)", ", ".join(sorted(missing)))
+                           "incomplete)", ", ".join(sorted(k if isinstance(k, str) else str(k[1])
+                                                           for k in missing)))
     if pid in NAME_SAYS | WHERE_NAME_SAYS and chosen and all(
             s.value.label and (name_holds if pid in WHERE_NAME_SAYS else name_says)(
                 e.label, s.value.label, pid in DEMONYM_SAYS) for s in chosen):

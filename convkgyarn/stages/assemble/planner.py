@@ -1725,7 +1725,7 @@ class Planner:
         """An "also" question that fits right after ``turn`` (``kinds.ALSO``): the turn named
         one value, and the subject holds some value of a property curated after the turn's
         (so "no" says the KG knows other values, not that it is silent, nor that it held the
-        value at a lower rank once: ``ended_below``), every one a known
+        value at a lower rank: ``below_best``), every one a known
         item (an unknown value could be the one asked of; a value without a label still says
         "no": the answer is yes or no, never its label); a place of death only of a subject
         who died; never of a fact a turn of the conversation (``said``) asked already (its
@@ -1745,9 +1745,9 @@ class Planner:
                     (second in kinds.ALSO_NEEDS_DEATH and not e.gone) or \
                     any(s.value.value_id is None for s in stmts):
                 continue
-            if value.value_id in self.view.ended_below.get((e.id, second), ()) and all(
+            if value.value_id in self.view.below_best.get((e.id, second), ()) and all(
                     s.value.value_id != value.value_id for s in stmts):
-                continue  # held once at a lower rank: "No." would be false
+                continue  # held at a lower rank: "No." would be false
             if (e.id, second) in plain_ahead or any(
                     t.subject.id == e.id and t.planned.property_id == second and
                     t.planned.kind == "fact" and t.planned.qualifier_id is None

@@ -34,7 +34,7 @@ from convkgyarn.languages.base import Language
 from convkgyarn.languages.units import english_name
 from convkgyarn.stages import kinds
 from convkgyarn.stages.assemble.facts import (
-    END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable)
+    END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable, value_key)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
 from convkgyarn.stages.assemble.wording import (
@@ -416,13 +416,15 @@ class KGView:
         # (entity, property, value): a value an ended statement below the best rank held
         # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
         self.held_before: set[tuple[str, str, str]] = set()
-        # (entity, property) -> the values of its ended statements below the best rank: in
-        # the past tense they held as truly as the best-rank ones ("Who was the head of state
-        # of the Soviet Union?" is not "Mikhail Gorbachev" alone; ``facts.askable``)
-        self.ended_below: dict[tuple[str, str], set[str]] = defaultdict(set)
+        # (entity, property) -> the values (``facts.value_key``) of its ended statements below
+        # the best rank: in the past tense they held as truly as the best-rank ones ("Who was
+        # the head of state of the Soviet Union?" is not "Mikhail Gorbachev" alone;
+        # ``facts.askable``)
+        self.ended_below: dict[tuple[str, str], set] = defaultdict(set)
         # (entity, property) -> every value below the best rank, ended or not: never the
-        # wrong candidate of a yes/no question (the KG says it held, at some rank)
-        self.below_best: dict[tuple[str, str], set[str]] = defaultdict(set)
+        # wrong candidate of a yes/no question nor an "also" answered "no" (the KG says it
+        # held, at some rank)
+        self.below_best: dict[tuple[str, str], set] = defaultdict(set)
         self._sitelinks: dict[str, int] = {}  # values of qualified statements (``renown``)
         # (entity, property) -> (statement, value, start time, why unsayable) of every
         # statement with one start time, any rank but deprecated (kinds.BEFORE properties)
@@ -597,15 +599,19 @@ class KGView:
                 "(SELECT s.value_id FROM _batch_statements s JOIN _batch_qualifiers q ON "
                 "q.statement_id = s.statement_id AND q.entity_id = s.entity_id)").fetchall():
             self._sitelinks[vid] = sitelinks
-        for eid, pid, vid, ended in con.execute(
-                "SELECT DISTINCT s.entity_id, s.property_id, s.value_id, EXISTS (SELECT 1 FROM "
-                "_batch_qualifiers q WHERE q.statement_id = s.statement_id AND q.entity_id = "
-                "s.entity_id AND q.qualifier_property_id = ?) FROM _batch_statements s WHERE "
-                "NOT s.truthy AND s.value_id IS NOT NULL", [END]).fetchall():
-            self.below_best[(eid, pid)].add(vid)
+        for eid, pid, vtype, text, vid, precision, unit, ended in con.execute(
+                "SELECT DISTINCT s.entity_id, s.property_id, s.value_type, coalesce("
+                "s.value_text, s.value_raw), s.value_id, s.precision, s.unit_id, EXISTS ("
+                "SELECT 1 FROM _batch_qualifiers q WHERE q.statement_id = s.statement_id AND "
+                "q.entity_id = s.entity_id AND q.qualifier_property_id = ?) FROM "
+                "_batch_statements s WHERE NOT s.truthy AND (s.value_id IS NULL OR s.value_id "
+                "<> s.entity_id)", [END]).fetchall():
+            key = value_key(Value(vtype, text, vid, precision, unit))
+            self.below_best[(eid, pid)].add(key)
             if ended:
-                self.held_before.add((eid, pid, vid))
-                self.ended_below[(eid, pid)].add(vid)
+                self.ended_below[(eid, pid)].add(key)
+                if vid is not None:
+                    self.held_before.add((eid, pid, vid))
         # which values are people, and their genders: every item a statement or qualifier
         # of these entities names; a character of fiction with a gender counts as one
         # ("Who is Bart Simpson's father?" "Homer Simpson." then "he" could be Homer)
