@@ -429,6 +429,16 @@ def test_a_fact_is_asked_with_every_value_or_not_at_all(tmp_path, sample_path):
     assert "a value without an English label" in drops
 
 
+def _drop_reasons(db: str, item: str) -> set[str]:
+    """The reasons the project's drops give for one item ("Q76/P39")."""
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return {r[0] for r in con.execute("SELECT reason FROM drops WHERE item = ?",
+                                          [item]).fetchall()}
+    finally:
+        con.close()
+
+
 def _award(ents: list[dict], statement_id: str, award: str, year: int | None) -> None:
     """Give Obama (Q76) one more "award received" statement, dated ``year`` (P585)."""
     obama = next(e for e in ents if e["id"] == "Q76")
@@ -467,12 +477,7 @@ def test_a_past_question_is_asked_with_every_value_it_held(tmp_path, sample_path
     recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
     offices = [t for r in recs for t in r["turns"] if t["subject_id"] == "Q76"
                and t["property_id"] == "P39" and t["qualifier_property_id"] is None]
-    con = duckdb.connect(db, read_only=True)
-    try:
-        reasons = {r[0] for r in con.execute(
-            "SELECT reason FROM drops WHERE item = 'Q76/P39'").fetchall()}
-    finally:
-        con.close()
+    reasons = _drop_reasons(db, "Q76/P39")
     below = "ended statement below the best rank held another value"
     if earlier_ended:
         assert not offices, offices
@@ -571,12 +576,7 @@ def test_an_award_is_never_dated_alone(tmp_path, sample_path):
     recs = generate(tmp_path, "--entity", "Q76", "--turns", "20", "--min-turns", "1")
     turns = [t for r in recs for t in r["turns"] if t["subject_id"] == "Q76"]
     assert turns and not [t for t in turns if t["property_id"] == "P166"], turns
-    con = duckdb.connect(db, read_only=True)
-    try:
-        reasons = {r[0] for r in con.execute(
-            "SELECT reason FROM drops WHERE item = 'Q76/P166/P585'").fetchall()}
-    finally:
-        con.close()
+    reasons = _drop_reasons(db, "Q76/P166/P585")
     assert reasons == {"qualifier not asked: an award's date alone is trivia"}, reasons
 
 

@@ -733,8 +733,8 @@ class Planner:
             if p in used:
                 continue
             answered_stmts, tense = answer_statements(e, e.properties[p])
-            if tense == "present" and any((e.id, p, st.value.value_id) in self.view.held_before
-                                          for st in answered_stmts):
+            if tense == "present" and any(st.value.value_id in self.view.ended_below.get(
+                    (e.id, p), ()) for st in answered_stmts):
                 continue  # Piñera's second term, after an ended first: "is" misleads
             if p not in NUMBERED_NEIGHBOURS and obvious_from_name(e, answered_stmts, p):
                 continue  # "What is the University of Oxford Physics Department part of?"

@@ -413,13 +413,11 @@ class KGView:
         self.load_drops: dict[str, list[Drop]] = defaultdict(list)
         self.type_drops: dict[str, list[Drop]] = {}
         self.item_counts: dict[tuple[str, str], tuple[int, int]] = {}
-        # (entity, property, value): a value an ended statement below the best rank held
-        # (Piñera's first term): "Who is ...?" with it reads as if nothing ended between
-        self.held_before: set[tuple[str, str, str]] = set()
         # (entity, property) -> the values (``facts.value_key``) of its ended statements below
         # the best rank: in the past tense they held as truly as the best-rank ones ("Who was
         # the head of state of the Soviet Union?" is not "Mikhail Gorbachev" alone;
-        # ``facts.askable``)
+        # ``facts.askable``), and one that holds again now (Piñera's second term, after an
+        # ended first) is not asked with "Who is ...?", which reads as if nothing ended between
         self.ended_below: dict[tuple[str, str], set] = defaultdict(set)
         # (entity, property) -> every value below the best rank, ended or not: never the
         # wrong candidate of a yes/no question nor an "also" answered "no" (the KG says it
@@ -610,8 +608,6 @@ class KGView:
             self.below_best[(eid, pid)].add(key)
             if ended:
                 self.ended_below[(eid, pid)].add(key)
-                if vid is not None:
-                    self.held_before.add((eid, pid, vid))
         # which values are people, and their genders: every item a statement or qualifier
         # of these entities names; a character of fiction with a gender counts as one
         # ("Who is Bart Simpson's father?" "Homer Simpson." then "he" could be Homer)
