@@ -42,6 +42,14 @@ class Inspection:
 
         return drop_counts(self.con, stage, items=items)
 
+    def drop_items(self, stage: str | None = None, *, item: str | None = None,
+                   reason: str | None = None, limit: int = 50) -> tuple[list[tuple], int]:
+        """The items left out, each with its reason and detail (of one item, or one reason:
+        ``kg.snapshot.drop_items``), and how many matched."""
+        from convkgyarn.kg.snapshot import drop_items
+
+        return drop_items(self.con, stage, item=item, reason=reason, limit=limit)
+
     def type_predicates(self, type_id: str) -> list[tuple]:
         """F(t): every property the type's entities use, most used first."""
         from convkgyarn.stages.predicates import type_predicate_rows

@@ -296,19 +296,39 @@ DROP_STAGES = ("kg.load", "kg.load.sparql", "types.select", "predicates.extract"
 def drops(
     stage: Annotated[Optional[str], typer.Option(
         help="Only this stage: " + ", ".join(DROP_STAGES) + ".")] = None,
+    item: Annotated[Optional[str], typer.Option(
+        help="List what was left out of this item, one row each (Q15180: every fact of "
+        "the Soviet Union left out, and why).")] = None,
+    reason: Annotated[Optional[str], typer.Option(
+        help="List the items left out for a reason containing this text (any case).")] = None,
+    limit: Annotated[int, typer.Option(min=1, help="Rows listed with --item or --reason.")] = 50,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
     """What every stage left out, and why (bad dump lines included): counts per reason, and
     how many distinct items and runs they are (each configuration's run drops again what
-    the others drop: an unlabelled value counts once per configuration)."""
+    the others drop: an unlabelled value counts once per configuration). With --item or
+    --reason, the items themselves, one row each."""
+    if item is not None and not item.strip():
+        raise UserError("--item: give an item, such as Q42")
     with open_project(project_config(config, db), write=False, name="drops") as project:
         if stage is not None and stage not in DROP_STAGES and \
                 stage not in {r[0] for r in project.drops()}:
             raise UserError(f"--stage {stage}: no such stage; the stages are "
                             f"{', '.join(DROP_STAGES)}")
-        rows = project.drops(stage, items=True)
-    out.print(table("stage", "reason", "count", "items", "runs", "example", rows=rows,
-                    numeric=True))
+        if item is None and reason is None:
+            rows = project.drops(stage, items=True)
+            out.print(table("stage", "reason", "count", "items", "runs", "example", rows=rows,
+                            numeric=True))
+            return
+        rows, total = project.drop_items(stage, item=item and item.strip(), reason=reason,
+                                         limit=limit)
+    if not rows:
+        say("nothing left out matches " + " and ".join(
+            f"--{k} {v!r}" for k, v in (("item", item), ("reason", reason)) if v is not None))
+        return
+    out.print(table("stage", "item", "reason", "detail", "runs", rows=rows, numeric=True,
+                    title=f"{len(rows)} of {counted(total, 'drop')}" + (
+                        " (--limit for more)" if total > len(rows) else "")))
 
 
 def print_quality(info: dict) -> None:

@@ -194,6 +194,24 @@ def drop_counts(con: duckdb.DuckDBPyConnection, stage: str | None = None, *,
         "stage = ? GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2", [stage, stage]).fetchall()
 
 
+def drop_items(con: duckdb.DuckDBPyConnection, stage: str | None = None, *,
+               item: str | None = None, reason: str | None = None,
+               limit: int = 50) -> tuple[list[tuple], int]:
+    """Each item left out (an entity and what of it: "Q15180/P112"; a dump line), with its
+    stage, reason and detail, and in how many runs, where ``item`` is the item or one of
+    its parts ("Q15180": everything left out of the Soviet Union) and ``reason`` is part of
+    the reason (any case); at most ``limit`` rows, then the count of every row that
+    matched. Both are bound parameters, never query text."""
+    where = ("(? IS NULL OR stage = ?) AND (? IS NULL OR item = ? OR starts_with(item, ? || '/'))"
+             " AND (? IS NULL OR contains(lower(reason), lower(?)))")
+    args = [stage, stage, item, item, item, reason, reason]
+    grouped = ("SELECT stage, item, reason, coalesce(detail, ''), count(DISTINCT run_id) "
+               f"FROM drops WHERE {where} GROUP BY 1, 2, 3, 4")
+    total = con.execute(f"SELECT count(*) FROM ({grouped})", args).fetchone()[0]
+    rows = con.execute(f"{grouped} ORDER BY 1, 2, 3, 4 LIMIT ?", [*args, limit]).fetchall()
+    return rows, total
+
+
 LOW_COVERAGE = 0.9
 
 

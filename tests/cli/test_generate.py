@@ -286,3 +286,31 @@ def test_drops_says_how_many_items_its_counts_are(tmp_path):
     words = " ".join(r.output.split())
     assert r.exit_code == 0 and "items" in words and "runs" in words
     assert f"{count:,} │ {items:,} │ {runs:,}" in words, r.output
+
+
+def test_drops_lists_what_was_left_out_of_one_item_and_for_one_reason(tmp_path):
+    """A newcomer could see how many items a reason held but not which, nor ask why one
+    subject's facts were not asked: --item lists an item's drops (its facts' too: "Q42"
+    holds "Q42/P69"), --reason the items behind a reason; an id or text matching nothing
+    says so, and text is a bound value, never a pattern ("%" matches nothing)."""
+    db = tmp_path / "p.duckdb"
+    assert cli("generate", "--db", db, "--out", tmp_path / "o").exit_code == 0
+    with project(db, write=False) as p:
+        counts = p.drops("assemble", items=True)
+        every, total = p.drop_items("assemble", limit=10_000)
+    assert total == len(every) >= max(items for _, _, _, items, _, _ in counts)
+    stage, reason, count, items, runs, example = counts[0]
+    subject = example.split("/")[0]
+    with project(db, write=False) as p:
+        of_subject, n = p.drop_items(item=subject, limit=10_000)
+        by_reason, m = p.drop_items(reason=reason.upper()[:30], limit=10_000)
+    assert of_subject and n == len(of_subject)
+    assert all(i == subject or i.startswith(subject + "/") for _, i, _, _, _ in of_subject)
+    assert any(i == example for _, i, _, _, _ in of_subject)
+    assert m >= items and all(reason.upper()[:30] in r.upper() for _, _, r, _, _ in by_reason)
+    r = cli("drops", "--db", db, "--item", subject, "--limit", "1")
+    words = " ".join(r.output.split())
+    assert r.exit_code == 0 and subject in words and f"1 of {n:,} drop" in words, r.output
+    for flag, value in (("--item", "%"), ("--item", "Q999999999"), ("--reason", "no such")):
+        r = cli("drops", "--db", db, flag, value)
+        assert r.exit_code == 0 and "nothing left out matches" in r.output, r.output

@@ -42,7 +42,7 @@ def load_dev(p, shared_data) -> None:
                                                                   "university"),
     ("university building", "building"), ("federal state", "state"),
     ("sovereign state", "country"), ("painting", "painting"), ("feature film", "film"),
-    ("big city", "city"), ("business", "company")])
+    ("big city", "city"), ("business", "company"), ("navy", "navy")])
 def test_a_thing_is_it_or_a_plain_noun_never_its_type_label(label, noun):
     """"this college town", "this historical country", "this public university": people say
     "it", or "the town" where "it" could mean something else."""
@@ -1173,6 +1173,48 @@ def test_a_place_is_there_a_gone_state_in_the_past_and_a_year_is_no_date(tmp_pat
              all(re.fullmatch(r"\d{3,4}( CE)?", a) for a in t["answer"])]
     assert years and not [q for q in years if re.search(r"\b(date|day)\b", q)], years
     assert not [t for t in turns if t["question"].lower().startswith("where is the highest")]
+
+
+@pytest.mark.parametrize("template, said", [
+    ("what was [his] capital?", "what was the capital of [him]?"),
+    ("and who were [his] heads of state?", "and who were the heads of state of [him]?"),
+    ("do you know [his] top-level Internet domain?",
+     "do you know the top-level Internet domain of [him]?"),
+    ("how many people lived in [him]?", "how many people lived in [him]?"),
+    ("who led [his] government?", "who led the government of [him]?"),
+    ("what was, uhm, [his] anthem?", "what was, uhm, the anthem of [him]?"),
+    ("[his] capital?", "the capital of [him]?"),
+    ("where does [his] name come from?", None),      # "[his]" not before the question's end
+    ("when was [his] album released?", None),        # a verb after it
+    ("what did [his] army fight?", None)])           # after an auxiliary
+def test_a_gone_thing_s_possessive_is_said_with_of(template, said):
+    """"What was the country's capital?" reads as the country's present capital: "the
+    capital of the country", or no such variant."""
+    assert wording.possessive_as_of(template) == said
+
+
+def test_a_gone_country_is_the_country_or_there_not_named_each_turn(tmp_path, shared_data):
+    """"What was the capital of the Soviet Union?" "Moscow." "What money was used in the
+    Soviet Union?" ... "How many people lived in the Soviet Union?": a state that has ended
+    was named again in every turn where "it" could mean the answer before (Moscow); now
+    "in the country", "there", "the capital of the country" (never "the country's", which
+    reads as the present)."""
+    subjects = ["Q15180", "Q41304", "Q7318", "Q27306", "Q577867", "Q152115", "Q16957"]
+    with project(tmp_path / "p.duckdb") as p:
+        load_dev(p, shared_data)
+        result = p.generate([GenerateConfig(interaction="voice", deixis=True, turns=5,
+                                            conversations=2 * len(subjects),
+                                            entities=subjects)])
+        records = list(p.records(result.runs))
+    later = [(r["entity"]["label"], t["question"]) for r in records for t in r["turns"][1:]
+             if t["subject_id"] == r["entity"]["id"] and t["tense"] == "past"
+             and t["question_kind"] == "fact"]
+    assert len(later) >= 15, later
+    named = [q for label, q in later if label.lower() in q.lower()]
+    by_noun = [q for _, q in later if re.search(r"\bthe country\b|\bthere\b", q)]
+    assert len(named) <= len(later) // 5, named
+    assert len(by_noun) >= 5, later
+    assert not [q for _, q in later if "country's" in q], later
 
 
 def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, shared_data):

@@ -29,8 +29,8 @@ from convkgyarn.stages.assemble.records import (
     Answer, Drop, EntityFacts, PlannedTurn, TemplateOption, Turn)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
-    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, pronoun, references,
-    thing_noun, with_article, with_offices, work_named)
+    GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, possessive_as_of,
+    pronoun, references, thing_noun, with_article, with_offices, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -458,6 +458,16 @@ class Realiser:
         options = self.view.ellipsis(type_id, pt.property_id, pt.qualifier_id, ans.tense,
                                      with_reference=self.cfg.deixis) if phen == "ellipsis" \
             else self.view.options(type_id, pt.property_id, pt.qualifier_id, ans.tense, phen)
+        if turn.reference_noun and ans.tense == "past" and phen.startswith("deixis"):
+            # a thing that has ended, by its noun: "the capital of the country", never "the
+            # country's capital"; named where no variant can say it so
+            said_of = [o for o in options if possessive_as_of(o.text) is not None]
+            if not said_of:
+                phen = phen[len("deixis_"):] if phen != "deixis" else "original"
+                turn = replace(turn, phenomenon=phen, reference_noun=False, there_clear=False)
+                said_of = self.view.options(type_id, pt.property_id, pt.qualifier_id,
+                                            ans.tense, phen)
+            options = said_of
         if phen != "ellipsis" and not phen.startswith("deixis") and awkward_possessive(e.label):
             options = self.view.without_possessive(type_id, options)
         if pt.qualifier_id is not None:
@@ -795,6 +805,8 @@ class Realiser:
             if self.names_reference(e) and self.cfg.interaction == "voice":
                 slots.update({"[he]": in_full[1], "[him]": in_full[1],
                               "[his]": possessive(in_full[1])})
+        if noun and tense == "past" and slots["[he]"].startswith("the "):
+            template = possessive_as_of(template) or template  # "the capital of the country"
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)

@@ -136,12 +136,13 @@ def deixis(turn: Turn, ctx: TurnContext) -> Turn:
     if previous.subject.id == turn.subject.id:
         clear = not ambiguous(turn.subject, previous, ctx.view)
         if clear and it_ambiguous(turn.subject, previous, ctx.view):
-            # "the country's" in the past reads as the present ("What was the country's
-            # capital?"): a thing that has ended is named again instead
+            # "the city"; in the past never "the country's" (it reads as the present: "What
+            # was the country's capital?"), but "the capital of the country", "there", or
+            # the name where no variant can say it so (``Realiser.phrase``)
             noun = True
             there = previous.asked_property in NOT_A_PLACE_ANSWERS
-            clear = turn.answer.tense == "present" and subject_noun(
-                ctx.view.type_labels.get(turn.type_id), turn.subject.label) is not None
+            clear = subject_noun(ctx.view.type_labels.get(turn.type_id),
+                                 turn.subject.label) is not None
     elif turn.hop_from == previous.number:
         clear, noun = points_clearly(turn, previous, ctx.view)
     else:

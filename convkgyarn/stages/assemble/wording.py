@@ -63,7 +63,7 @@ faculty institute laboratory archipelago arena army band bank battle bay book
 bridge building canal castle cathedral cave championship church city club college comedy
 company competition conference country county court dam desert district dynasty election
 empire festival film forest fort game glacier hospital hotel island kingdom lake language
-league library lighthouse magazine mosque mountain municipality museum musical newspaper
+league library lighthouse magazine mosque mountain municipality museum musical navy newspaper
 novel opera orchestra organisation organization painting palace park party peninsula play
 poem prize province railway region republic river road school sculpture sea series ship
 song square stadium state station statue street symphony team temple theatre theater
@@ -92,6 +92,35 @@ def thing_noun(type_label: str | None) -> str | None:
     if head in HEAD_NOUNS:
         return head
     return KIND_NOUNS.get(kind)
+
+
+# "[his] capital?" at a question's end: "[his]", then a noun phrase of up to four words and
+# no verb ("when was [his] album released?", "where does [his] name come from?" are none),
+# not after an auxiliary ("what did [his] army fight?")
+POSSESSIVE_AT_END = re.compile(r"(?:(\w+)\W*\s)?\[his\] ((?:[A-Za-z][\w-]* ){0,3}"
+                               r"[A-Za-z][\w-]*)\?$")
+NOT_IN_A_NOUN_PHRASE = re.compile(r"\b(?:\w+ed|come|from|get|go|begin|start|end|take|make|"
+                                  r"become|to|in|on|at|by|with|for)\b", re.I)
+AUXILIARIES = frozenset({"do", "does", "did", "has", "have", "had", "can", "could", "will",
+                         "would", "should", "may", "might", "must"})
+
+
+@lru_cache(maxsize=1 << 12)
+def possessive_as_of(template: str) -> str | None:
+    """A template for a thing that has ended, referred to by its plain noun: "what was
+    [his] capital?" said as "what was the capital of [him]?" ("the capital of the
+    country?"), since "the country's capital" reads as the country's present one (readers,
+    and a checker's present tense); a template without "[his]" as it is; None where
+    "[his]" stands elsewhere ("where does [his] name come from?"), which cannot be
+    turned so."""
+    if "[his]" not in template:
+        return template
+    m = POSSESSIVE_AT_END.search(template)
+    if m is None or template.count("[his]") != 1 or NOT_IN_A_NOUN_PHRASE.search(m.group(2)) \
+            or (m.group(1) or "").lower() in AUXILIARIES:
+        return None
+    at = template.index("[his]")
+    return f"{template[:at]}the {m.group(2)} of [him]?"
 
 
 # Institutions whose name says what they are: "the university" of the University of
