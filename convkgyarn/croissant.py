@@ -58,6 +58,7 @@ TURN_FIELDS = (
     ("question", "sc:Text", "question"),
     ("answer", "sc:Text", "answer"),
     ("answer_ids", "sc:Text", "answer_ids"),
+    ("answer_languages", "sc:Text", "answer_languages"),
     ("subject_id", "sc:Text", "subject_id"),
     ("hop_from", "sc:Integer", "hop_from"),
     ("question_kind", "sc:Text", "question_kind"),
@@ -89,6 +90,10 @@ DESCRIPTIONS = {
     "question": "The question (voice) or query (text).",
     "answer": "Every value that answers it, as a person says it.",
     "answer_ids": "Wikidata ids of the item values (null for dates, amounts, text).",
+    "answer_languages": "The language of the label each item value is said with: the "
+                        "conversation's own or a variant of it (zh-hans), else the one its "
+                        "fallback found (mul, en) where it has none (null for dates, "
+                        "amounts, text, yes and no).",
     "subject_id": "Wikidata id of the entity the turn asks about.",
     "hop_from": "With hops: the earlier turn whose answer the subject is.",
     "question_kind": "fact, count, verify (yes/no) or before.",

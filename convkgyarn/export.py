@@ -460,7 +460,10 @@ plan's languages), `entity` (`id`, `label` in that language,
 `types`), `plan_id` (the plan: its conversations in every language share it),
 `related_entity`, `turns` (`turn`, `question`, `answer` (written for people:
 labels, dates in words, amounts with units), `answer_values` (the exact values: `{"id"}`,
-`{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`, `subject_id`
+`{"time", "precision"}`, `{"amount", "unit"}` or `{"text"}`), `answer_ids`,
+`answer_languages` (the language of the label each item value is said with: the
+conversation's or a variant of it, else the fallback's, "mul" or "en"; null for dates,
+amounts, yes and no), `subject_id`
 (whom the turn asks about), `hop_from` (with `--hops`: the earlier turn whose answer the
 subject is, else null), `question_kind` (fact, or with `--kind`: count, verify, before),
 `answer_sentence` (with `--answer-style sentence`), `property_id`, `qualifier_property_id`, `tense`, `phenomenon`, `template_id`,

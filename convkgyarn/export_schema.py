@@ -45,6 +45,7 @@ TURN = pa.struct([
     ("answer", pa.list_(pa.string())),          # the values as people say them
     ("answer_values", pa.list_(VALUE)),         # the exact values
     ("answer_ids", pa.list_(pa.string())),
+    ("answer_languages", pa.list_(pa.string())),  # the language of each answer's label
     ("subject_id", pa.string()),
     ("hop_from", pa.int64()),
     ("question_kind", pa.string()),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -300,7 +301,7 @@ def drops(
         help="List what was left out of this item, one row each (Q15180: every fact of "
         "the Soviet Union left out, and why).")] = None,
     reason: Annotated[Optional[str], typer.Option(
-        help="List the items left out for a reason containing this text (any case).")] = None,
+        help="List the items left out for a reason that contains this text (any case).")] = None,
     limit: Annotated[int, typer.Option(min=1, help="Rows listed with --item or --reason.")] = 50,
     db: DbOption = None, config: ConfigOption = None,
 ) -> None:
@@ -310,6 +311,10 @@ def drops(
     --reason, the items themselves, one row each."""
     if item is not None and not item.strip():
         raise UserError("--item: give an item, such as Q42")
+    if reason is not None and not reason.strip():
+        raise UserError("--reason: give some text of a reason, such as 'English label'")
+    if item is not None and re.fullmatch(r"\s*[qplQPL]\d+\s*", item):
+        item = item.strip().upper()  # "q15180" is Q15180
     with open_project(project_config(config, db), write=False, name="drops") as project:
         if stage is not None and stage not in DROP_STAGES and \
                 stage not in {r[0] for r in project.drops()}:
@@ -324,7 +329,8 @@ def drops(
                                          limit=limit)
     if not rows:
         say("nothing left out matches " + " and ".join(
-            f"--{k} {v!r}" for k, v in (("item", item), ("reason", reason)) if v is not None))
+            f"--{k} {v!r}" for k, v in (("stage", stage), ("item", item), ("reason", reason))
+            if v is not None))
         return
     out.print(table("stage", "item", "reason", "detail", "runs", rows=rows, numeric=True,
                     title=f"{len(rows)} of {counted(total, 'drop')}" + (

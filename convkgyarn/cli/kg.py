@@ -145,6 +145,8 @@ def kg_load(
         say(_languages_line(by_language))
     for warning in coverage.get("warnings", []):
         say(f"note: {warning}")
+    for warning in _language_warnings(by_language or {}):
+        say(f"note: {warning}")
     say(f"done in {stage.report.seconds:.1f}s -> {cfg.db}")
 
 
@@ -154,8 +156,34 @@ def _languages_line(by_language: dict, shown: int = 12) -> str:
     kept = by_language["languages"]
     parts = [f"{lang} {coverage[lang]['entities']:,}" for lang in kept[:shown]]
     more = f" and {len(kept) - shown} more (kg stats)" if len(kept) > shown else ""
-    return (f"labels besides English, of {total:,} entities: {', '.join(parts)}{more}"
-            if kept else "no labels besides English")
+    return (f"labels besides English, of {total:,} items and properties: {', '.join(parts)}"
+            f"{more}" if kept else "no labels besides English")
+
+
+def _language_warnings(by_language: dict, shown: int = 12) -> list[str]:
+    """One note for the kept languages (the first ``shown``, a variant of a kept language
+    aside) that name under
+    ``LOW_COVERAGE`` of the item values in use, with each one's share: their conversations
+    say those answers with the label the fallback chain finds (English, mostly), and each
+    turn's ``answer_languages`` says which (one note, as ``label_coverage`` makes one: a
+    copy per language would hide the figures)."""
+    from convkgyarn.kg.snapshot import LOW_COVERAGE
+
+    low, used = [], 0
+    kept = by_language.get("languages", [])
+    for lang in kept[:shown]:
+        if "-" in lang and lang.split("-")[0] in kept:
+            continue  # zh-hans: a script of zh, whose conversations read it
+        values = by_language["coverage"][lang]["item_values"]
+        if values["used"] and values["share"] < LOW_COVERAGE:
+            low.append(f"{lang} {values['share']:.0%}")
+            used = values["used"]
+    if not low:
+        return []
+    return [f"few labels of the {used:,} item values in use besides English: "
+            f"{', '.join(low)}; an answer whose value has no label in its language is said "
+            "with the one its fallback finds (English, mostly: the export's answer_languages "
+            "says which)"]
 
 
 @kg_app.command("stats")

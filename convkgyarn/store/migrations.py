@@ -317,6 +317,13 @@ def _to_v9(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ALTER TABLE extra_labels ADD COLUMN IF NOT EXISTS scope VARCHAR")
 
 
+def _to_v10(con: duckdb.DuckDBPyConnection) -> None:
+    """0.8.27 -> 0.8.28: a turn records the language of the label each answer value is said with
+    (``turns.answer_languages``: "en" where a German conversation falls back to English);
+    every earlier turn has NULL there (not recorded)."""
+    con.execute("ALTER TABLE turns ADD COLUMN IF NOT EXISTS answer_languages VARCHAR[]")
+
+
 MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with context", _to_v2),
               Migration(3, "0.3.0: turns record the earlier answer they move to, their "
                             "kind of question and a sentence answer", _to_v3),
@@ -329,7 +336,9 @@ MIGRATIONS = (Migration(2, "0.2.0: run identity, current runs, drops with contex
               Migration(8, "0.7.0: conversations in several languages; templates in "
                             "languages besides English", _to_v8),
               Migration(9, "0.8.23: labels files that name values only (--value-labels)",
-                        _to_v9))
+                        _to_v9),
+              Migration(10, "0.8.28: turns record the language each answer is said in",
+                        _to_v10))
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int:

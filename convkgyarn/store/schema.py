@@ -19,7 +19,7 @@ from functools import cache
 import duckdb
 import pyarrow as pa
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 TABLES: dict[str, str] = {
     "schema_version": """
@@ -137,7 +137,7 @@ TABLES: dict[str, str] = {
         template_id VARCHAR, writer VARCHAR, model VARCHAR, prompt_hash VARCHAR,
         tense VARCHAR, left_out INTEGER, query_id VARCHAR, outdated_answer VARCHAR[],
         outdated_values JSON, change JSON, hop_from INTEGER, question_kind VARCHAR,
-        answer_sentence VARCHAR,
+        answer_sentence VARCHAR, answer_languages VARCHAR[],
         PRIMARY KEY (run_id, conversation_id, turn)""",
     # Each distinct SPARQL query of a turn, stored once (turns refer to it by id).
     "turn_queries": """

@@ -311,6 +311,11 @@ def test_drops_lists_what_was_left_out_of_one_item_and_for_one_reason(tmp_path):
     r = cli("drops", "--db", db, "--item", subject, "--limit", "1")
     words = " ".join(r.output.split())
     assert r.exit_code == 0 and subject in words and f"1 of {n:,} drop" in words, r.output
+    if subject[:1] == "Q":  # an id typed in lower case is the same id
+        r = cli("drops", "--db", db, "--item", subject.lower(), "--limit", "1")
+        assert f"1 of {n:,} drop" in " ".join(r.output.split()), r.output
     for flag, value in (("--item", "%"), ("--item", "Q999999999"), ("--reason", "no such")):
         r = cli("drops", "--db", db, flag, value)
         assert r.exit_code == 0 and "nothing left out matches" in r.output, r.output
+    r = cli("drops", "--db", db, "--reason", " ")
+    assert r.exit_code == 2 and "--reason" in r.output, r.output

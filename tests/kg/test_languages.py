@@ -362,10 +362,22 @@ def test_kg_load_and_kg_stats_report_each_language(dev, tmp_path):
     db = tmp_path / "p.duckdb"
     r = cli("kg", "load", dev, "--language", "de", "--language", "ja", "--language", "zh",
             "--db", db)
+    load_output = r.output
     assert r.exit_code == 0, r.output
     assert "de 450, ja 337, zh 349, zh-hans 235, zh-hant 262" in r.output
+    # "648 entities" beside "of 676 entities: de 450" read as a disagreement: the 676 are
+    # the items and the property entities
+    assert "of 676 items and properties:" in r.output, r.output
     r = cli("kg", "stats", "--json", "--db", db)
     stats = json.loads(r.output)
+    # a language that names few of the values in use says so, and what its answers do then
+    said = " ".join(load_output.split())
+    assert said.count("note: few labels of the") == 1, load_output  # one note, not one each
+    note = said.split("note: few labels of the")[1]
+    for lang in ("de", "ja", "zh"):
+        share = stats["label_languages"]["coverage"][lang]["item_values"]["share"]
+        assert (f" {lang} {share:.0%}" in note) == (share < 0.9), lang
+    assert "zh-hans" not in note  # a script of zh, which zh's answers read
     assert stats["sources"][0]["languages"] == sorted(KEPT)
     assert stats["label_languages"]["coverage"]["ja"]["entities"] == 337
     r = cli("kg", "stats", "--db", db)

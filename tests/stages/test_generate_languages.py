@@ -102,6 +102,34 @@ def test_answers_use_the_dumps_label_in_the_language_wherever_it_has_one(multili
     assert checked > 50
 
 
+def test_each_answer_says_which_language_its_label_is_in(multilingual):
+    """A newcomer found German answers said in English ("Germany", "Lao kip") with nothing
+    to tell them from German ones: each turn's answer_languages names the language of each
+    item value's label, the conversation's own where it has one, else the one the fallback
+    chain found; null for dates, amounts, yes and no. English answers are "en"."""
+    records, con = multilingual
+    own = {code: {i for (i,) in con.execute(
+        "SELECT DISTINCT id FROM labels_by_language WHERE language = ? OR language LIKE ?",
+        [code, code + "-%"]).fetchall()} for code in ("de", "ja", "zh")}
+    fell_back = said_own = 0
+    for r in records:
+        lang = r["language"]
+        for t in r["turns"]:
+            assert len(t["answer_languages"]) == len(t["answer"]), t
+            for value_id, said_in in zip(t["answer_ids"], t["answer_languages"]):
+                if value_id is None or t["question_kind"] == "verify":
+                    assert said_in is None, t
+                elif lang == "en":
+                    assert said_in == "en", t
+                elif value_id in own[lang]:
+                    assert said_in == lang or said_in.startswith(lang + "-"), t
+                    said_own += 1
+                else:
+                    assert said_in in ("mul", "en"), t
+                    fell_back += 1
+    assert said_own > 50 and fell_back > 0, (said_own, fell_back)
+
+
 def test_each_subject_has_a_name_of_its_own_in_every_language(multilingual):
     records, con = multilingual
     for r in records:

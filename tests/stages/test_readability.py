@@ -1186,11 +1186,31 @@ def test_a_place_is_there_a_gone_state_in_the_past_and_a_year_is_no_date(tmp_pat
     ("[his] capital?", "the capital of [him]?"),
     ("where does [his] name come from?", None),      # "[his]" not before the question's end
     ("when was [his] album released?", None),        # a verb after it
-    ("what did [his] army fight?", None)])           # after an auxiliary
+    ("where was [his] capital built?", None),
+    ("who was [his] leader then?", None),            # an adverb
+    ("what were [his] borders like?", None),
+    ("what was [his] uh capital?", None),            # a filler inside
+    ("what did [his] army fight?", None),            # after an auxiliary
+    ("what did, uh, [his] army fight?", None)])      # ... a filler before it aside
 def test_a_gone_thing_s_possessive_is_said_with_of(template, said):
     """"What was the country's capital?" reads as the country's present capital: "the
     capital of the country", or no such variant."""
     assert wording.possessive_as_of(template) == said
+
+
+def test_a_gone_thing_s_noun_never_becomes_of_it():
+    """A reviewer's find: "who was [his] head of state?" of a historical state became "who
+    was the head of state of it?" (the noun "state" in the template's own words makes the
+    subject "it"): such a template keeps "its"."""
+    view = SimpleNamespace(type_labels={"Q1": "historical state"},
+                           placeholder=lambda t: "[historical state]", family_names={},
+                           someone=lambda e: False)
+    r = Realiser(view, GenerateConfig(interaction="voice", deixis=True))
+    state = _thing("Duchy of Somewhere")
+    assert r.fill("who was [his] head of state?", state, "Q1", "past", None, noun=True) == \
+        "who was its head of state?"
+    assert r.fill("what was [his] capital?", state, "Q1", "past", None, noun=True) == \
+        "what was the capital of the state?"
 
 
 def test_a_gone_country_is_the_country_or_there_not_named_each_turn(tmp_path, shared_data):
@@ -1215,6 +1235,11 @@ def test_a_gone_country_is_the_country_or_there_not_named_each_turn(tmp_path, sh
     assert len(named) <= len(later) // 5, named
     assert len(by_noun) >= 5, later
     assert not [q for _, q in later if "country's" in q], later
+    # a turn recorded as deixis never names its subject; one that names it is recorded so
+    named_deixis = [t["question"] for r in records for t in r["turns"]
+                    if t["phenomenon"].startswith("deixis") and t["subject_id"] == r["entity"]["id"]
+                    and r["entity"]["label"].lower() in t["question"].lower()]
+    assert not named_deixis, named_deixis
 
 
 def test_what_a_person_is_known_for_opens_and_no_form_field_follows(tmp_path, shared_data):

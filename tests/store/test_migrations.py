@@ -105,9 +105,16 @@ def test_views_are_recreated_and_old_views_replaced(old_db):
     assert {"labels", "facts", "statement_values", "template_rejects", "drops"} <= views
 
 
+def back_to_schema_9(raw: duckdb.DuckDBPyConnection) -> None:
+    """Undo schema 10 (the language of each answer's label) on a fresh database, as releases
+    up to 0.8.27 wrote it."""
+    raw.execute("ALTER TABLE turns DROP COLUMN answer_languages")
+
+
 def back_to_schema_8(raw: duckdb.DuckDBPyConnection) -> None:
     """Undo schema 9 (label files that name values only) on a fresh database, as releases up
     to 0.8.22 wrote it."""
+    back_to_schema_9(raw)
     raw.execute("ALTER TABLE extra_labels DROP COLUMN scope")
 
 
@@ -202,3 +209,27 @@ def test_a_0_8_22_database_keeps_its_label_files_naming_everything(tmp_path, sam
     assert con.execute("SELECT * FROM class_labels ORDER BY id").fetchall() == labels
     assert con.execute("SELECT * FROM property_info ORDER BY id").fetchall() == info
     con.close()
+
+
+def test_a_0_8_27_database_opens_and_exports_its_turns_without_answer_languages(tmp_path):
+    """A project from before 0.8.28 holds turns with no record of the language each answer
+    was said in: it opens (migrated to schema 10), its turns are kept, and they export
+    with answer_languages null (not recorded), never a guess."""
+    path = tmp_path / "v9.duckdb"
+    r = cli("generate", "--db", path, "--out", tmp_path / "o", "--conversations", "5")
+    assert r.exit_code == 0, r.output
+    raw = duckdb.connect(str(path))
+    back_to_schema_9(raw)
+    raw.execute("UPDATE schema_version SET version = 9")
+    turns = raw.execute("SELECT count(*) FROM turns").fetchone()[0]
+    raw.close()
+    con = connect(path)
+    assert migrations.shape(con) == migrations.shape(connect(tmp_path / "fresh.duckdb"))
+    assert con.execute("SELECT count(*), count(answer_languages) FROM turns").fetchone() == \
+        (turns, 0)
+    con.close()
+    r = cli("export", "--db", path, "--format", "jsonl", "--out", tmp_path / "old.jsonl")
+    assert r.exit_code == 0, r.output
+    records = [json.loads(x) for x in (tmp_path / "old.jsonl").read_text().splitlines()]
+    assert records and all(t["answer_languages"] is None for rec in records
+                           for t in rec["turns"])

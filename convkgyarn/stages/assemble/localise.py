@@ -29,7 +29,8 @@ from convkgyarn.kg.render import Value, share_in_percent, year_question_fits
 from convkgyarn.languages import Subject, language as language_of
 from convkgyarn.stages.assemble.realiser import (
     follows_its_count, follows_its_statement, where_in)
-from convkgyarn.stages.assemble.records import Drop, LocalTurn, TemplateOption, Turn
+from convkgyarn.stages.assemble.records import (
+    Drop, LocalTurn, TemplateOption, Turn, said_by_label)
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.salience import broad_kind
 
@@ -88,6 +89,13 @@ class Localiser:
         if self.code == "zh":  # questions are in simplified script; Wikidata's "zh" and
             return simplified(found.label)  # zh-hant labels are often traditional
         return found.label
+
+    def label_language(self, entity_id: str) -> str | None:
+        """The language of the label an item is said with: the language's own (or one of
+        its variants, "de-ch"; "zh-hant" for a traditional label said in simplified
+        script), else the one the fallback chain found ("mul", "en")."""
+        found = self.view.local_label(self.code, entity_id)
+        return found.language if found is not None else None
 
     def names(self, entity_id: str) -> bool:
         """Whether the language has a name of its own for the entity (its label in the
@@ -223,13 +231,15 @@ class Localiser:
         question, protected = filled.text, filled.protected
         if "[" in question:
             return self.drop(turn, f"left a placeholder unfilled in {option.text!r}")
-        said = []
+        said, languages = [], []
         for v in turn.answer.values:
             text = self.lang.yes_no(v.label == "yes") if pt.kind == "verify" else \
                 self.say(v, question)
             if text is None:
                 return self.drop(turn, "cannot say an answer value")
             said.append(text)
+            languages.append(self.label_language(v.value_id)
+                             if said_by_label(v, pt.kind) else None)
         outdated = tuple(x for x in (self.say(v, question) for v in turn.answer.outdated) if x)
         before_typo = None
         if turn.question_before_typo is not None:  # the English turn took a typo: so does
@@ -241,5 +251,6 @@ class Localiser:
             question = self.lang.with_transition(question, rng)
         template = TemplateOption(option.template_id, option.text, option.writer,
                                   option.model, option.prompt_hash)
-        return LocalTurn(self.code, question, tuple(said), template, before_typo, outdated)
+        return LocalTurn(self.code, question, tuple(said), template, before_typo, outdated,
+                         tuple(languages))
 

@@ -30,7 +30,7 @@ from convkgyarn.stages.assemble.records import (
 from convkgyarn.stages.assemble.view import KGView
 from convkgyarn.stages.assemble.wording import (
     GENDER, UNKNOWN_PERSON, awkward_possessive, contains, named, possessive, possessive_as_of,
-    pronoun, references, thing_noun, with_article, with_offices, work_named)
+    pronoun, references, thing_noun, with_article, with_offices, without_deixis, work_named)
 from convkgyarn.stages.naming import short_name, surname
 from convkgyarn.stages.rules_writer import render_pattern
 from convkgyarn.text import Fact
@@ -463,7 +463,7 @@ class Realiser:
             # country's capital"; named where no variant can say it so
             said_of = [o for o in options if possessive_as_of(o.text) is not None]
             if not said_of:
-                phen = phen[len("deixis_"):] if phen != "deixis" else "original"
+                phen = without_deixis(phen)
                 turn = replace(turn, phenomenon=phen, reference_noun=False, there_clear=False)
                 said_of = self.view.options(type_id, pt.property_id, pt.qualifier_id,
                                             ans.tense, phen)
@@ -651,6 +651,13 @@ class Realiser:
         if not options:
             return Drop(f"{e.id}/{pt.property_id}/{pt.kind}",
                         f"no {pt.kind} question pattern for the fact")
+        if turn.reference_noun and ans.tense == "past" and \
+                turn.phenomenon.startswith("deixis") and \
+                possessive_as_of(options[0].text) is None:
+            # "who was [his] head of state before [a]?" of a state that has ended: never
+            # "the country's", which reads as the present; the subject is named
+            return self._phrase_kind(replace(turn, phenomenon=without_deixis(turn.phenomenon),
+                                             reference_noun=False, there_clear=False))
         question = self.fill(options[0].text, e, turn.type_id, ans.tense, ans.slot_value,
                              slot_person, noun=turn.reference_noun, there=turn.there_clear,
                              later=turn.later_mention)
@@ -682,7 +689,7 @@ class Realiser:
                 ref in template.text for ref in (
                     ("[he]", "[him]", "[his]") if self.cfg.interaction == "voice"
                     else ("[he]", "[him]"))):
-            phen = phen[len("deixis_"):] if phen != "deixis" else "original"
+            phen = without_deixis(phen)
         return replace(turn, template=template, question=question, said=said,
                        slot_person=slot_person, query_id=query_id, sparql=sparql,
                        sentence=sentence, phenomenon=phen)
@@ -805,8 +812,11 @@ class Realiser:
             if self.names_reference(e) and self.cfg.interaction == "voice":
                 slots.update({"[he]": in_full[1], "[him]": in_full[1],
                               "[his]": possessive(in_full[1])})
-        if noun and tense == "past" and slots["[he]"].startswith("the "):
-            template = possessive_as_of(template) or template  # "the capital of the country"
+        if noun and tense == "past" and slots["[he]"].startswith("the ") and not re.search(
+                rf"\b{re.escape(slots['[he]'][4:])}\b", template, re.I):
+            # "the capital of the country" ("who was [his] head of state?" of a state stays
+            # "its head of state": the noun in the template's words makes the subject "it")
+            template = possessive_as_of(template) or template
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)

@@ -137,6 +137,9 @@ class LocalTurn:
     template: TemplateOption
     question_before_typo: str | None = None
     outdated: tuple[str, ...] = ()  # the values that held before, as said
+    # per answer value, the language of the label it is said with ("de", or "en" where
+    # German has none: the fallback chain); None for a date, an amount, a yes or a no
+    said_languages: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +202,8 @@ class Turn:
         return {"conversation_id": conversation_id, "turn": self.number,
                 "question": self.question, "question_before_typo": self.question_before_typo,
                 "answer": list(self.said), "answer_ids": list(self.answer_ids),
+                "answer_languages": ["en" if said_by_label(v, self.planned.kind) else None
+                                     for v in ans.values],
                 "answer_values": machine_json(ans.values), "query_id": self.query_id,
                 # the values that held before are said as the answer is: for the question
                 # before its typo ("admision rate" still asks for a share)
@@ -223,6 +228,7 @@ class Turn:
         row.update({"question": local.question,
                     "question_before_typo": local.question_before_typo,
                     "answer": list(local.said), "outdated_answer": list(local.outdated),
+                    "answer_languages": list(local.said_languages),
                     "template_id": t.template_id, "writer": t.writer, "model": t.model,
                     "prompt_hash": t.prompt_hash, "answer_sentence": None})
         return row
@@ -239,6 +245,12 @@ class Turn:
                              "old_dump_date": change.old_dump_date,
                              "new_dump_date": change.new_dump_date,
                              "current_since": since or None}).decode()
+
+
+def said_by_label(value: Value, kind: str) -> bool:
+    """Whether an answer value is said by a label, which ``answer_languages`` records the
+    language of: an item; not a date, an amount, nor a yes/no question's yes or no."""
+    return bool(value.value_id) and kind != "verify"
 
 
 def machine_json(values: tuple[Value, ...]) -> str:

@@ -94,15 +94,19 @@ def thing_noun(type_label: str | None) -> str | None:
     return KIND_NOUNS.get(kind)
 
 
-# "[his] capital?" at a question's end: "[his]", then a noun phrase of up to four words and
-# no verb ("when was [his] album released?", "where does [his] name come from?" are none),
-# not after an auxiliary ("what did [his] army fight?")
-POSSESSIVE_AT_END = re.compile(r"(?:(\w+)\W*\s)?\[his\] ((?:[A-Za-z][\w-]* ){0,3}"
-                               r"[A-Za-z][\w-]*)\?$")
-NOT_IN_A_NOUN_PHRASE = re.compile(r"\b(?:\w+ed|come|from|get|go|begin|start|end|take|make|"
-                                  r"become|to|in|on|at|by|with|for)\b", re.I)
+# "[his] capital?" at a question's end: "[his]", then a noun phrase of up to four words with
+# no verb, adverb or filler in it ("when was [his] album released?", "where was [his]
+# capital built?", "where does [his] name come from?", "who was [his] leader then?", "what
+# was [his] uh capital?" are none), not after an auxiliary, fillers aside ("what did, uh,
+# [his] army fight?")
+POSSESSIVE_AT_END = re.compile(r"\[his\] ((?:[A-Za-z][\w-]* ){0,3}[A-Za-z][\w-]*)\?$")
+NOT_IN_A_NOUN_PHRASE = re.compile(
+    r"\b(?:\w+ed|built|born|known|written|made|done|seen|given|taken|held|chosen|come|from|"
+    r"get|go|begin|start|end|take|make|become|to|in|on|at|by|with|for|during|like|as|then|"
+    r"now|again|back|today|uh|um|uhm|er|erm|hmm)\b", re.I)
 AUXILIARIES = frozenset({"do", "does", "did", "has", "have", "had", "can", "could", "will",
                          "would", "should", "may", "might", "must"})
+FILLER_WORDS = frozenset({"uh", "um", "uhm", "er", "erm", "hmm", "well", "so"})
 
 
 @lru_cache(maxsize=1 << 12)
@@ -116,11 +120,21 @@ def possessive_as_of(template: str) -> str | None:
     if "[his]" not in template:
         return template
     m = POSSESSIVE_AT_END.search(template)
-    if m is None or template.count("[his]") != 1 or NOT_IN_A_NOUN_PHRASE.search(m.group(2)) \
-            or (m.group(1) or "").lower() in AUXILIARIES:
+    if m is None or template.count("[his]") != 1 or NOT_IN_A_NOUN_PHRASE.search(m.group(1)):
         return None
-    at = template.index("[his]")
-    return f"{template[:at]}the {m.group(2)} of [him]?"
+    before = [w for w in re.findall(r"[A-Za-z']+", template[:m.start()].lower())
+              if w not in FILLER_WORDS]
+    if before and before[-1] in AUXILIARIES:
+        return None
+    return f"{template[:m.start()]}the {m.group(1)} of [him]?"
+
+
+def without_deixis(phenomenon: str) -> str:
+    """The phenomenon a deixis turn is said with once it names its subject instead
+    ("deixis_disfluencies" -> "disfluencies", "deixis" -> "original")."""
+    if phenomenon == "deixis":
+        return "original"
+    return phenomenon[len("deixis_"):] if phenomenon.startswith("deixis_") else phenomenon
 
 
 # Institutions whose name says what they are: "the university" of the University of
