@@ -101,9 +101,8 @@ class Localiser:
         """Whether the language has a name of its own for the entity (its label in the
         language or one of its variants, not one the fallback chain found in another):
         a conversation is about something each of its languages can name."""
-        found = self.view.local_label(self.code, entity_id)
-        return found is not None and (found.language == self.code or
-                                      found.language.startswith(self.code + "-"))
+        found = self.label_language(entity_id)
+        return found is not None and (found == self.code or found.startswith(self.code + "-"))
 
     def subject(self, turn: Turn) -> Subject | None:
         e = turn.subject

@@ -812,21 +812,23 @@ class Realiser:
             if self.names_reference(e) and self.cfg.interaction == "voice":
                 slots.update({"[he]": in_full[1], "[him]": in_full[1],
                               "[his]": possessive(in_full[1])})
-        if noun and tense == "past" and slots["[he]"].startswith("the ") and not re.search(
-                rf"\b{re.escape(slots['[he]'][4:])}\b", template, re.I):
-            # "the capital of the country" ("who was [his] head of state?" of a state stays
-            # "its head of state": the noun in the template's words makes the subject "it")
-            template = possessive_as_of(template) or template
         parts = self._parts.get(template)
         if parts is None:
             parts = PLACEHOLDER_SPLIT.split(template)
             if not once:
                 self._parts[template] = parts
         literal = "".join(parts[::2])  # the template's own words
-        if noun and slots["[he]"].startswith("the ") and re.search(
-                rf"\b{re.escape(slots['[he]'][4:])}\b", literal, re.I):
-            # "What kind of film is it?", never "What kind of film is the film?"
-            slots = {**slots, "[he]": "it", "[him]": "it", "[his]": "its"}
+        if noun and slots["[he]"].startswith("the "):
+            if re.search(rf"\b{re.escape(slots['[he]'][4:])}\b", literal, re.I):
+                # "What kind of film is it?", never "What kind of film is the film?" (and
+                # of a state that has ended, "its head of state", never "... of it")
+                slots = {**slots, "[he]": "it", "[him]": "it", "[his]": "its"}
+            elif tense == "past" and (said_of := possessive_as_of(template)) not in (
+                    None, template):
+                # "the capital of the country", never "the country's capital"
+                parts = self._parts.get(said_of) or PLACEHOLDER_SPLIT.split(said_of)
+                if not once:
+                    self._parts[said_of] = parts
         work = self._work_names.get(key)
         if work and re.search(rf"\b{re.escape(work[0])}\b", literal, re.I):
             # "What kind of film is Thor?", never "What kind of film is the film Thor?"
