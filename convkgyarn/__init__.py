@@ -4,7 +4,7 @@ The library entry point is ``convkgyarn.Project`` (see ``convkgyarn.project``); 
 ``convkgyarn`` command is a thin layer over it.
 """
 
-__version__ = "0.8.28"
+__version__ = "0.8.29"
 __all__ = ["Project", "__version__", "load_project_config"]
 
 

@@ -252,7 +252,8 @@ def load_conversations(con: duckdb.DuckDBPyConnection, runs: list[str]) -> list[
         old_ids = [v.get("id") for v in json.loads(outdated_values)] if outdated_values else []
         conv.turns.append({"turn": turn, "question": q, "answer": list(ans or []),
                            "answer_ids": list(ids or []), "outdated": list(outdated or []),
-                           "outdated_ids": old_ids, "amounts": stored_amounts(values)})
+                           "outdated_ids": old_ids, "amounts": stored_amounts(values),
+                           "outdated_amounts": stored_amounts(outdated_values)})
     return list(convs.values())
 
 

@@ -79,7 +79,8 @@ def write_inspect_task(con: duckdb.DuckDBPyConnection, runs: list[str], folder: 
             "turns": [{"turn": t["turn"], "question": t["question"], "answer": t["answer"],
                        "golds": gold_lists(t["answer"], t["answer_ids"], v,
                                            t.get("amounts")),
-                       "outdated_golds": gold_lists(t["outdated"], t["outdated_ids"], v)}
+                       "outdated_golds": gold_lists(t["outdated"], t["outdated_ids"], v,
+                                                    t.get("outdated_amounts"))}
                       for t in c.turns]}))
     names = {**PROMPTS, **{f"answer_{code}": name
                            for code, name in ANSWER_LANGUAGE_PROMPTS.items()}}

@@ -37,7 +37,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from string import Template
 from typing import Any
 
@@ -257,13 +257,8 @@ def as_number(text: str, language: str = "en") -> float | None:
     cannot be German is read as English), spaces or apostrophes between groups of three,
     full-width digits, and Japanese and Chinese myriads (570万, 1億2000万, 5.7万)."""
     if language == "en":
-        m = re.fullmatch(r"\s*([+-]?[\d,]*\.?\d+)\s*([a-z ]*)\s*", text.lower())
-        if not m:
-            return None
-        try:
-            return float(m.group(1).replace(",", ""))
-        except ValueError:
-            return None
+        said = _english_number(text)
+        return None if said is None else float(said[0])
     t = text.translate(_WIDTH).strip()
     t = re.sub(r"(?<=\d)[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))", "", t)
     m = _NUMBER.fullmatch(t)
@@ -284,6 +279,34 @@ def as_number(text: str, language: str = "en") -> float | None:
             return None
         total += rest
     return -total if m["sign"] == "-" else total
+
+
+# English words of scale after a number ("1.32 trillion US dollars", "$1.7 billion"), and
+# a currency sign before it, the way a model says a large amount (0.8.29)
+# ("bn", "bln", "tn", "trn" too; never "m", "t" or "b" alone: metres, tonnes, barns)
+_SCALE = {"thousand": 3, "million": 6, "billion": 9, "bn": 9, "bln": 9, "trillion": 12,
+          "tn": 12, "trn": 12}
+_ENGLISH_NUMBER = re.compile(
+    r"\s*[$€£]?\s*([+-]?[\d,]*\.?\d+)\s*"
+    r"(?:(thousand|million|billion|bn|bln|trillion|tn|trn)s?\b)?\s*([a-z ]*)\s*")
+
+
+def _english_number(text: str) -> tuple[Decimal, Decimal | None] | None:
+    """The number an English reply states, and, where it is said in words of its scale,
+    the step it is said to ("1.32 trillion": 1320000000000 to the nearest 10000000000):
+    such a number is rounded by the way it is said. None where no number is read."""
+    m = _ENGLISH_NUMBER.fullmatch(text.lower())
+    if not m:
+        return None
+    try:
+        number = Decimal(m.group(1).replace(",", ""))
+    except InvalidOperation:
+        return None
+    if not m.group(2):
+        return number, None
+    exponent = _SCALE[m.group(2)]  # the digits as written: "1.30 trillion" says three
+    return number.scaleb(exponent), Decimal(1).scaleb(
+        exponent - max(0, -int(number.as_tuple().exponent)))
 
 
 _BIG = {"万": 10 ** 4, "萬": 10 ** 4, "億": 10 ** 8, "亿": 10 ** 8, "兆": 10 ** 12}
@@ -338,6 +361,25 @@ def said_rounded(candidate: float, gold: float) -> bool:
     return len(digits) >= ROUNDED_MIN_DIGITS
 
 
+def said_to_step(candidate: float, gold: float, step: Decimal | None) -> bool:
+    """Whether ``candidate``, said in words of its scale to ``step`` ("1.32 trillion": to
+    ten billions), is ``gold`` rounded to that step (half up or half to even), with at
+    least ``ROUNDED_MIN_DIGITS`` significant digits: "1.32 trillion" and "1,323 billion"
+    for Australia's GDP of 1,323,421,072,479.07 are right, "1.3 trillion" and "1.33
+    trillion" are not."""
+    if step is None or not (math.isfinite(candidate) and math.isfinite(gold)):
+        return False
+    said, exact = Decimal(repr(candidate)), Decimal(repr(gold))
+    try:
+        if said not in (exact.quantize(step, ROUND_HALF_UP),
+                        exact.quantize(step, ROUND_HALF_EVEN)):
+            return False
+        digits = abs(said.quantize(step).scaleb(-step.adjusted())).to_integral_value()
+    except InvalidOperation:  # "0.3333333333333333333333333333 trillion": past 28 digits
+        return False
+    return len(str(digits)) >= ROUNDED_MIN_DIGITS
+
+
 def match(candidates: list[str], golds: list[list[str]], language: str = "en") -> int | None:
     """1: a candidate equals a gold answer (label or alias, dates and numbers normalised; a
     number may be said with fewer decimal places, ``said_rounded``); 0: every candidate is
@@ -348,6 +390,8 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
     for cand in candidates:
         nc = normalise(cand, language)
         cd, cn = as_date(cand, language), _amount(cand, language)
+        english = _english_number(cand) if language == "en" and cn is not None else None
+        step = english[1] if english else None  # "1.32 trillion": said to ten billions
         cand_decidable = False
         for variants in golds:
             for gold in variants:
@@ -373,7 +417,8 @@ def match(candidates: list[str], golds: list[list[str]], language: str = "en") -
                     # a gold that is no date reads a reply's number as a number, though
                     # three or four digits alone could be a year ("765 square kilometres")
                     cand_decidable = True
-                    if math.isfinite(gn) and (_same_number(cn, gn) or said_rounded(cn, gn)):
+                    if math.isfinite(gn) and (_same_number(cn, gn) or said_rounded(cn, gn)
+                                              or said_to_step(cn, gn, step)):
                         return 1
                     # a share said either way: "17.5%" (the gold) and 0.175 (as stored),
                     # and rounded either way ("0.175" for "17.53%")

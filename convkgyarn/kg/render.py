@@ -16,7 +16,7 @@ value, and assembly leaves out a fact with one rather than answer it.
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -36,6 +36,14 @@ UNIT_PLURALS = {"foot": "feet", "inch": "inches", "percent": "percent", "hertz":
                 "years old": "years old"}  # "65 years old" (languages.units.english_name)
 # ... and the singular of a unit named in the plural
 UNIT_SINGULARS = {"years old": "year old"}
+# Unit labels people shorten ("1.32 trillion US dollars", never "United States dollars").
+UNIT_SAID = {"United States dollar": "US dollar"}
+# An amount this large is said as people say it, in words of its scale to three
+# significant digits ("1.32 trillion" for Australia's GDP of 1,323,421,072,479.07, "1.41
+# billion" people): its digits are noise to a reader. The stored number stays a gold
+# answer beside the label (``scoring.gold_lists``), and ``scoring`` reads the words back.
+SCALE_WORDS = ((12, "trillion"), (9, "billion"))
+SAID_DIGITS = 3
 _DATE = re.compile(r"^(-?)(\d{1,9})(?:-(\d\d))?(?:-(\d\d))?( BCE)?$")
 _DECADE = re.compile(r"^(\d+)0s( BCE)?$")
 # Dates the loader writes in words or as a bare year (decades, centuries, millennia, years
@@ -218,26 +226,52 @@ def said_amount(amount: str, unit_id: str | None) -> str:
     return f"{said:f}"
 
 
-def render_quantity(amount: str, unit_id: str | None, unit_label: str | None) -> str:
+def in_scale_words(amount: str) -> str | None:
+    """An amount from a billion to under a thousand trillion in the words of its scale, to
+    ``SAID_DIGITS`` significant digits, rounded half up ("1323421072479.07" -> "1.32
+    trillion", "1699154132" -> "1.7 billion", "999600000000" -> "1 trillion", and
+    999.5 trillion "1,000 trillion"); None for any other amount (malformed, non-finite,
+    smaller or larger), which is said as stored."""
+    try:
+        number = Decimal(amount.strip().lstrip("+"))
+    except InvalidOperation:
+        return None
+    if not number.is_finite() or not 10 ** 9 <= abs(number) < 10 ** 15:
+        return None
+    exponent, word = next((x, w) for x, w in SCALE_WORDS if abs(number) >= Decimal(10) ** x)
+    mantissa = number.scaleb(-exponent)
+    said = mantissa.quantize(Decimal(1).scaleb(-max(0, SAID_DIGITS - 1 - mantissa.adjusted())),
+                             ROUND_HALF_UP)
+    if abs(said) >= 1000 and word != SCALE_WORDS[0][1]:  # 999.6 billion is 1 trillion
+        said, word = said.scaleb(-3), SCALE_WORDS[0][1]
+    return f"{format_amount(f'{said.normalize():f}')} {word}"
+
+
+def render_quantity(amount: str, unit_id: str | None, unit_label: str | None,
+                    in_words: bool = True) -> str:
+    """An amount with its unit; ``in_words=False``: never in words of its scale (a value a
+    question names, or one that held before, must be told from the others exactly)."""
     amount = said_amount(amount, unit_id)
-    number = format_amount(amount)
+    number = (in_scale_words(amount) if in_words and unit_id not in PERCENT else None) or \
+        format_amount(amount)
     if not unit_id:
         return number
     if unit_id in PERCENT:
         return f"{number}%"
-    label = unit_label or ""
+    label = UNIT_SAID.get(unit_label or "", unit_label or "")
     singular = amount.strip().lstrip("+") in ("1", "1.0", "-1")
     return f"{number} {UNIT_SINGULARS.get(label, label) if singular else plural(label)}"
 
 
-def render(value: Value, question: str = "") -> str:
-    """What a person says for this value, in answer to ``question``."""
+def render(value: Value, question: str = "", in_words: bool = True) -> str:
+    """What a person says for this value, in answer to ``question`` (``in_words``: see
+    ``render_quantity``)."""
     if value.kind == "time":
         return _time(value.label or "", value.precision, bool(YEAR_WORDS.search(question)))
     if value.kind == "quantity":
         if not value.unit_id and SHARE_WORDS.search(question):
             value = share_in_percent(value) or value
-        return render_quantity(value.label or "", value.unit_id, value.unit_label)
+        return render_quantity(value.label or "", value.unit_id, value.unit_label, in_words)
     return value.label or ""
 
 

@@ -83,7 +83,8 @@ def history_messages(system: str, conv: Conversation, upto: int) -> list[dict[st
 def outcome_of(parsed: ParsedAnswer, score: int | None, turn: dict,
                variants: dict[str, list[str]], language: str = ENGLISH) -> str:
     return scoring.outcome(parsed, score, gold_lists(turn.get("outdated") or [],
-                                                     turn.get("outdated_ids"), variants),
+                                                     turn.get("outdated_ids"), variants,
+                                                     turn.get("outdated_amounts")),
                            language)
 
 

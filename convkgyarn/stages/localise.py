@@ -161,7 +161,7 @@ class LocaliseTemplates(TemplaterStage):
 
     name = "templates.localise"
     reads = ("selected_predicates", "entities", "entity_types", "class_labels",
-             "property_info", "qualifiers", "statements")
+             "property_info", "qualifiers", "statements", "load_files")
     writes = ("local_templates", "local_template_inputs")
 
     def __init__(self, ctx, config=None) -> None:

@@ -28,6 +28,7 @@ from pydantic import BaseModel, RootModel
 from convkgyarn.kg.snapshot import type_labels
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
+from convkgyarn.stages.assemble.facts import BIRTH, CAREER_YEARS, PLAYING_CAREER, year_of
 from convkgyarn.stages.phrasing import value_kind
 from convkgyarn.stages.rules_writer import RulesWriter
 from convkgyarn.store import insert_rows, registered, transaction
@@ -136,18 +137,27 @@ def template_id(fact: Fact, interaction: str, phenomenon: str, variant: int, tex
 
 def selected_facts(con) -> list[Fact]:
     """Every selected (type, property[, qualifier]) in the tenses the KG needs: the past
-    too when some entity of the type has the fact ended (an end time) or is itself
-    gone (died, dissolved)."""
+    too when some entity of the type has the fact ended (an end time), is itself gone
+    (died, dissolved) or is a sportsperson whose playing career is over
+    (``facts.career_over``, the same rule: born ``CAREER_YEARS`` before the dump's year)."""
+    dump = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
+                       ).fetchone()
+    dump_year = year_of(dump[0]) if dump and dump[0] else None
     rows = con.execute(
         """
         WITH gone AS (SELECT DISTINCT entity_id FROM statements
                       WHERE property_id IN ('P570', 'P576') AND truthy),
         ended AS (SELECT DISTINCT entity_id, property_id FROM qualifiers
                   WHERE qualifier_property_id = 'P582'),
+        retired AS (SELECT entity_id FROM statements WHERE property_id = ? AND truthy
+                    GROUP BY 1 HAVING TRY_CAST(regexp_extract(min(value_text),
+                    '^(-?[0-9]{1,9})(-|$)', 1) AS BIGINT) <= ?),
         past AS (SELECT DISTINCT t.type_id, s.property_id FROM statements s
                  JOIN entity_types t ON t.entity_id = s.entity_id
                  WHERE s.entity_id IN (SELECT entity_id FROM gone)
-                    OR (s.entity_id, s.property_id) IN (SELECT * FROM ended)),
+                    OR (s.entity_id, s.property_id) IN (SELECT * FROM ended)
+                    OR (list_contains(?, s.property_id)
+                        AND s.entity_id IN (SELECT entity_id FROM retired))),
         humans AS (SELECT DISTINCT entity_id FROM entity_types WHERE type_id = 'Q5'),
         person_share AS (SELECT property_id, avg(CAST(value_id IN (SELECT entity_id FROM
                          humans) AS DOUBLE)) AS share, count(*) AS n
@@ -161,7 +171,8 @@ def selected_facts(con) -> list[Fact]:
         LEFT JOIN property_info q ON q.id = s.qualifier_property_id
         LEFT JOIN person_share ps ON ps.property_id = s.property_id
         ORDER BY 1, 2, 5 NULLS FIRST
-        """).fetchall()
+        """, [BIRTH, None if dump_year is None else dump_year - CAREER_YEARS,
+              sorted(PLAYING_CAREER)]).fetchall()
     labels = type_labels(con, sorted({r[0] for r in rows}), infer=True)
     out = []
     for type_id, pid, plabel, dtype, qid, qlabel, share, n, past in rows:
@@ -322,7 +333,7 @@ class GenerateTemplates(TemplaterStage):
 
     name = "templates.generate"
     reads = ("selected_predicates", "entities", "entity_types", "class_labels",
-             "property_info", "qualifiers", "statements")
+             "property_info", "qualifiers", "statements", "load_files")
     writes = ("templates", "template_inputs")
 
     def __init__(self, ctx, config=None) -> None:

@@ -77,6 +77,40 @@ def test_amounts_keep_their_value(whole, frac):
 
 
 
+def test_an_amount_of_a_billion_or_more_is_said_in_words_of_its_scale():
+    """Australia's GDP was said "1,323,421,072,479.07 United States dollars": no reader wants
+    its cents. A billion and more is said to three significant digits in words, as people
+    say it; anything smaller, a share or an amount that is no number, as stored."""
+    assert render_quantity("1323421072479.07", "Q4917", "United States dollar") == \
+        "1.32 trillion US dollars"
+    assert render_quantity("+1699154132", "Q4917", "United States dollar") == \
+        "1.7 billion US dollars"
+    assert render_quantity("125843000000", "Q4917", "United States dollar") == \
+        "126 billion US dollars"
+    assert render_quantity("1411750000", None, None) == "1.41 billion"
+    assert render_quantity("999600000000", None, None) == "1 trillion"  # not "1,000 billion"
+    assert render_quantity("-5000000000", None, None) == "-5 billion"
+    assert render_quantity("999999999", None, None) == "999,999,999"
+    assert render_quantity("1234567890123456789", None, None) == \
+        "1,234,567,890,123,456,789"  # past a thousand trillion: as stored
+    for odd in ("1e400", "NaN", "abc"):
+        assert render_quantity(odd, None, None) == odd
+
+
+@given(st.integers(min_value=10**9, max_value=10**15 - 1),
+       st.one_of(st.none(), st.integers(0, 99)))
+def test_an_amount_said_in_words_is_the_stored_one_to_three_digits(whole, cents):
+    """What the words say is the stored amount to three significant digits, read back by
+    the scorer as the number it is."""
+    from convkgyarn.scoring import as_number
+    stored = f"{whole}" + (f".{cents:02d}" if cents is not None else "")
+    said = render_quantity(stored, None, None)
+    assert said.split()[-1] in ("billion", "trillion"), said
+    number = as_number(said)
+    assert number is not None and abs(number - float(stored)) <= 0.005 * float(stored)
+    assert len(said.split()[0].replace(".", "").replace(",", "").lstrip("0")) <= 4
+
+
 def test_a_share_is_said_as_a_percentage_and_kept_exact():
     """A rater's find: "What share of applicants does the University of Oxford admit? -
     0.175". Wikidata stores the admission rate as a fraction with unit 1."""

@@ -33,6 +33,35 @@ def answer_statements(e: EntityFacts, stmts: tuple[Statement, ...] | list[Statem
     return current, "present"
 
 
+BIRTH = "P569"
+# A sportsperson's playing career: the sport, the position, the teams, the league, the
+# country played for, the class. Of a
+# living person born CAREER_YEARS or more before the KG's dump it is over, though the KG
+# seldom ends these statements (Steve Clarke, born 1963 and a manager since, "plays" as a
+# defender in the Premier League): they are said in the past tense, every statement ever
+# held, as for the dead ("What position did he play?"); the past of a 41-year-old still
+# playing is as true.
+PLAYING_CAREER = frozenset({"P641", "P413", "P54", "P118", "P1532", "P2094"})
+CAREER_YEARS = 40
+_YEAR = re.compile(r"^(-?)(\d{1,9})(?=-|$)")
+
+
+def year_of(text: str | None) -> int | None:
+    """The year a stored date or a dump date begins with ("1963-08-29": 1963, "-427": -427;
+    None for anything else)."""
+    m = _YEAR.match(text or "")
+    return None if m is None else int(m.group(1) + m.group(2))
+
+
+def career_over(living_person: bool, born: str | None, dump_year: int | None) -> bool:
+    """Whether a living person's playing career (``PLAYING_CAREER``) is said in the past:
+    born ``CAREER_YEARS`` or more before the dump's year. No birth date or no dump date:
+    no (the KG's own end dates still decide)."""
+    year = year_of(born)
+    return living_person and year is not None and dump_year is not None and \
+        dump_year - year >= CAREER_YEARS
+
+
 def value_key(value: Value) -> str | tuple:
     """What a value is, whatever statement holds it: an item's id, else its stored text with
     its type, unit and precision (Australia's retirement age 65 years and 66.5 years)."""

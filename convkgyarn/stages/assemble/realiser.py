@@ -46,6 +46,9 @@ STILL_HOLDS = re.compile(r"\bsince when\b|\b(has|have) (that|it|this) been\b|"
                          r"\bsince\W*$", re.I)
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
 PRESENT_LOOKING = re.compile(r"\b(is|are)\b|'s\b(?! (birth|death|date|place))", re.I)
+# of a living person, "was he known for" says he is known no more ("What sport was Steve
+# Clarkson known for?" of a retired player, ``facts.career_over``): another variant first
+KNOWN_NO_MORE = re.compile(r"\bwas\b[^?]* known for\b", re.I)
 # a question that says there are several ("who are the heads of state", "what were the
 # official languages"): read as wrong when one value answers it
 # "Who are the heads of state of Mali?" for one: a plural noun after "are"/"were", through a
@@ -521,6 +524,7 @@ class Realiser:
                     (pt.property_id == OCCUPATION and PAID_WORK.search(option.text) and
                      born_before(e, PAID_WORK_YEAR)) or \
                     (ended and PRESENT_LOOKING.search(question)) or \
+                    (ended and e.human and not e.gone and KNOWN_NO_MORE.search(question)) or \
                     (DAY_QUESTION.search(question) and all(
                         v.kind == "time" and (v.precision or 11) < 11 for v in ans.values)):
                 plural = plural or (option, question, said)
@@ -840,8 +844,8 @@ class Realiser:
                         not out[-1].endswith("ss"):
                     p = "'" + p[2:]  # "Emirates' headquarters", not "Emirates's"
                 out.append(p)
-            elif p == "[a]":
-                text = render(value) if value is not None else ""
+            elif p == "[a]":  # a value the question names: exact, never "1.44 billion"
+                text = render(value, in_words=False) if value is not None else ""
                 out.append(with_article(text, "".join(out)[-6:], value_is_person))
             elif p == "[him]" and "there" in slots and out and out[-1].endswith(" in ") and \
                     (slots[p] == "it" or (there and noun and slots[p].startswith("the "))):

@@ -206,9 +206,10 @@ class Turn:
                                      for v in ans.values],
                 "answer_values": machine_json(ans.values), "query_id": self.query_id,
                 # the values that held before are said as the answer is: for the question
-                # before its typo ("admision rate" still asks for a share)
-                "outdated_answer": [render(v, self.question_before_typo or self.question)
-                                    for v in ans.outdated],
+                # before its typo ("admision rate" still asks for a share); an amount to the
+                # unit, never in words ("1.41 billion" could be this year's figure too)
+                "outdated_answer": [render(v, self.question_before_typo or self.question,
+                                           in_words=False) for v in ans.outdated],
                 "outdated_values": machine_json(ans.outdated) if ans.outdated else None,
                 "change": self.change_json() if self.change else None,
                 "subject_id": self.subject.id, "property_id": self.planned.property_id,

@@ -75,6 +75,20 @@ NOT_A_PLACE_ANSWERS = frozenset({"P38", "P37", "P1412", "P103", "P2936", "P140",
                                  "P571", "P2044"})
 
 
+# Answers that are never a place nor a body (a currency, a language, a faith, a job, a
+# genre, a form of government, an anthem) ...
+ABSTRACT_ANSWERS = frozenset({"P38", "P37", "P1412", "P103", "P2936", "P140", "P106", "P136",
+                              "P135", "P101", "P412", "P641", "P421", "P122", "P1303", "P21",
+                              "P85"})
+# ... and properties only a place or a polity holds: after such an answer, "its" in a
+# question about one of these can only mean the place the conversation is about ("What
+# money is used in Malta?" "Euro." "Who is its prime minister?"; 0.8.28 said "the
+# country" again, three times in a conversation: "the country's currency", "the
+# country's prime minister"). Not an official language: a church has one.
+PLACE_ONLY = frozenset({"P36", "P6", "P35", "P1082", "P2046", "P610", "P1589", "P47", "P38",
+                        "P2131", "P2132", "P4010", "P150", "P85", "P194", "P2250"})
+
+
 def it_ambiguous(e: EntityFacts, previous: Turn | None, view: KGView) -> bool:
     """Would "it" point at a thing the previous turn answered rather than at the thing
     ``e``? ("Where is Oxford Brookes?" "Oxford." "When was it founded?": Oxford or the
@@ -135,7 +149,9 @@ def deixis(turn: Turn, ctx: TurnContext) -> Turn:
     noun = there = False
     if previous.subject.id == turn.subject.id:
         clear = not ambiguous(turn.subject, previous, ctx.view)
-        if clear and it_ambiguous(turn.subject, previous, ctx.view):
+        if clear and it_ambiguous(turn.subject, previous, ctx.view) and not (
+                previous.asked_property in ABSTRACT_ANSWERS and turn.planned.kind == "fact"
+                and turn.asked_property in PLACE_ONLY):
             # "the city"; in the past never "the country's" (it reads as the present: "What
             # was the country's capital?"), but "the capital of the country", "there", or
             # the name where no variant can say it so (``Realiser.phrase``)

@@ -34,7 +34,8 @@ from convkgyarn.languages.base import Language
 from convkgyarn.languages.units import english_name
 from convkgyarn.stages import kinds
 from convkgyarn.stages.assemble.facts import (
-    END, GONE, HUMAN, POINT_IN_TIME, askable, superseded, unsayable, value_key)
+    BIRTH, END, GONE, HUMAN, PLAYING_CAREER, POINT_IN_TIME, askable, career_over, superseded,
+    unsayable, value_key, year_of)
 from convkgyarn.stages.assemble.records import (
     Drop, EntityFacts, FactChange, Statement, TemplateOption)
 from convkgyarn.stages.assemble.wording import (
@@ -133,6 +134,11 @@ class RunLookups:
         self.max_label = cfg.max_label_chars
         self.answer_style = cfg.answer_style
         self.interaction = cfg.interaction
+        # the year the KG describes (its newest dump's): a playing career of someone born
+        # CAREER_YEARS before it is over (``career_over``); None: no dump date, no rule
+        dump = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
+                           ).fetchone()
+        self.dump_year = year_of(dump[0]) if dump and dump[0] else None
         self._type_labels: dict[str, str | None] = {}
         self._kinds_read = False  # the templated types' labels, inferred ones too
         self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
@@ -499,8 +505,10 @@ class KGView:
             "SELECT e.id, e.label, (SELECT min(g.value_id) FROM statements g WHERE "
             "g.entity_id = e.id AND g.property_id = 'P21' AND g.truthy), EXISTS (SELECT 1 "
             "FROM statements d WHERE d.entity_id = e.id AND list_contains(?, d.property_id)), "
-            "coalesce(e.sitelinks, 0) FROM entities e JOIN _wanted w ON w.id = e.id",
-            [list(GONE)]).fetchall()}
+            "coalesce(e.sitelinks, 0), (SELECT min(b.value_text) FROM statements b WHERE "
+            "b.entity_id = e.id AND b.property_id = ? AND b.truthy) "
+            "FROM entities e JOIN _wanted w ON w.id = e.id",
+            [list(GONE), BIRTH]).fetchall()}
         types: dict[str, list[str]] = defaultdict(list)
         for eid, tid in con.execute(
                 "SELECT entity_id, type_id FROM entity_types JOIN _wanted w "
@@ -655,7 +663,8 @@ class KGView:
                 ) -> EntityFacts | None:
         if info is None:
             return None
-        label, gender, gone, sitelinks = info
+        label, gender, gone, sitelinks, born = info
+        over = career_over(HUMAN in types and not gone, born, self.run.dump_year)
         if len(label) > self.max_label:
             self.load_drops[eid].append(Drop(eid, "label too long to ask about",
                                              f"{len(label):,} characters"))
@@ -664,8 +673,8 @@ class KGView:
         for pid, rows in found.items():
             later = superseded(rows, dates[(eid, pid)]) if (eid, pid) in dates else ()
             properties[pid] = tuple(
-                Statement(sid, value, ended, sid in later, qualifiers.get((eid, sid), {}),
-                          unsayable(value, label, self.max_label))
+                Statement(sid, value, ended or (over and pid in PLAYING_CAREER), sid in later,
+                          qualifiers.get((eid, sid), {}), unsayable(value, label, self.max_label))
                 for sid, value, ended in rows)
         return EntityFacts(eid, label, gender, tuple(types), HUMAN in types, bool(gone),
                            properties, sitelinks)
