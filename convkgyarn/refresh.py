@@ -33,7 +33,7 @@ import duckdb
 from convkgyarn.config import GenerateConfig, LoadConfig
 from convkgyarn.errors import EXIT_NOTHING, EXIT_OK, ConvKGYarnError, UserError
 from convkgyarn.kg.reader import fingerprint
-from convkgyarn.kg.snapshot import kg_version, set_kg_version
+from convkgyarn.kg.snapshot import dump_date, kg_version, set_kg_version
 from convkgyarn.progress import counted
 from convkgyarn.stage import Context, Stage, utcnow
 from convkgyarn.store import KG_TABLES, connect, insert_rows, quote_path, transaction
@@ -387,9 +387,7 @@ class Refresher:
         con.execute(f"ATTACH {quote_path(self.staging)} AS nxt (READ_ONLY)")
         try:
             self.changes = fact_changes(con)
-            self.dump_dates = [con.execute(
-                f"SELECT max(dump_date) FROM {db}load_files WHERE status = 'done'").fetchone()[0]
-                for db in ("", "nxt.")]
+            self.dump_dates = [dump_date(con, db) for db in ("", "nxt.")]
             return compute_diff(con)
         finally:
             con.execute("DETACH nxt")

@@ -354,30 +354,31 @@ def said_rounded(candidate: float, gold: float) -> bool:
     places = _decimals(said)
     if places >= _decimals(exact):
         return False
-    step = Decimal(1).scaleb(-places)
-    if said not in (exact.quantize(step, ROUND_HALF_UP), exact.quantize(step, ROUND_HALF_EVEN)):
-        return False
-    digits = "".join(map(str, abs(said).quantize(step).as_tuple().digits)).lstrip("0")
-    return len(digits) >= ROUNDED_MIN_DIGITS
+    return _rounded_to(said, exact, Decimal(1).scaleb(-places))
 
 
 def said_to_step(candidate: float, gold: float, step: Decimal | None) -> bool:
     """Whether ``candidate``, said in words of its scale to ``step`` ("1.32 trillion": to
-    ten billions), is ``gold`` rounded to that step (half up or half to even), with at
-    least ``ROUNDED_MIN_DIGITS`` significant digits: "1.32 trillion" and "1,323 billion"
-    for Australia's GDP of 1,323,421,072,479.07 are right, "1.3 trillion" and "1.33
-    trillion" are not."""
+    ten billions), is ``gold`` rounded to that step, as ``said_rounded`` rounds: "1.32
+    trillion" and "1,323 billion" for Australia's GDP of 1,323,421,072,479.07 are right,
+    "1.3 trillion" and "1.33 trillion" are not."""
     if step is None or not (math.isfinite(candidate) and math.isfinite(gold)):
         return False
-    said, exact = Decimal(repr(candidate)), Decimal(repr(gold))
+    return _rounded_to(Decimal(repr(candidate)), Decimal(repr(gold)), step)
+
+
+def _rounded_to(said: Decimal, exact: Decimal, step: Decimal) -> bool:
+    """Whether ``said`` is ``exact`` rounded to ``step`` (half up or half to even) with at
+    least ``ROUNDED_MIN_DIGITS`` significant digits; never raises ("0.33333333333333333333
+    33333333 trillion" asks for more digits than a decimal holds: no)."""
     try:
         if said not in (exact.quantize(step, ROUND_HALF_UP),
                         exact.quantize(step, ROUND_HALF_EVEN)):
             return False
-        digits = abs(said.quantize(step).scaleb(-step.adjusted())).to_integral_value()
-    except InvalidOperation:  # "0.3333333333333333333333333333 trillion": past 28 digits
+        digits = "".join(map(str, abs(said).quantize(step).as_tuple().digits)).lstrip("0")
+    except InvalidOperation:
         return False
-    return len(str(digits)) >= ROUNDED_MIN_DIGITS
+    return len(digits) >= ROUNDED_MIN_DIGITS
 
 
 def match(candidates: list[str], golds: list[list[str]], language: str = "en") -> int | None:

@@ -170,6 +170,13 @@ def require_usable_kg(con: duckdb.DuckDBPyConnection) -> None:
                         "(see `convkgyarn kg stats` and `convkgyarn kg rejects`)")
 
 
+def dump_date(con: duckdb.DuckDBPyConnection, db: str = "") -> str | None:
+    """The date of the newest dump the KG was loaded from (None: none recorded); ``db``:
+    the prefix of an attached database ("nxt.")."""
+    return con.execute(f"SELECT max(dump_date) FROM {db}load_files WHERE status = 'done'"
+                       ).fetchone()[0]
+
+
 def has_loaded_anything(con: duckdb.DuckDBPyConnection) -> bool:
     return con.execute("SELECT EXISTS (SELECT 1 FROM load_files)").fetchone()[0]
 

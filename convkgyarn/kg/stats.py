@@ -7,7 +7,7 @@ from typing import Any
 import duckdb
 
 from convkgyarn.kg.languages import language_coverage
-from convkgyarn.kg.snapshot import label_coverage, sources
+from convkgyarn.kg.snapshot import dump_date, label_coverage, sources
 
 
 def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def kg_stats(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "rejected_values": one("SELECT count(*) FROM load_rejects WHERE field IS NOT NULL"),
         "property_entities": one("SELECT count(*) FROM properties"),
         "files": one("SELECT count(*) FROM load_files WHERE status = 'done'"),
-        "dump_date": one("SELECT max(dump_date) FROM load_files WHERE status = 'done'"),
+        "dump_date": dump_date(con),
         "label_coverage": {k: v for k, v in label_coverage(con).items() if k != "warnings"},
         # per language (English and every kept one): entities labelled, item values labelled
         "label_languages": language_coverage(con),

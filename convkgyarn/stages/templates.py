@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, RootModel
 
-from convkgyarn.kg.snapshot import type_labels
+from convkgyarn.kg.snapshot import dump_date, type_labels
 from convkgyarn.resources import combined_hash, data_block, load_prompt
 from convkgyarn.stage import Stage, utcnow
 from convkgyarn.stages.assemble.facts import BIRTH, CAREER_YEARS, PLAYING_CAREER, year_of
@@ -140,9 +140,7 @@ def selected_facts(con) -> list[Fact]:
     too when some entity of the type has the fact ended (an end time), is itself gone
     (died, dissolved) or is a sportsperson whose playing career is over
     (``facts.career_over``, the same rule: born ``CAREER_YEARS`` before the dump's year)."""
-    dump = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
-                       ).fetchone()
-    dump_year = year_of(dump[0]) if dump and dump[0] else None
+    dump_year = year_of(dump_date(con))
     rows = con.execute(
         """
         WITH gone AS (SELECT DISTINCT entity_id FROM statements

@@ -36,6 +36,14 @@ def load_dev(p, shared_data) -> None:
                    shared_data / "labels" / "preferred-labels-en.json"])
 
 
+def dev_records(tmp_path, shared_data, configs: list[GenerateConfig]) -> list[dict]:
+    """The exported records of ``configs`` generated from real-entities-dev (``load_dev``)
+    in a fresh project."""
+    with project(tmp_path / "p.duckdb") as p:
+        load_dev(p, shared_data)
+        return list(p.records(p.generate(configs).runs))
+
+
 # -- references -----------------------------------------------------------------------------
 @pytest.mark.parametrize("label, noun", [
     ("college town", "town"), ("historical country", "country"), ("public university",
@@ -1220,12 +1228,9 @@ def test_a_gone_country_is_the_country_or_there_not_named_each_turn(tmp_path, sh
     "in the country", "there", "the capital of the country" (never "the country's", which
     reads as the present)."""
     subjects = ["Q15180", "Q41304", "Q7318", "Q27306", "Q577867", "Q152115", "Q16957"]
-    with project(tmp_path / "p.duckdb") as p:
-        load_dev(p, shared_data)
-        result = p.generate([GenerateConfig(interaction="voice", deixis=True, turns=5,
-                                            conversations=2 * len(subjects),
-                                            entities=subjects)])
-        records = list(p.records(result.runs))
+    records = dev_records(tmp_path, shared_data, [GenerateConfig(
+        interaction="voice", deixis=True, turns=5, conversations=2 * len(subjects),
+        entities=subjects)])
     later = [(r["entity"]["label"], t["question"]) for r in records for t in r["turns"][1:]
              if t["subject_id"] == r["entity"]["id"] and t["tense"] == "past"
              and t["question_kind"] == "fact"]
@@ -2337,13 +2342,9 @@ def test_a_living_player_born_forty_years_before_the_dump_played_in_the_past(
     younger one in the present; the dead in the past, as always."""
     older = {"Q379535", "Q7612220", "Q58979"}  # born 1963, 1961, 1976
     younger, dead = "Q59064", "Q5085424"  # born 1991; 1904-1975
-    with project(tmp_path / "p.duckdb") as p:
-        load_dev(p, shared_data)
-        result = p.generate([GenerateConfig(interaction=interaction, deixis=False, turns=5,
-                                            conversations=10,
-                                            entities=sorted(older | {younger, dead}))
-                             for interaction in ("voice", "text")])
-        records = list(p.records(result.runs))
+    records = dev_records(tmp_path, shared_data, [GenerateConfig(
+        interaction=interaction, deixis=False, turns=5, conversations=10,
+        entities=sorted(older | {younger, dead})) for interaction in ("voice", "text")])
     career = [(t["subject_id"], t["tense"], t["question"]) for r in records
               for t in r["turns"] if t["property_id"] in fact_rules.PLAYING_CAREER
               and t["question_kind"] == "fact" and not t["qualifier_property_id"]]
@@ -2367,12 +2368,9 @@ def test_after_a_currency_or_a_language_a_country_is_its_not_the_country(tmp_pat
     Valletta, and the noun stays."""
     from convkgyarn.stages.assemble.transforms import ABSTRACT_ANSWERS, PLACE_ONLY
     subjects = ["Q233", "Q242", "Q863", "Q148", "Q878", "Q912", "Q801", "Q262", "Q819"]
-    with project(tmp_path / "p.duckdb") as p:
-        load_dev(p, shared_data)
-        result = p.generate([GenerateConfig(interaction="voice", deixis=True, turns=5,
-                                            conversations=3 * len(subjects),
-                                            entities=subjects)])
-        records = list(p.records(result.runs))
+    records = dev_records(tmp_path, shared_data, [GenerateConfig(
+        interaction="voice", deixis=True, turns=5, conversations=3 * len(subjects),
+        entities=subjects)])
     after_abstract, after_capital = [], []
     for r in records:
         turns = r["turns"]

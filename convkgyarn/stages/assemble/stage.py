@@ -35,7 +35,7 @@ from convkgyarn import __version__
 from convkgyarn.config import AssemblyConfig, GenerateConfig
 from convkgyarn.conversations import RunRecord, RunStaging
 from convkgyarn.errors import UserError
-from convkgyarn.kg.snapshot import kg_version
+from convkgyarn.kg.snapshot import dump_date, kg_version
 from convkgyarn.memory import gc_paused
 from convkgyarn.progress import StepProgress
 from convkgyarn.stage import Stage, code_version
@@ -471,13 +471,11 @@ class AssembleConversations(Stage):
 
     def run_record(self) -> RunRecord:
         con = self.con
-        dump_date = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
-                                ).fetchall()[0][0]
         writers = dict(con.execute(
             "SELECT writer || coalesce(':' || model, ''), count(*) FROM templates GROUP BY 1"
         ).fetchall())
         return RunRecord(self.run_id, self.config_name, self.config.model_dump(mode="json"),
-                         self.config.seed, kg_version=kg_version(con), dump_date=dump_date,
+                         self.config.seed, kg_version=kg_version(con), dump_date=dump_date(con),
                          code_version=code_version(), writers=writers)
 
     def entities_missing(self) -> str:

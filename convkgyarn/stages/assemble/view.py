@@ -29,7 +29,7 @@ import duckdb
 from convkgyarn.config import GenerateConfig
 from convkgyarn.kg.rdf import time_order
 from convkgyarn.kg.render import Value
-from convkgyarn.kg.snapshot import type_labels
+from convkgyarn.kg.snapshot import dump_date, type_labels
 from convkgyarn.languages.base import Language
 from convkgyarn.languages.units import english_name
 from convkgyarn.stages import kinds
@@ -136,9 +136,7 @@ class RunLookups:
         self.interaction = cfg.interaction
         # the year the KG describes (its newest dump's): a playing career of someone born
         # CAREER_YEARS before it is over (``career_over``); None: no dump date, no rule
-        dump = con.execute("SELECT max(dump_date) FROM load_files WHERE status = 'done'"
-                           ).fetchone()
-        self.dump_year = year_of(dump[0]) if dump and dump[0] else None
+        self.dump_year = year_of(dump_date(con))
         self._type_labels: dict[str, str | None] = {}
         self._kinds_read = False  # the templated types' labels, inferred ones too
         self._templates: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
